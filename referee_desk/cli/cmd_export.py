@@ -1,0 +1,37 @@
+"""``referee-desk export KIND FILE -o OUT``: one command, several kinds of output.
+
+Each kind lives in the layer that owns it; this module only dispatches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+#: kind -> (module, function name, help). Each function takes the parsed args and
+#: returns an exit status.
+EXPORT_KINDS: dict[str, tuple[str, str, str]] = {
+    "jsonl": ("referee_desk.cli.export_records", "export_jsonl", "match records as JSON Lines"),
+    "bracket": ("referee_desk.cli.export_documents", "export_bracket", "bracket sheet (xlsx)"),
+    "results": ("referee_desk.cli.export_documents", "export_results", "results (PDF)"),
+    "match": ("referee_desk.cli.export_documents", "export_match", "match report (PDF)"),
+    "scoresheet": (
+        "referee_desk.cli.export_documents",
+        "export_scoresheet",
+        "blank table scoresheet (PDF)",
+    ),
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("kind", choices=sorted(EXPORT_KINDS), help="what to export")
+    parser.add_argument("file", help="tournament file (.sqlite) or match record (.jsonl)")
+    parser.add_argument("-o", "--output", required=True, help="file to write")
+    parser.add_argument("--match", dest="match_id", help="match id (for jsonl and match)")
+    parser.add_argument("--font", help="TrueType CJK font for PDFs (overrides the search)")
+
+
+def run(args: argparse.Namespace) -> int:
+    module_name, function_name, _ = EXPORT_KINDS[args.kind]
+    module = importlib.import_module(module_name)
+    return int(getattr(module, function_name)(args) or 0)

@@ -1,0 +1,62 @@
+"""Seats, sides and play order (RULES.md section 1).
+
+Partners sit opposite: N–S against E–W. Play goes counter-clockwise N → W → S → E.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Seat(StrEnum):
+    N = "N"
+    E = "E"
+    S = "S"
+    W = "W"
+
+    @property
+    def partner(self) -> Seat:
+        return _PARTNER[self]
+
+    @property
+    def side(self) -> Side:
+        return Side.NS if self in (Seat.N, Seat.S) else Side.EW
+
+    @property
+    def next_in_play(self) -> Seat:
+        """The seat that plays after this one (counter-clockwise)."""
+        return PLAY_ORDER[(PLAY_ORDER.index(self) + 1) % 4]
+
+    def play_order_from(self) -> tuple[Seat, Seat, Seat, Seat]:
+        """The four seats in play order starting with this one."""
+        i = PLAY_ORDER.index(self)
+        return tuple(PLAY_ORDER[(i + k) % 4] for k in range(4))  # type: ignore[return-value]
+
+
+class Side(StrEnum):
+    NS = "NS"
+    EW = "EW"
+
+    @property
+    def other(self) -> Side:
+        return Side.EW if self is Side.NS else Side.NS
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return (Seat.N, Seat.S) if self is Side.NS else (Seat.E, Seat.W)
+
+
+PLAY_ORDER: tuple[Seat, ...] = (Seat.N, Seat.W, Seat.S, Seat.E)
+_PARTNER = {Seat.N: Seat.S, Seat.S: Seat.N, Seat.E: Seat.W, Seat.W: Seat.E}
+
+
+def parse_seat(text: str) -> Seat:
+    from referee_desk.rules.errors import RulesError
+
+    value = str(text).strip().upper()
+    aliases = {"北": "N", "东": "E", "南": "S", "西": "W"}
+    value = aliases.get(value, value)
+    try:
+        return Seat(value)
+    except ValueError:
+        raise RulesError(f"bad seat {text!r}: use N E S W") from None
