@@ -12,6 +12,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 #: subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -36,24 +37,51 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _load(command: str) -> ModuleType | None:
+    """The subcommand's module, or None after a one-line error when it cannot load."""
+    module_name = SUBCOMMANDS[command][0]
+    try:
+        return importlib.import_module(module_name)
+    except ImportError as exc:
+        missing = getattr(exc, "name", None)
+        why = (
+            f"module {module_name} is missing from this installation"
+            if missing == module_name
+            else f"{type(exc).__name__}: {exc}"
+        )
+        print(f"referee-desk: subcommand {command!r} is not available: {why}", file=sys.stderr)
+        return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or args_list[0] not in SUBCOMMANDS and not args_list[0].startswith("-"):
+    if not args_list or (args_list[0] not in SUBCOMMANDS and not args_list[0].startswith("-")):
         # No subcommand: open the desk (on FILE when given).
-        from referee_desk.ui.app import run_desk
-
+        try:
+            from referee_desk.ui.app import run_desk
+        except ImportError as exc:
+            print(f"referee-desk: the desk cannot start: {exc}", file=sys.stderr)
+            return 2
         return run_desk(args_list)
     parser = _build_parser()
     # Let each subcommand add its own arguments before parsing.
     sub_action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     command = args_list[0]
+    module = None
     if command in SUBCOMMANDS:
-        module = importlib.import_module(SUBCOMMANDS[command][0])
+        module = _load(command)
+        if module is None:
+            return 2
         module.add_arguments(sub_action.choices[command])
     args = parser.parse_args(args_list)
     if args.command is None:
         parser.print_help()
         return 0
+    if module is None:
+        # Options came before the subcommand: load it now.
+        module = _load(args.command)
+        if module is None:
+            return 2
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:

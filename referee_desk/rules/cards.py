@@ -102,6 +102,10 @@ class Card:
     def __str__(self) -> str:
         return format_card(self)
 
+    def __repr__(self) -> str:
+        """Short and readable in test failures: ``Card('H5')``, ``Card('BJ')``."""
+        return f"Card({format_card(self)!r})"
+
 
 BIG_JOKER = Card(Rank.BIG_JOKER)
 LITTLE_JOKER = Card(Rank.LITTLE_JOKER)
@@ -137,8 +141,7 @@ def parse_card(token: str) -> Card:
             suit = Suit(head)
         except ValueError:
             raise CardNotationError(
-                f"bad card {token!r}: it must start with a suit S H D C (or ♠ ♥ ♦ ♣), "
-                "or be BJ / LJ"
+                f"bad card {token!r}: it must start with a suit S H D C (or ♠ ♥ ♦ ♣), or be BJ / LJ"
             ) from None
     rank = _LABEL_TO_RANK.get(rest)
     if rank is None:

@@ -15,3 +15,8 @@ class UnknownParameterError(RulesError):
 
 class UnknownRulesetError(RulesError):
     """A ruleset (preset) name that does not exist."""
+
+
+class IllegalInputError(RulesError):
+    """Input a rule check cannot judge: a lead that is not one unit, a play of the
+    wrong size, or cards the hand does not hold."""

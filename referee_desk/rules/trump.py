@@ -87,8 +87,8 @@ class TrumpContext:
     def power(self, card: Card) -> int:
         """Strength in the order of section 2; equal cards have equal power.
 
-        Only cards of the same effective suit are compared by power; any trump has a
-        higher power than any side-suit card.
+        Only cards of the same effective suit are compared by power (a trump-suit 3
+        has a lower number than a side-suit A; trumping is decided by effective suit).
         """
         if card.rank == Rank.BIG_JOKER:
             return _POWER_BIG_JOKER

@@ -1,1 +1,49 @@
+"""The durable store: one append-only SQLite file per tournament, JSON Lines interchange.
 
+Public API (see ``docs/store-api.md``)::
+
+    from referee_desk.store import TournamentFile, verify_path, import_jsonl, export_jsonl
+"""
+
+from referee_desk.store.access import COMMITTEE_EVENT_TYPES, ROLES, Session
+from referee_desk.store.backup import Backup, backups, make_backup, restore_backup
+from referee_desk.store.errors import (
+    AccessRefused,
+    AppendConflict,
+    DamagedFile,
+    EventRejected,
+    ImportConflict,
+    ImportRefused,
+    NewerFileError,
+    NotATournamentFile,
+    StoreError,
+    StoreWriteError,
+)
+from referee_desk.store.schema import STORE_SCHEMA_VERSION
+from referee_desk.store.tournament_file import Seal, TournamentFile, open_tournament
+from referee_desk.store.verify import Problem
+
+__all__ = [
+    "COMMITTEE_EVENT_TYPES",
+    "ROLES",
+    "STORE_SCHEMA_VERSION",
+    "AccessRefused",
+    "AppendConflict",
+    "Backup",
+    "DamagedFile",
+    "EventRejected",
+    "ImportConflict",
+    "ImportRefused",
+    "NewerFileError",
+    "NotATournamentFile",
+    "Problem",
+    "Seal",
+    "Session",
+    "StoreError",
+    "StoreWriteError",
+    "TournamentFile",
+    "backups",
+    "make_backup",
+    "open_tournament",
+    "restore_backup",
+]

@@ -1,0 +1,44 @@
+"""``referee-desk import JSONL... --into FILE``: add match records to a tournament file.
+
+All or nothing: a bad line, a broken chain, an unacceptable event or a match
+recorded differently refuses the whole import with one line naming file, line
+and reason; the tournament file is then unchanged. Importing again is a no-op.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="JSONL", help="match records (.jsonl)")
+    parser.add_argument(
+        "--into", required=True, metavar="FILE", help="tournament file (created if missing)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from referee_desk.store import StoreError, StoreWriteError, TournamentFile
+    from referee_desk.store.interchange import import_jsonl
+
+    target = Path(args.into)
+    created = not target.exists()
+    try:
+        with TournamentFile.open(target, create=True) as tf:
+            report = import_jsonl(tf, args.files)
+    except Exception as error:  # never a traceback on the command line
+        if created:  # refused: leave no empty tournament file behind
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{target}{suffix}").unlink(missing_ok=True)
+        if isinstance(error, StoreError | StoreWriteError):
+            print(f"import refused: {error}", file=sys.stderr)
+            return 1
+        print(f"import failed: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
+    parts = [f"{n} events of {m}" for m, n in report.added.items()]
+    if report.unchanged:
+        parts.append(f"{len(report.unchanged)} match(es) already present")
+    print(f"imported into {args.into}: {'; '.join(parts) or 'nothing new'}")
+    return 0

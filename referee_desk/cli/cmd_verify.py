@@ -1,0 +1,39 @@
+"""``referee-desk verify FILE [--against TOURNAMENT]``: is the record intact?
+
+Exit 0 and ``OK …`` when every match's hash chain holds and every event is
+acceptable; exit 1 with one line naming the first problem (file, line, match,
+event, reason) otherwise; exit 2 when the file cannot be read at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="tournament file (.sqlite) or match record (.jsonl)")
+    parser.add_argument(
+        "--against",
+        metavar="TOURNAMENT",
+        help="tournament file whose locked matches the record must agree with",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from referee_desk.store.interchange import verify_path
+
+        problem = verify_path(args.file, against=args.against)
+    except Exception as error:  # never a traceback on the command line
+        print(f"verify: {args.file}: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
+    if problem is None:
+        suffix = f" (agrees with {args.against})" if args.against else ""
+        print(f"OK {args.file}: hash chains intact, every event acceptable{suffix}")
+        return 0
+    text = str(problem)
+    if problem.file is None:
+        text = f"{args.file}: {text}"
+    print(f"BROKEN {text}", file=sys.stderr)
+    return 1

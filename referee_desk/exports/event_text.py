@@ -1,0 +1,139 @@
+"""One readable line per recorded event, for the match report's timeline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee_desk.match.envelope import Event
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SEATS = {"N": "北N", "E": "东E", "S": "南S", "W": "西W"}
+SIDES = {"NS": "南北NS", "EW": "东西EW"}
+
+TYPE_LABELS: dict[str, str] = {
+    "match_opened": "开赛 opened",
+    "clock_started": "计时开始 clock started",
+    "clock_paused": "暂停 paused",
+    "clock_resumed": "继续 resumed",
+    "hand_started": "开盘 hand",
+    "bid": "叫牌 bid",
+    "open_bid": "明叫 open bid",
+    "false_bid": "诈叫 false bid",
+    "false_bid_trump": "定主 trump named",
+    "bidding_closed": "定庄 bidding closed",
+    "redeal": "重发 redeal",
+    "trick": "出牌 trick",
+    "hand_summary": "本盘结果 hand result",
+    "wrong_play": "出错牌 wrong play",
+    "revoke": "劳改 revoke",
+    "penalty_choice": "罚则选择 penalty choice",
+    "wrong_dealer": "坐庄顺序错误 wrong dealer",
+    "conduct_warning": "警告 warning",
+    "committee_decision": "仲裁决定 committee decision",
+    "think_overrun": "超时思考 overrun",
+    "forfeit": "弃权 forfeit",
+    "committee_ruling": "仲裁裁定 committee ruling",
+    "correction": "更正 correction",
+    "note": "备注 note",
+    "match_ended": "比赛结束 match ended",
+}
+
+#: Event types that record a violation (highlighted in the report).
+VIOLATION_TYPES = frozenset(
+    {
+        "open_bid",
+        "false_bid",
+        "wrong_play",
+        "revoke",
+        "wrong_dealer",
+        "conduct_warning",
+        "think_overrun",
+        "forfeit",
+        "committee_decision",
+    }
+)
+
+
+def card_text(card: str) -> str:
+    """``H10`` -> ``♥10``; jokers as 大王/小王."""
+    c = str(card).upper()
+    if c == "BJ":
+        return "大王"
+    if c == "LJ":
+        return "小王"
+    if c and c[0] in SUITS:
+        return SUITS[c[0]] + c[1:]
+    return str(card)
+
+
+def cards_text(cards: Any) -> str:
+    return " ".join(card_text(c) for c in (cards or []))
+
+
+def trump_text(trump: str | None) -> str:
+    if trump in (None, "NT"):
+        return "无主 NT"
+    return SUITS.get(str(trump), str(trump))
+
+
+def describe(event: Event) -> str:
+    p = event.payload
+    t = event.type
+    seat = SEATS.get(str(p.get("seat")), str(p.get("seat", "")))
+    side = SIDES.get(str(p.get("side")), str(p.get("side", "")))
+    if t == "match_opened":
+        pairs = p.get("pairs", {})
+        where = f"{p.get('round', '')} · {p.get('table', '')}"
+        return f"{where} · NS {pairs.get('NS', '')} / EW {pairs.get('EW', '')}"
+    if t == "clock_paused":
+        return str(p.get("reason", ""))
+    if t == "hand_started":
+        return f"庄 dealer {SEATS.get(str(p.get('dealer')), '抢庄 race')}"
+    if t == "bid":
+        return f"{seat} {p.get('kind', '')} {cards_text(p.get('cards'))}"
+    if t == "bidding_closed":
+        return f"庄 {SEATS.get(str(p.get('dealer')), '')} · 主 {trump_text(p.get('trump'))}"
+    if t == "false_bid_trump":
+        return f"{seat} → {trump_text(p.get('trump'))}"
+    if t == "trick":
+        plays = " | ".join(
+            f"{SEATS.get(x.get('seat'), x.get('seat'))} {cards_text(x.get('cards'))}"
+            + (" (垫)" if x.get("discarded") else "")
+            for x in p.get("plays", [])
+        )
+        return ("末墩 last " if p.get("last") else "") + plays
+    if t == "hand_summary":
+        last = SIDES.get(p.get("last_trick_side"), "")
+        return (
+            f"防守方 {p.get('defenders_points_before_last')} 分, 末墩 {p.get('last_trick_points')}"
+            f" 分 × {p.get('last_trick_cards_per_player')} 张, {last}"
+        )
+    if t == "wrong_play":
+        return f"{seat} 亮出 {p.get('cards_exposed')} 张 {cards_text(p.get('cards'))}".strip()
+    if t == "revoke":
+        return f"{seat} {p.get('kind', '')}"
+    if t == "penalty_choice":
+        return f"{seat} 选 {p.get('choice')}"
+    if t in ("conduct_warning", "think_overrun"):
+        seconds = f" {p['seconds']} s" if p.get("seconds") else ""
+        return f"{seat} {p.get('text', '')}{seconds}"
+    if t == "committee_decision":
+        return f"{side} {p.get('decision', '')}: {p.get('text', '')}"
+    if t == "forfeit":
+        return f"{side} {p.get('text', '')}"
+    if t == "committee_ruling":
+        changes = p.get("level_changes") or {}
+        extra = ", ".join(f"{SIDES.get(k, k)} {v:+d}" for k, v in changes.items())
+        return f"{p.get('text', '')}" + (f" [{extra}]" if extra else "")
+    if t == "correction":
+        return f"更正 #{p.get('target_seq')} {p.get('action')}: {p.get('reason', '')}"
+    if t == "note":
+        about = f" (#{p['about_seq']})" if p.get("about_seq") else ""
+        return f"{p.get('text', '')}{about}"
+    if t == "match_ended":
+        return f"{p.get('reason', '')} → {SIDES.get(p.get('winner'), p.get('winner'))}"
+    if t in ("open_bid", "false_bid", "wrong_dealer"):
+        return seat
+    if t == "redeal":
+        return str(p.get("reason", ""))
+    return ""

@@ -1,0 +1,69 @@
+"""Words the printed documents share (Chinese first, English where it helps)."""
+
+from __future__ import annotations
+
+from referee_desk.rules.ruleset import PARAMETER_ARTICLES, Ruleset
+from referee_desk.tournament.model import Decision, Pair, TieBreak, level_name
+
+PARAMETER_LABELS: dict[str, str] = {
+    "decks": "牌副数 decks",
+    "bridge_level_gap": "级牌空档相连 bridge level gap",
+    "triple_lead_spares_tractors": "出三张不拆拖拉机 triple lead spares tractors",
+    "last_trick": "反抠计分 last trick",
+    "stage": "上台分 stage",
+    "step": "每级分差 step",
+    "must_play_a": "必打A must play A",
+    "rotation": "轮庄 rotation",
+    "no_bid": "无人叫牌 no bid",
+    "misplay_points_per_card": "出错牌每张罚分 wrong play points/card",
+    "revoke_established": "劳改成立 revoke established",
+    "think_seconds": "思考时间(秒) think seconds",
+    "overrun_counts_as_warning": "超时计警告 overrun = warning",
+    "match_minutes": "比赛时间(分) match minutes",
+    "at_time_out": "到时处理 at time-out",
+}
+
+
+def ruleset_rows(ruleset: Ruleset) -> list[tuple[str, str, str]]:
+    """(label, value, article) for every parameter in force."""
+    rows = []
+    for key, value in ruleset.parameters().items():
+        text = ("是 yes" if value else "否 no") if isinstance(value, bool) else str(value)
+        rows.append((PARAMETER_LABELS.get(key, key), text, PARAMETER_ARTICLES.get(key, "")))
+    return rows
+
+
+def tie_break_text(order: tuple[TieBreak, ...]) -> str:
+    return " > ".join(f"{t.label_zh} {t.value}" for t in order)
+
+
+def decision_text(d: Decision | None) -> str:
+    if d is None:
+        return ""
+    art = f" ({d.article})" if d.article else ""
+    return f"{d.label_zh} {d.label_en}{art}"
+
+
+def decision_mark(d: Decision | None) -> str:
+    """The short mark a bracket cell shows beside the winner for wins not at the table."""
+    if d is None or not d.is_marked:
+        return ""
+    return {
+        Decision.FORFEIT: "弃权 W/O",
+        Decision.DISQUALIFICATION: "取消资格 DQ",
+        Decision.COMMITTEE: "仲裁 CR",
+    }[d]
+
+
+def pair_text(pair: Pair | None, with_seed: bool = True) -> str:
+    if pair is None:
+        return ""
+    seed = f"[{pair.seed}] " if with_seed and pair.seed else ""
+    club = f" ({pair.club})" if pair.club else ""
+    return f"{seed}{pair.name}{club}"
+
+
+def levels_text(levels: dict[int, int], a: int | None, b: int | None) -> str:
+    if a is None or b is None or a not in levels or b not in levels:
+        return ""
+    return f"{level_name(levels[a])} : {level_name(levels[b])}"

@@ -1,0 +1,27 @@
+"""Typed refusals of the match layer: each is a ValueError with one readable line."""
+
+from __future__ import annotations
+
+
+class EventRefused(ValueError):
+    """An event the record cannot accept (bad shape, or impossible in the current state).
+
+    ``seq`` and ``event_type`` name the event when known; the message already
+    contains them, so ``str(exc)`` is the one-line reason to show.
+    """
+
+    def __init__(self, reason: str, *, seq: int | None = None, event_type: str | None = None):
+        self.reason = reason
+        self.seq = seq
+        self.event_type = event_type
+        where = []
+        if event_type:
+            where.append(event_type)
+        if seq is not None:
+            where.append(f"seq {seq}")
+        prefix = f"{' '.join(where)} refused: " if where else "refused: "
+        super().__init__(prefix + reason)
+
+
+class SchemaRefused(EventRefused):
+    """An event whose envelope or payload does not match the JSON Schema."""

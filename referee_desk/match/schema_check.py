@@ -1,0 +1,49 @@
+"""JSON Schema validation of events (schema/events.schema.json, draft 2020-12)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from referee_desk.match.errors import SchemaRefused
+
+SCHEMA_FILE = "events.schema.json"
+
+
+@cache
+def load_schema() -> dict[str, Any]:
+    """The event schema as a dict (package data of ``referee_desk.match.schema``)."""
+    text = resources.files("referee_desk.match.schema").joinpath(SCHEMA_FILE).read_text("utf-8")
+    return json.loads(text)
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    schema = load_schema()
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def validate_schema(event_dict: dict[str, Any]) -> None:
+    """Raise SchemaRefused naming the first problem (with its JSON path)."""
+    if not isinstance(event_dict, dict):
+        raise SchemaRefused("an event must be a JSON object")
+    errors = sorted(_validator().iter_errors(event_dict), key=lambda e: len(list(e.path)))
+    if errors:
+        # Prefer the deepest message under the payload: it names the field.
+        best = max(errors, key=lambda e: len(list(e.absolute_path)))
+        best = _deepest(best)
+        path = "/".join(str(p) for p in best.absolute_path) or "(event)"
+        seq = event_dict.get("seq") if isinstance(event_dict.get("seq"), int) else None
+        etype = event_dict.get("type") if isinstance(event_dict.get("type"), str) else None
+        raise SchemaRefused(f"{path}: {best.message}", seq=seq, event_type=etype)
+
+
+def _deepest(error: Any) -> Any:
+    while error.context:
+        error = max(error.context, key=lambda e: len(list(e.absolute_path)))
+    return error

@@ -1,0 +1,299 @@
+"""Pair profile P(F), tuple size T(F) and the best n-card selection (RULES.md section 5).
+
+P(F) splits F into units and lists their pair-units, greatest list first. Every unit
+is a *strand*: ``k`` consecutive ranks of ``t`` identical cards (t = 2, 3, 4; k = 1
+gives pair, triple, bomb) worth ⌊t·k/2⌋ pair-units. Lists compare lexicographically
+with an extension greater, which is exactly the order of sums of BASE**value when
+BASE exceeds the number of units; so the greatest profile is a maximum-weight
+packing of strands and is found by dynamic programming over each run of
+consecutive ranks holding two or more cards (never by trying subsets).
+
+Per run the DP walks the ranks in chain order; its state is the set of open strands
+(at most two, since a rank holds at most four identical cards), the cards used so far
+and whether the required tuple (T(F) ≥ τ) is in. States that use more cards for no
+more weight are dropped. Runs are then combined by a knapsack over cards used.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from referee_desk.rules.cards import Card
+from referee_desk.rules.trump import TrumpContext
+
+#: Radix of the profile weight; greater than the number of units in any card set.
+BASE = 1 << 8
+
+Plan = tuple  # linked list: (item, previous plan) or None
+_TableValue = tuple[int, Plan]
+
+
+def unit_value(each: int, length: int) -> int:
+    """Pair-units of one unit: tractor k → k, bomb → 2, bulldozer → ⌊t·k/2⌋, pair/triple → 1."""
+    return each * length // 2
+
+
+def profile_of_score(score: int) -> tuple[int, ...]:
+    """Decode a weight (sum of BASE**value) into the descending profile list."""
+    out: list[int] = []
+    value = 0
+    while score:
+        score, digit = divmod(score, BASE)
+        out.extend([value] * digit)
+        value += 1
+    out.reverse()
+    return tuple(out)
+
+
+def score_of_profile(profile: Iterable[int]) -> int:
+    return sum(BASE**v for v in profile)
+
+
+def tuple_size(cards: Iterable[Card]) -> int:
+    """T(F): the largest number of identical cards in F (0 for no cards)."""
+    counts = Counter(cards)
+    return max(counts.values(), default=0)
+
+
+# --------------------------------------------------------------------------- runs
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """Consecutive ranks (chain order) each holding ≥ 2 identical cards of one suit."""
+
+    cards: tuple[Card, ...]
+    counts: tuple[int, ...]
+
+
+def runs_of(cards: Iterable[Card], ctx: TrumpContext) -> list[Run]:
+    """Split cards into runs; level cards, 2s and lone joker ranks are runs of one."""
+    counts = Counter(cards)
+    by_suit: dict[str, list[tuple[int, Card, int]]] = {}
+    runs: list[Run] = []
+    for card, count in counts.items():
+        if count < 2:
+            continue
+        index = ctx.chain_index(card)
+        if index is None:
+            runs.append(Run((card,), (count,)))
+        else:
+            by_suit.setdefault(ctx.effective_suit(card), []).append((index, card, count))
+    for items in by_suit.values():
+        items.sort(key=lambda item: item[0])
+        current_cards: list[Card] = []
+        current_counts: list[int] = []
+        previous = None
+        for index, card, count in items:
+            if previous is not None and index != previous + 1:
+                runs.append(Run(tuple(current_cards), tuple(current_counts)))
+                current_cards, current_counts = [], []
+            current_cards.append(card)
+            current_counts.append(count)
+            previous = index
+        if current_cards:
+            runs.append(Run(tuple(current_cards), tuple(current_counts)))
+    return runs
+
+
+# ------------------------------------------------------------------- the run DP
+
+
+@cache
+def _opening_options(free: int) -> tuple[tuple[int, ...], ...]:
+    """Multisets of new strand widths (2, 3, 4) that fit in ``free`` cards."""
+    options: list[tuple[int, ...]] = [()]
+
+    def extend(prefix: tuple[int, ...], smallest: int, left: int) -> None:
+        for width in (2, 3, 4):
+            if width >= smallest and width <= left:
+                item = (*prefix, width)
+                options.append(item)
+                extend(item, width, left - width)
+
+    extend((), 2, free)
+    return tuple(options)
+
+
+def _prune(states: dict) -> dict:
+    """Keep, per (open strands, tuple flag), only states that buy weight with cards."""
+    groups: dict[tuple, list] = {}
+    for (config, used, flag), value in states.items():
+        groups.setdefault((config, flag), []).append((used, value))
+    out = {}
+    for (config, flag), items in groups.items():
+        items.sort(key=lambda item: item[0])
+        best = -1
+        for used, value in items:
+            if value[0] > best:
+                out[(config, used, flag)] = value
+                best = value[0]
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _run_table(counts: tuple[int, ...], cap: int, tau: int) -> dict[tuple[int, bool], _TableValue]:
+    """Best (weight, plan) per (cards used ≤ cap, tuple flag) for one run.
+
+    Plan items: ``(start, each, length)`` strands and ``("tuple", position, take)``
+    where ``take`` cards of that rank are in F (strand cards included) to reach τ.
+    """
+    states: dict[tuple, _TableValue] = {((), 0, False): (0, None)}
+    size = len(counts)
+    for i in range(size + 1):
+        have = counts[i] if i < size else 0
+        new: dict[tuple, _TableValue] = {}
+        for (config, used, flag), (score, plan) in states.items():
+            n_open = len(config)
+            for mask in range(1 << n_open):
+                load = 0
+                kept: list[tuple[int, int]] = []
+                s, p = score, plan
+                for j, (each, start) in enumerate(config):
+                    if mask >> j & 1:
+                        kept.append((each, start))
+                        load += each
+                    else:
+                        s += BASE ** unit_value(each, i - start)
+                        p = ((start, each, i - start), p)
+                if load > have:
+                    continue
+                for opening in _opening_options(have - load):
+                    here = load + sum(opening)
+                    cfg = tuple(sorted(kept + [(w, i) for w in opening]))
+                    u = used + here
+                    if u <= cap:
+                        key = (cfg, u, flag)
+                        old = new.get(key)
+                        if old is None or old[0] < s:
+                            new[key] = (s, p)
+                    if tau >= 2 and not flag and have >= tau:
+                        take = max(tau, here)
+                        u = used + take
+                        if u <= cap:
+                            key = (cfg, u, True)
+                            old = new.get(key)
+                            if old is None or old[0] < s:
+                                new[key] = (s, (("tuple", i, take), p))
+        states = _prune(new)
+    table: dict[tuple[int, bool], _TableValue] = {}
+    for (_config, used, flag), value in states.items():
+        table[(used, flag)] = value
+    return table
+
+
+def _combine(tables: list[tuple[int, dict]], cap: int) -> dict[tuple[int, bool], tuple]:
+    """Knapsack over runs: best (weight, [(run, plan)]) per (cards used, flag)."""
+    best: dict[tuple[int, bool], tuple] = {(0, False): (0, None)}
+    for run_id, table in tables:
+        new: dict[tuple[int, bool], tuple] = {}
+        for (u1, f1), (s1, p1) in best.items():
+            for (u2, f2), (s2, p2) in table.items():
+                u = u1 + u2
+                if u > cap:
+                    continue
+                key = (u, f1 or f2)
+                s = s1 + s2
+                old = new.get(key)
+                if old is None or old[0] < s:
+                    new[key] = (s, ((run_id, p2), p1) if p2 is not None else p1)
+        # prune: per flag keep entries whose weight grows with cards used
+        pruned: dict[tuple[int, bool], tuple] = {}
+        for flag in (False, True):
+            top = -1
+            for used in sorted(u for (u, f) in new if f is flag):
+                value = new[(used, flag)]
+                if value[0] > top:
+                    pruned[(used, flag)] = value
+                    top = value[0]
+        best = pruned
+    return best
+
+
+# ------------------------------------------------------------------ public API
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The best units found within a card budget.
+
+    ``cards`` are the unit cards (and the cards that make the required tuple);
+    any other cards may be added to reach the budget without lowering the profile.
+    """
+
+    profile: tuple[int, ...]
+    cards: tuple[Card, ...]
+
+
+def best_selection(
+    cards: Iterable[Card], ctx: TrumpContext, capacity: int, tuple_needed: int = 0
+) -> Selection | None:
+    """The greatest P(F) over sets F of at most ``capacity`` of these cards.
+
+    With ``tuple_needed`` = τ ≥ 2, only sets holding τ identical cards count; None
+    when no such set exists within the budget.
+    """
+    runs = runs_of(cards, ctx)
+    need = tuple_needed if tuple_needed >= 2 else 0
+    tables = []
+    for run_id, run in enumerate(runs):
+        cap = min(capacity, sum(run.counts))
+        tau = need if need and max(run.counts) >= need else 0
+        tables.append((run_id, _run_table(run.counts, cap, tau)))
+    combined = _combine(tables, capacity)
+    candidates = [
+        (value[0], used, value[1]) for (used, flag), value in combined.items() if flag or not need
+    ]
+    if not candidates:
+        return None
+    score, _used, plan = max(candidates, key=lambda item: (item[0], -item[1]))
+    return Selection(profile_of_score(score), _plan_cards(runs, plan))
+
+
+def _plan_cards(runs: list[Run], plan: Plan) -> tuple[Card, ...]:
+    taken: Counter[Card] = Counter()
+    while plan is not None:
+        (run_id, run_plan), plan = plan
+        run = runs[run_id]
+        load: Counter[int] = Counter()
+        tuple_take: dict[int, int] = {}
+        while run_plan is not None:
+            item, run_plan = run_plan
+            if item[0] == "tuple":
+                tuple_take[item[1]] = item[2]
+            else:
+                start, each, length = item
+                for pos in range(start, start + length):
+                    load[pos] += each
+        for pos in set(load) | set(tuple_take):
+            taken[run.cards[pos]] += max(load[pos], tuple_take.get(pos, 0))
+    return tuple(taken.elements())
+
+
+def pair_profile(cards: Iterable[Card], ctx: TrumpContext) -> tuple[int, ...]:
+    """P(F): the greatest descending list of pair-units over all splits of F into units."""
+    cards = tuple(cards)
+    selection = best_selection(cards, ctx, len(cards))
+    assert selection is not None
+    return selection.profile
+
+
+def has_free_pair(cards: Iterable[Card], ctx: TrumpContext) -> bool:
+    """Does a rank hold a pair that is not part of a tractor or bulldozer (4.5)?"""
+    return any(len(run.counts) == 1 for run in runs_of(cards, ctx))
+
+
+def chains_of(
+    cards: Iterable[Card], ctx: TrumpContext, each: int, length: int
+) -> list[tuple[Card, ...]]:
+    """Every way to take ``length`` consecutive ranks of ``each`` identical cards."""
+    out: list[tuple[Card, ...]] = []
+    for run in runs_of(cards, ctx):
+        for start in range(len(run.counts) - length + 1):
+            window = run.counts[start : start + length]
+            if min(window) >= each:
+                out.append(tuple(c for c in run.cards[start : start + length] for _ in range(each)))
+    return out

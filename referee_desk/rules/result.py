@@ -1,0 +1,364 @@
+"""The result of a hand (RULES.md section 7, Guilin chapter 7) and what follows it.
+
+Pure functions from the figures a referee enters to the defenders' final score, who
+holds the deal, the levels gained and the next dealer. Every step is returned as a
+:class:`Consequence` naming its article, so a printed result can show its working.
+The match layer calls :func:`hand_result` at the end of a hand, and
+:func:`result_from_final_score` / :func:`result_from_levels_up` for the revoke
+penalties (8.3 B / 8.3 A).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from referee_desk.rules.cards import Rank, parse_level
+from referee_desk.rules.errors import RulesError
+from referee_desk.rules.levels import gain_levels
+from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
+from referee_desk.rules.seats import Seat, Side
+
+#: Cards in one deck, and the most points one card carries (7: 10 and K).
+_CARDS_PER_DECK = 54
+_MAX_CARD_POINTS = 10
+_POINTS_PER_DECK = 100
+_PLAYERS = 4
+
+
+class Role(StrEnum):
+    """The two sides of a hand (glossary: 庄家方 declarers, 防守方 defenders)."""
+
+    DECLARERS = "declarers"
+    DEFENDERS = "defenders"
+
+    @property
+    def other(self) -> Role:
+        return Role.DEFENDERS if self is Role.DECLARERS else Role.DECLARERS
+
+
+class HandResultError(RulesError):
+    """Figures of a hand's result that cannot be right (named in the message)."""
+
+
+def parse_role(value: Role | str, what: str = "side") -> Role:
+    """``"declarers"`` or ``"defenders"`` (also 庄家/防守方 and 攻方/守方)."""
+    if isinstance(value, Role):
+        return value
+    text = str(value).strip().lower()
+    aliases = {
+        "庄家": Role.DECLARERS,
+        "庄家方": Role.DECLARERS,
+        "攻方": Role.DECLARERS,
+        "防守方": Role.DEFENDERS,
+        "守方": Role.DEFENDERS,
+    }
+    if text in aliases:
+        return aliases[text]
+    try:
+        return Role(text)
+    except ValueError:
+        raise HandResultError(f"{what} must be declarers or defenders, not {value!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Consequence:
+    """One applied article and what it did, e.g. ``7.2: defenders 105 → declarers +2``."""
+
+    article: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.article}: {self.text}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """Everything a hand's result decides.
+
+    ``defenders_final`` (D) and ``b`` are None when a penalty set the levels directly
+    (8.3 A). ``deal`` is the side that holds the deal for the next hand, which is also
+    the side that won the hand; ``levels_up`` is what that side earned (7.1, 7.2, or
+    the penalty), ``levels_moved`` how far it actually went up the ladder (less at
+    the cap at A). Levels are given by role in the hand just played.
+    """
+
+    defenders_final: int | None
+    b: int | None
+    deal: Role
+    levels_up: int
+    levels_moved: int
+    declarer_level_before: Rank
+    defender_level_before: Rank
+    declarer_level: Rank
+    defender_level: Rank
+    passed_a: bool
+    consequences: tuple[Consequence, ...]
+
+    @property
+    def winner(self) -> Role:
+        """The side that won the hand (2.3: it shuffles for the next one)."""
+        return self.deal
+
+    @property
+    def kept_deal(self) -> bool:
+        """True for 连庄 (declarers keep the deal), False for 上台 (defenders take it)."""
+        return self.deal is Role.DECLARERS
+
+    def level_of(self, role: Role | str) -> Rank:
+        """A side's level after the hand, by its role in the hand just played."""
+        role = parse_role(role)
+        return self.declarer_level if role is Role.DECLARERS else self.defender_level
+
+    def side_of(self, role: Role | str, declarer_side: Side) -> Side:
+        """The seating side (N–S or E–W) that had ``role`` in the hand just played."""
+        return declarer_side if parse_role(role) is Role.DECLARERS else declarer_side.other
+
+    def levels_by_side(self, declarer_side: Side) -> dict[Side, Rank]:
+        """Levels after the hand by seating side, given which side declared."""
+        return {
+            declarer_side: self.declarer_level,
+            declarer_side.other: self.defender_level,
+        }
+
+    @property
+    def articles(self) -> tuple[str, ...]:
+        """The consequences as text (``"7.3: …"``), in the order applied."""
+        return tuple(str(c) for c in self.consequences)
+
+
+def _whole(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise HandResultError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def _num(n: int) -> str:
+    """A score as printed: a true minus sign for negatives."""
+    return str(n) if n >= 0 else f"−{-n}"
+
+
+def stage_offset(defenders_final: int, ruleset: Ruleset = GUILIN_2009) -> int:
+    """b = floor((D − stage) / step) (7.1, 7.2): ≥ 0 defenders take the deal, < 0 not."""
+    return (_whole(defenders_final, "defenders' final score") - ruleset.stage) // ruleset.step
+
+
+def last_trick_dig(
+    defenders_points: int,
+    last_trick_points: int,
+    last_trick_cards: int,
+    last_trick_winner: Role | str,
+    ruleset: Ruleset = GUILIN_2009,
+) -> tuple[int, Consequence]:
+    """The defenders' final score after the last trick (7.3 反抠) and its working.
+
+    The last trick's winner scores L × c (L: points in the trick, c: cards each
+    player played). Defenders: added to their points before the last trick (with
+    ``last_trick=bonus`` the ordinary capture of L is added as well). Declarers:
+    subtracted from the defenders' points, which may go negative.
+    """
+    points = _whole(defenders_points, "defenders' points before the last trick")
+    cards = _whole(last_trick_cards, "last-trick cards per player")
+    trick_points = _whole(last_trick_points, "last-trick points")
+    winner = parse_role(last_trick_winner, "last-trick winner")
+    per_player_max = _CARDS_PER_DECK * ruleset.decks // _PLAYERS
+    if not 1 <= cards <= per_player_max:
+        raise HandResultError(
+            f"last-trick cards per player must be 1 to {per_player_max}, not {cards}"
+        )
+    if trick_points < 0 or trick_points % 5:
+        raise HandResultError(
+            f"last-trick points must be a multiple of 5 and not negative, not {trick_points}"
+        )
+    most = min(_MAX_CARD_POINTS * _PLAYERS * cards, _POINTS_PER_DECK * ruleset.decks)
+    if trick_points > most:
+        raise HandResultError(
+            f"last-trick points {trick_points} cannot be held by {_PLAYERS} × {cards} cards "
+            f"(at most {most})"
+        )
+    dig = trick_points * cards
+    if winner is Role.DECLARERS:
+        final = points - dig
+        text = (
+            f"declarers win the last trick: −{trick_points}×{cards} = −{dig}; "
+            f"defenders {_num(points)} → {_num(final)}"
+        )
+    elif ruleset.last_trick == "bonus":
+        gain = trick_points + dig
+        final = points + gain
+        text = (
+            f"defenders win the last trick: +{trick_points} + {trick_points}×{cards} = "
+            f"+{gain} (last_trick=bonus); defenders {_num(points)} → {_num(final)}"
+        )
+    else:
+        final = points + dig
+        text = (
+            f"defenders win the last trick: +{trick_points}×{cards} = +{dig}; "
+            f"defenders {_num(points)} → {_num(final)}"
+        )
+    return final, Consequence("7.3", text)
+
+
+def hand_result(
+    *,
+    defenders_points: int,
+    last_trick_points: int,
+    last_trick_cards: int,
+    last_trick_winner: Role | str,
+    declarer_level: Rank | str,
+    defender_level: Rank | str,
+    ruleset: Ruleset = GUILIN_2009,
+) -> HandResult:
+    """The result of a hand played to the end (7.1-7.3, 1.5).
+
+    ``defenders_points`` are the points the defenders hold before the last trick
+    (after any wrong-play adjustments, 8.2); the last trick is then dug (7.3) and
+    the final score D settles the deal and the levels.
+    """
+    final, dig = last_trick_dig(
+        defenders_points, last_trick_points, last_trick_cards, last_trick_winner, ruleset
+    )
+    return result_from_final_score(final, declarer_level, defender_level, ruleset, prior=(dig,))
+
+
+def result_from_final_score(
+    defenders_final: int,
+    declarer_level: Rank | str,
+    defender_level: Rank | str,
+    ruleset: Ruleset = GUILIN_2009,
+    *,
+    prior: tuple[Consequence, ...] = (),
+) -> HandResult:
+    """The result from the defenders' final score D (7.1, 7.2; also 8.3 B).
+
+    b = floor((D − stage) / step). b ≥ 0: the defenders take the deal (上台) and go
+    up b levels, no cap (7.1). b < 0: the declarers keep the deal (连庄) and go up
+    −b levels (7.2, negative scores by the same rule). The cap at A and passing A
+    follow :mod:`referee_desk.rules.levels`. ``prior`` are consequences the caller
+    already applied (the last-trick dig, a penalty), kept first.
+    """
+    final = _whole(defenders_final, "defenders' final score")
+    declarers = parse_level(declarer_level)
+    defenders = parse_level(defender_level)
+    b = stage_offset(final, ruleset)
+    if b >= 0:
+        text = (
+            f"defenders {_num(final)} ≥ {ruleset.stage} → "
+            f"defenders {_signed(b)}, take the deal (上台)"
+        )
+        step = Consequence("7.1", text)
+        return _apply_gain(
+            Role.DEFENDERS, b, declarers, defenders, ruleset, final, b, (*prior, step)
+        )
+    text = f"defenders {_num(final)} → declarers {_signed(-b)}, keep the deal (连庄)"
+    step = Consequence("7.2", text)
+    return _apply_gain(Role.DECLARERS, -b, declarers, defenders, ruleset, final, b, (*prior, step))
+
+
+def result_from_levels_up(
+    side: Role | str,
+    levels: int,
+    declarer_level: Rank | str,
+    defender_level: Rank | str,
+    ruleset: Ruleset = GUILIN_2009,
+    *,
+    article: str = "8.3 A",
+    prior: tuple[Consequence, ...] = (),
+) -> HandResult:
+    """A result where a side goes up ``levels`` and holds the deal (8.3 A: two levels).
+
+    Defenders who gain this way also take the deal; declarers keep it. The cap at A
+    applies. With ``must_play_a`` such a gain never passes A: passing A takes a hand
+    won at A as declarers with the defenders below the stage (1.5), which this is
+    not (8.3 B, which sets D, can pass A). Without ``must_play_a``, any gain past A
+    passes it. ``article`` names the rule that ordered the gain.
+    """
+    role = parse_role(side)
+    gain = _whole(levels, "levels to gain")
+    declarers = parse_level(declarer_level)
+    defenders = parse_level(defender_level)
+    deal_text = "keep the deal" if role is Role.DECLARERS else "take the deal"
+    if gain < 0:
+        raise HandResultError(f"levels never go down: cannot gain {gain} levels")
+    step = Consequence(article, f"{role} {_signed(gain)}, {deal_text}")
+    return _apply_gain(role, gain, declarers, defenders, ruleset, None, None, (*prior, step))
+
+
+def _apply_gain(
+    role: Role,
+    gain: int,
+    declarers: Rank,
+    defenders: Rank,
+    ruleset: Ruleset,
+    final: int | None,
+    b: int | None,
+    consequences: tuple[Consequence, ...],
+) -> HandResult:
+    before = declarers if role is Role.DECLARERS else defenders
+    kept_at_a = role is Role.DECLARERS and final is not None
+    after = gain_levels(before, gain, ruleset, kept_deal_at_a=kept_at_a)
+    steps = list(consequences)
+    if after.passed_a:
+        steps.append(Consequence("1.5", f"{role} pass A (打过A) and win the match"))
+    elif gain and int(before) + gain > int(after.level):
+        steps.append(
+            Consequence(
+                "1.5",
+                f"{role} at {before.label} {_signed(gain)} stop at {after.level.label}: "
+                "no gain takes a side past A (must_play_a)",
+            )
+        )
+    if after.level != before:
+        steps.append(Consequence("7", f"{role} level {before.label} → {after.level.label}"))
+    new_declarers = after.level if role is Role.DECLARERS else declarers
+    new_defenders = after.level if role is Role.DEFENDERS else defenders
+    return HandResult(
+        defenders_final=final,
+        b=b,
+        deal=role,
+        levels_up=gain,
+        levels_moved=int(after.level) - int(before),
+        declarer_level_before=declarers,
+        defender_level_before=defenders,
+        declarer_level=new_declarers,
+        defender_level=new_defenders,
+        passed_a=after.passed_a,
+        consequences=tuple(steps),
+    )
+
+
+def next_dealer(dealer: Seat, deal: Role | str, ruleset: Ruleset = GUILIN_2009) -> Seat:
+    """Who deals the next hand (RULES.md 7, rotation=partner_or_next; cf. 8.5).
+
+    Declarers keep the deal → the dealer's partner; defenders take it → the player
+    after the dealer in play order (counter-clockwise), a defender.
+    """
+    if ruleset.rotation != "partner_or_next":  # pragma: no cover - one mode exists
+        raise HandResultError(f"unknown rotation {ruleset.rotation!r}")
+    if parse_role(deal, "deal") is Role.DECLARERS:
+        return dealer.partner
+    return dealer.next_in_play
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleCut:
+    """Who shuffles and who cuts for the next hand (2.3)."""
+
+    shuffler: Seat
+    cutter: Seat
+
+
+def shuffle_and_cut(dealer: Seat, deal: Role | str, ruleset: Ruleset = GUILIN_2009) -> ShuffleCut:
+    """2.3: 由赢家洗牌，输家过牌 (the winners shuffle, the losers cut).
+
+    The text names sides, not seats; the desk decides: the next dealer (always on the
+    winning side, see :func:`next_dealer`) shuffles, and the loser who plays just
+    before the next dealer in play order cuts.
+    """
+    upcoming = next_dealer(dealer, deal, ruleset)
+    cutter = next(seat for seat in Seat if seat.next_in_play is upcoming)
+    return ShuffleCut(shuffler=upcoming, cutter=cutter)

@@ -1,0 +1,58 @@
+"""Who may change what: referee PINs as salted scrypt hashes, and roles.
+
+A PIN is never stored: only a random salt and ``hashlib.scrypt`` of the PIN,
+with the cost parameters written beside it so they can be raised later.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+
+#: Roles a person can hold in a tournament file.
+ROLES = ("referee", "committee", "organizer")
+
+#: Event types the arbitration committee may add (also after a match is locked).
+COMMITTEE_EVENT_TYPES = frozenset({"committee_ruling", "committee_decision", "note"})
+
+_N, _R, _P = 2**14, 8, 1
+KDF = f"scrypt:n={_N},r={_R},p={_P},dklen=32"
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A person signed in with their PIN (what ``TournamentFile.login`` returns)."""
+
+    name: str
+    role: str
+
+
+def _scrypt(pin: str, salt: bytes, kdf: str) -> bytes:
+    params = dict(item.split("=") for item in kdf.removeprefix("scrypt:").split(","))
+    return hashlib.scrypt(
+        pin.encode("utf-8"),
+        salt=salt,
+        n=int(params["n"]),
+        r=int(params["r"]),
+        p=int(params["p"]),
+        dklen=int(params["dklen"]),
+        maxmem=256 * 1024 * 1024,
+    )
+
+
+def hash_pin(pin: str) -> tuple[str, str, str]:
+    """(salt, hash, kdf) for a new PIN; the salt is 16 random bytes."""
+    if not pin or len(pin) < 4:
+        raise ValueError("a PIN needs at least 4 characters")
+    salt = secrets.token_bytes(16)
+    return salt.hex(), _scrypt(pin, salt, KDF).hex(), KDF
+
+
+def pin_matches(pin: str, salt_hex: str, hash_hex: str, kdf: str) -> bool:
+    """Constant-time comparison of ``pin`` with a stored hash."""
+    if not kdf.startswith("scrypt:"):
+        return False
+    computed = _scrypt(pin, bytes.fromhex(salt_hex), kdf)
+    return hmac.compare_digest(computed, bytes.fromhex(hash_hex))

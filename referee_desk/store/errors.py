@@ -1,0 +1,80 @@
+"""Typed errors of the store: each says what went wrong and where, in one line.
+
+All are ``ValueError`` subclasses (bad input or a bad file) except
+``StoreWriteError``, which is an ``OSError``-like failure to save (full disk,
+read-only file) that the desk shows while keeping the unsaved entry.
+"""
+
+from __future__ import annotations
+
+
+class StoreError(ValueError):
+    """Base of every error the store raises for a bad file or a refused write."""
+
+    def __str__(self) -> str:  # always one line (SQLite's reports span several)
+        return " ".join(super().__str__().split())
+
+
+class NotATournamentFile(StoreError):
+    """The file is not SQLite, or is SQLite but not a Referee Desk tournament file."""
+
+
+class NewerFileError(StoreError):
+    """The file was made by a newer Referee Desk (a schema version this code does not know)."""
+
+
+class DamagedFile(StoreError):
+    """SQLite's integrity check, the hash chain or the write-ahead log shows damage."""
+
+
+class AppendConflict(StoreError):
+    """A stale writer: the match's head moved since the caller last saw it."""
+
+    def __init__(self, match_id: str, expected_seq: int, actual_next: int) -> None:
+        self.match_id = match_id
+        self.expected_seq = expected_seq
+        self.actual_next = actual_next
+        super().__init__(
+            f"match {match_id}: this desk expected to record event {expected_seq}, but the "
+            f"record already holds {actual_next - 1} events (another desk recorded since); "
+            "reload the match and enter it again"
+        )
+
+
+class EventRejected(StoreError):
+    """The match layer refused the event (schema or state); nothing was written."""
+
+    def __init__(self, match_id: str, seq: int, reason: str) -> None:
+        self.match_id = match_id
+        self.seq = seq
+        self.reason = reason
+        super().__init__(f"match {match_id}, event {seq}: {reason}")
+
+
+class AccessRefused(StoreError):
+    """Who may change what: wrong PIN, not the match's referee, or a locked match."""
+
+
+class ImportRefused(StoreError):
+    """A JSON Lines import refused as a whole, naming the file, the line and the reason."""
+
+    def __init__(self, file: str, line: int | None, reason: str) -> None:
+        self.file = file
+        self.line = line
+        self.reason = reason
+        where = f"{file}:{line}" if line is not None else file
+        super().__init__(f"{where}: {reason}")
+
+
+class ImportConflict(ImportRefused):
+    """The same match is already recorded differently in the tournament file."""
+
+
+class StoreWriteError(OSError):
+    """Saving failed (disk full, read-only file, I/O error); the file is unchanged.
+
+    The desk keeps the unsaved entry in its dialog and shows ``str(error)``.
+    """
+
+    def __str__(self) -> str:
+        return " ".join(super().__str__().split())

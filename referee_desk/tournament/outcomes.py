@@ -1,0 +1,227 @@
+"""From a replayed match record to a ``MatchOutcome``: the adapter of issue 6.
+
+The match record names its pairs by side (``match_opened``); the tournament knows
+pairs by id. A side is matched to a pair by the ``#<id>`` the tournament writes
+into the opening payload, else by the two players seated on that side, else by
+the pair's name. Outcomes are cached per match keyed by the head of its hash
+chain, so an unchanged record is not replayed again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from referee_desk.match.envelope import Event
+from referee_desk.tournament import events_source
+from referee_desk.tournament.errors import OutcomeError
+from referee_desk.tournament.model import Decision, MatchOutcome, Pair, Penalty
+
+if TYPE_CHECKING:
+    from referee_desk.tournament.repository import Tournament
+
+_ID = re.compile(r"^\s*#(\d+)\b")
+_END_DECISION = {
+    "passed_a": Decision.PASSED_A,
+    "forfeit": Decision.FORFEIT,
+    "disqualification": Decision.DISQUALIFICATION,
+}
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s/、,，&]+", " ", text).strip()
+
+
+def side_pairs(info: Any, pair_a: Pair, pair_b: Pair) -> dict[str, int]:
+    """Side value (``NS``/``EW``) -> pair id, or OutcomeError when the record is unclear."""
+    found: dict[str, int] = {}
+    candidates = (pair_a, pair_b)
+    for side, label in info.pairs.items():
+        side_v = getattr(side, "value", side)
+        m = _ID.match(label or "")
+        if m and int(m.group(1)) in (pair_a.pair_id, pair_b.pair_id):
+            found[side_v] = int(m.group(1))
+            continue
+        seated = {
+            _norm(name)
+            for seat, name in info.seats.items()
+            if getattr(getattr(seat, "side", None), "value", None) == side_v
+        }
+        for p in candidates:
+            if seated == {_norm(p.player1), _norm(p.player2)} or _norm(label) == _norm(p.name):
+                found[side_v] = p.pair_id
+                break
+    if len(found) != 2 or len(set(found.values())) != 2:
+        raise OutcomeError(
+            f"the record names pairs {dict(info.pairs)}; cannot tell which of "
+            f"#{pair_a.pair_id} {pair_a.name} and #{pair_b.pair_id} {pair_b.name} sat where"
+        )
+    return found
+
+
+def _level(rank: Any) -> int:
+    return int(rank) - 3
+
+
+def _pending_referral(state: Any) -> bool:
+    """A side reported to the committee (8.8) whose decision is not yet recorded."""
+    return bool(getattr(state, "referred", ()))
+
+
+def outcome_from_state(
+    state: Any, events: Sequence[Event], pair_a: Pair, pair_b: Pair, match_id: str
+) -> MatchOutcome:
+    """The tournament's view of one replayed match (``referee_desk.match.replay``)."""
+    if state.info is None:
+        raise OutcomeError(f"match {match_id}: the record has no match_opened event")
+    sides = side_pairs(state.info, pair_a, pair_b)
+    levels = {sides[getattr(s, "value", s)]: _level(r) for s, r in state.levels.items()}
+    passed = getattr(state.passed_a, "value", state.passed_a)
+    if passed is not None:
+        levels[sides[passed]] = 12
+    voided = getattr(state, "voided_seqs", frozenset())
+    rulings = [e for e in events if e.type == "committee_ruling" and e.seq not in voided]
+    winner = decided_by = None
+    end = state.end
+    if end is not None:
+        winner = sides[getattr(end.winner, "value", end.winner)]
+        if end.reason == "time_out":
+            la, lb = levels.get(pair_a.pair_id, 0), levels.get(pair_b.pair_id, 0)
+            decided_by = Decision.TIME_OUT_DEAL if la == lb else Decision.TIME_OUT_LEVEL
+        else:
+            decided_by = _END_DECISION.get(end.reason, Decision.COMMITTEE)
+        if decided_by is Decision.FORFEIT:
+            # 8.10: the forfeiting side scores 0 for the match (counted as level 3).
+            levels[pair_b.pair_id if winner == pair_a.pair_id else pair_a.pair_id] = 0
+        adjusting = [
+            e for e in rulings if e.payload.get("level_changes") or "defenders_points" in e.payload
+        ]
+        if adjusting and decided_by in (
+            Decision.PASSED_A,
+            Decision.TIME_OUT_LEVEL,
+            Decision.TIME_OUT_DEAL,
+        ):
+            decided_by = Decision.COMMITTEE
+    penalties = tuple(
+        Penalty(sides.get(v.side.value), v.kind, v.article, v.detail) for v in state.violations
+    )
+    hands = sum(1 for h in state.hands if h.status in ("finished", "revoked"))
+    return MatchOutcome(
+        match_id=match_id,
+        pair_a=pair_a.pair_id,
+        pair_b=pair_b.pair_id,
+        winner=winner,
+        decided_by=decided_by,
+        levels=tuple(sorted(levels.items())),
+        dispute_pending=_pending_referral(state),
+        finished=end is not None,
+        penalties=penalties,
+        hands=hands,
+        final_hash=events[-1].hash if events else "",
+        events=len(events),
+        notes=tuple(n.text for n in state.notes),
+    )
+
+
+def outcome_to_dict(o: MatchOutcome) -> dict:
+    return {
+        "match_id": o.match_id,
+        "pair_a": o.pair_a,
+        "pair_b": o.pair_b,
+        "winner": o.winner,
+        "decided_by": o.decided_by.value if o.decided_by else None,
+        "levels": [list(x) for x in o.levels],
+        "dispute_pending": o.dispute_pending,
+        "finished": o.finished,
+        "penalties": [[p.pair_id, p.kind, p.article, p.text] for p in o.penalties],
+        "hands": o.hands,
+        "final_hash": o.final_hash,
+        "events": o.events,
+        "notes": list(o.notes),
+    }
+
+
+def outcome_from_dict(d: dict) -> MatchOutcome:
+    return MatchOutcome(
+        match_id=d["match_id"],
+        pair_a=d["pair_a"],
+        pair_b=d["pair_b"],
+        winner=d["winner"],
+        decided_by=Decision(d["decided_by"]) if d["decided_by"] else None,
+        levels=tuple(tuple(x) for x in d["levels"]),
+        dispute_pending=d["dispute_pending"],
+        finished=d["finished"],
+        penalties=tuple(Penalty(*p) for p in d["penalties"]),
+        hands=d["hands"],
+        final_hash=d["final_hash"],
+        events=d["events"],
+        notes=tuple(d["notes"]),
+    )
+
+
+def replay_events(events: Sequence[Event]) -> Any:
+    from referee_desk.match import replay  # the match layer's public entry point
+
+    return replay(list(events))
+
+
+def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
+    """Outcomes of every drawn match with a record in the file (cached by chain head).
+
+    A record that cannot be read as an outcome is left out and reported by
+    ``outcome_problems``.
+    """
+    t.outcome_problems = {}
+    conn = t.conn
+    heads = events_source.heads(conn)
+    if not heads:
+        return {}
+    from referee_desk.tournament.state import resolve
+
+    # Which pairs play each match is known only after earlier results; resolve in
+    # passes until no new match gains its pairs (each pass adds at least one round).
+    pm = t.pair_map()
+    matches = t.matches()
+    cache = {
+        m: (h, json.loads(o))
+        for m, h, o in conn.execute(
+            "SELECT match_id, head_hash, outcome_json FROM tournament_outcome_cache"
+        )
+    }
+    outcomes: dict[str, MatchOutcome] = {}
+    fresh: list[tuple[str, str, str]] = []
+    done: set[str] = set()
+    while True:
+        st = resolve(matches, t.groups(), outcomes, t.settings, t.lots())
+        new = [
+            s
+            for s in st.matches
+            if s.match.match_id in heads
+            and s.match.match_id not in done
+            and s.pair_a is not None
+            and s.pair_b is not None
+        ]
+        if not new:
+            break
+        for s in new:
+            mid = s.match.match_id
+            done.add(mid)
+            key = f"{heads[mid][1]}:{s.pair_a}:{s.pair_b}"
+            if mid in cache and cache[mid][0] == key:
+                outcomes[mid] = outcome_from_dict(cache[mid][1])
+                continue
+            try:
+                events = t.file.events(mid)
+                state = replay_events(events)
+                o = outcome_from_state(state, events, pm[s.pair_a], pm[s.pair_b], mid)
+            except (ValueError, ImportError) as error:
+                t.outcome_problems[mid] = str(error)
+                continue
+            outcomes[mid] = o
+            fresh.append((mid, key, json.dumps(outcome_to_dict(o), ensure_ascii=False)))
+    if fresh and not t.file.read_only:
+        with t.file.transaction() as c:
+            c.executemany("INSERT OR REPLACE INTO tournament_outcome_cache VALUES (?, ?, ?)", fresh)
+    return outcomes

@@ -1,0 +1,453 @@
+"""The tournament handle: one SQLite file holding the store's events and our tables.
+
+``Tournament`` reads and writes organizer data (info, pairs, assignments, lots),
+makes the draw (freezing ruleset and settings) and derives the current state
+from the match records in the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
+from referee_desk.store.tournament_file import TournamentFile
+from referee_desk.tournament.elimination import build_elimination, round_count, round_label
+from referee_desk.tournament.errors import DrawError, PairError, TournamentError
+from referee_desk.tournament.groups import build_group_matches, knockout_entries
+from referee_desk.tournament.model import (
+    Format,
+    MatchOutcome,
+    Pair,
+    Settings,
+    Slot,
+    TournamentInfo,
+    TournamentMatch,
+)
+from referee_desk.tournament.schema import (
+    EXTENSION_NAME,
+    TOURNAMENT_SCHEMA_VERSION,
+    migrate_schema,
+)
+from referee_desk.tournament.seeding import group_name, seeding_order, snake_groups
+from referee_desk.tournament.state import TournamentState, resolve
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+class Tournament:
+    """A tournament file opened for the organizer (headless; the desk wraps it)."""
+
+    def __init__(self, file: TournamentFile) -> None:
+        self.file = file
+        self.conn: sqlite3.Connection = file.connection
+        self.path = str(file.path)
+        if not file.read_only:
+            file.ensure_extension(EXTENSION_NAME, TOURNAMENT_SCHEMA_VERSION, migrate_schema)
+        self._outcomes: dict[str, MatchOutcome] | None = None
+        self.outcome_problems: dict[str, str] = {}
+
+    def _exec(self, sql: str, params: tuple = ()) -> None:
+        with self._write() as conn:
+            conn.execute(sql, params)
+
+    def _write(self):
+        """A write transaction on the file (the store's, so failures read clearly)."""
+        return self.file.transaction()
+
+    # -- opening -------------------------------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        path: str | Path,
+        info: TournamentInfo,
+        settings: Settings | None = None,
+        ruleset: Ruleset = GUILIN_2009,
+    ) -> Tournament:
+        """A new tournament file (refuses to overwrite one that holds a tournament)."""
+        t = cls(TournamentFile.open(path, create=True))
+        if t._row_info() is not None:
+            t.close()
+            raise TournamentError(f"{path}: already holds tournament {info.name!r}")
+        with t._write() as conn:
+            conn.execute(
+                "INSERT INTO tournament_info (id, name, start_date, end_date, venue, organizer, "
+                "tables_json, referees_json, settings_json, ruleset_json) "
+                "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    info.name,
+                    info.start_date,
+                    info.end_date,
+                    info.venue,
+                    info.organizer,
+                    _dumps(list(info.tables)),
+                    _dumps(list(info.referees)),
+                    _dumps((settings or Settings()).to_dict()),
+                    _dumps(ruleset.to_dict()),
+                ),
+            )
+        return t
+
+    @classmethod
+    def open(cls, path: str | Path, read_only: bool = False) -> Tournament:
+        t = cls(TournamentFile.open(path, create=False, read_only=read_only))
+        if t._row_info() is None:
+            t.close()
+            raise TournamentError(f"{path}: no tournament in this file (create one first)")
+        return t
+
+    def close(self) -> None:
+        self.file.close()
+
+    def __enter__(self) -> Tournament:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- info and settings -----------------------------------------------------------
+    def _row_info(self):
+        return self.conn.execute("SELECT * FROM tournament_info WHERE id = 1").fetchone()
+
+    @property
+    def info(self) -> TournamentInfo:
+        r = self._row_info()
+        return TournamentInfo(
+            name=r[1],
+            start_date=r[2],
+            end_date=r[3],
+            venue=r[4],
+            organizer=r[5],
+            tables=tuple(json.loads(r[6])),
+            referees=tuple(json.loads(r[7])),
+        )
+
+    def update_info(self, info: TournamentInfo) -> None:
+        """Edit name, dates, venue, organizer, tables and referees (allowed after the draw)."""
+        self._exec(
+            "UPDATE tournament_info SET name=?, start_date=?, end_date=?, venue=?, organizer=?, "
+            "tables_json=?, referees_json=? WHERE id = 1",
+            (
+                info.name,
+                info.start_date,
+                info.end_date,
+                info.venue,
+                info.organizer,
+                _dumps(list(info.tables)),
+                _dumps(list(info.referees)),
+            ),
+        )
+
+    @property
+    def settings(self) -> Settings:
+        """The frozen settings once drawn, else the current choice."""
+        d = self._draw_row()
+        raw = d[4] if d else self._row_info()[8]
+        return Settings.from_dict(json.loads(raw))
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset frozen at the draw (printed on every export), else the current choice."""
+        d = self._draw_row()
+        raw = d[3] if d else self._row_info()[9]
+        return Ruleset.from_dict(json.loads(raw))
+
+    def configure(self, settings: Settings | None = None, ruleset: Ruleset | None = None) -> None:
+        """Change format, tie-break order or ruleset; refused once the draw is made."""
+        self._refuse_if_drawn("change the settings or the ruleset")
+        if settings is not None:
+            self._exec(
+                "UPDATE tournament_info SET settings_json = ? WHERE id = 1",
+                (_dumps(settings.to_dict()),),
+            )
+        if ruleset is not None:
+            self._exec(
+                "UPDATE tournament_info SET ruleset_json = ? WHERE id = 1",
+                (_dumps(ruleset.to_dict()),),
+            )
+
+    # -- pairs -----------------------------------------------------------------------
+    def pairs(self) -> list[Pair]:
+        rows = self.conn.execute(
+            "SELECT pair_id, player1, player2, club, seed FROM tournament_pairs ORDER BY pair_id"
+        ).fetchall()
+        return [Pair(*r) for r in rows]
+
+    def pair_map(self) -> dict[int, Pair]:
+        return {p.pair_id: p for p in self.pairs()}
+
+    def add_pair(self, player1: str, player2: str, club: str = "", seed: int | None = None) -> Pair:
+        """Register a pair (before the draw); the id is the next free number."""
+        self._refuse_if_drawn("add a pair")
+        next_id = self.conn.execute("SELECT COALESCE(MAX(pair_id), 0) + 1 FROM tournament_pairs")
+        pair = Pair(next_id.fetchone()[0], player1.strip(), player2.strip(), club.strip(), seed)
+        self._check_seed(pair)
+        self._exec(
+            "INSERT INTO tournament_pairs VALUES (?, ?, ?, ?, ?)",
+            (pair.pair_id, pair.player1, pair.player2, pair.club, pair.seed),
+        )
+        return pair
+
+    def add_pairs(self, pairs: Iterable[tuple[str, str, str, int | None]]) -> list[Pair]:
+        return [self.add_pair(*p) for p in pairs]
+
+    def update_pair(self, pair: Pair) -> None:
+        """Edit names or club (always); the seed only before the draw."""
+        old = self.pair_map().get(pair.pair_id)
+        if old is None:
+            raise PairError(f"no pair {pair.pair_id} in this tournament")
+        if pair.seed != old.seed:
+            self._refuse_if_drawn(f"change the seed of pair {pair.pair_id}")
+            self._check_seed(pair)
+        self._exec(
+            "UPDATE tournament_pairs SET player1=?, player2=?, club=?, seed=? WHERE pair_id=?",
+            (pair.player1, pair.player2, pair.club, pair.seed, pair.pair_id),
+        )
+
+    def remove_pair(self, pair_id: int) -> None:
+        self._refuse_if_drawn(f"remove pair {pair_id}")
+        self._exec("DELETE FROM tournament_pairs WHERE pair_id = ?", (pair_id,))
+
+    def _check_seed(self, pair: Pair) -> None:
+        if pair.seed is None:
+            return
+        clash = self.conn.execute(
+            "SELECT pair_id FROM tournament_pairs WHERE seed = ? AND pair_id != ?",
+            (pair.seed, pair.pair_id),
+        ).fetchone()
+        if clash:
+            raise PairError(f"seed {pair.seed} is already pair {clash[0]}'s")
+
+    # -- the draw --------------------------------------------------------------------
+    def _draw_row(self):
+        return self.conn.execute("SELECT * FROM tournament_draw WHERE id = 1").fetchone()
+
+    @property
+    def drawn(self) -> bool:
+        return self._draw_row() is not None
+
+    def _refuse_if_drawn(self, what: str) -> None:
+        if self.drawn:
+            raise DrawError(f"the draw is made: cannot {what} any more")
+
+    def draw(self, draw_seed: int | None = None, when: str | None = None) -> list[TournamentMatch]:
+        """Make the draw once: seeding, groups or bracket, and freeze ruleset and settings.
+
+        Unseeded pairs are placed by a lot drawn from ``draw_seed`` (recorded, so the
+        draw can be repeated and checked). Tables and referees are assigned in turn.
+        """
+        self._refuse_if_drawn("draw again")
+        settings = self.settings
+        ruleset = self.ruleset
+        pairs = self.pairs()
+        if len(pairs) < 2:
+            raise DrawError(f"the draw needs at least 2 pairs, not {len(pairs)}")
+        seed = random.SystemRandom().randrange(2**31) if draw_seed is None else int(draw_seed)
+        ordered = seeding_order(pairs, random.Random(seed))
+        groups: dict[str, list[int]] = {}
+        if settings.format is Format.SINGLE_ELIMINATION:
+            matches = build_elimination(
+                [Slot("pair", p.pair_id) for p in ordered], settings.third_place
+            )
+        else:
+            if settings.group_count < 1:
+                raise DrawError("a group stage needs group_count ≥ 1")
+            matches = []
+            for i, members in enumerate(snake_groups(ordered, settings.group_count)):
+                name = group_name(i)
+                groups[name] = [p.pair_id for p in members]
+                matches.extend(build_group_matches(name, members))
+            smallest = min(len(v) for v in groups.values())
+            if settings.advance_per_group > smallest:
+                raise DrawError(
+                    f"{settings.advance_per_group} pairs cannot advance from a group of {smallest}"
+                )
+            entries = knockout_entries(list(groups), settings.advance_per_group)
+            if len(entries) >= 2:
+                matches.extend(build_elimination(entries, settings.third_place))
+        matches = self._assign_in_turn(matches)
+        with self._write() as conn:
+            self._insert_draw(conn, when, seed, ruleset, settings, groups, matches)
+        return matches
+
+    def _insert_draw(self, conn, when, seed, ruleset, settings, groups, matches) -> None:
+        conn.execute(
+            "INSERT INTO tournament_draw VALUES (1, ?, ?, ?, ?, ?)",
+            (
+                when or _now(),
+                seed,
+                _dumps(ruleset.to_dict()),
+                _dumps(settings.to_dict()),
+                _dumps(groups),
+            ),
+        )
+        conn.executemany(
+            "INSERT INTO tournament_matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    m.match_id,
+                    m.stage,
+                    m.round,
+                    m.position,
+                    _dumps(m.slot_a.to_dict()),
+                    _dumps(m.slot_b.to_dict()),
+                    int(m.third_place),
+                    m.table,
+                    m.referee,
+                    i,
+                )
+                for i, m in enumerate(matches)
+            ],
+        )
+
+    def _assign_in_turn(self, matches: list[TournamentMatch]) -> list[TournamentMatch]:
+        """Tables and referees in turn within each round (byes get none)."""
+        info = self.info
+        out = []
+        counters: dict[tuple[str, int], int] = {}
+        for m in matches:
+            if "bye" in (m.slot_a.kind, m.slot_b.kind) or not info.tables:
+                out.append(m)
+                continue
+            key = (m.stage if m.group is None else "G", m.round)
+            k = counters.get(key, 0)
+            counters[key] = k + 1
+            table = info.tables[k % len(info.tables)]
+            referee = info.referees[k % len(info.referees)] if info.referees else ""
+            out.append(replace(m, table=table, referee=referee))
+        return out
+
+    @property
+    def draw_seed(self) -> int | None:
+        d = self._draw_row()
+        return d[2] if d else None
+
+    @property
+    def drawn_at(self) -> str:
+        d = self._draw_row()
+        return d[1] if d else ""
+
+    def groups(self) -> dict[str, list[int]]:
+        d = self._draw_row()
+        return {k: list(v) for k, v in json.loads(d[5]).items()} if d else {}
+
+    def matches(self) -> list[TournamentMatch]:
+        rows = self.conn.execute(
+            "SELECT match_id, stage, round, position, slot_a, slot_b, third_place, table_name, "
+            "referee FROM tournament_matches ORDER BY ord"
+        ).fetchall()
+        return [
+            TournamentMatch(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                Slot.from_dict(json.loads(r[4])),
+                Slot.from_dict(json.loads(r[5])),
+                table=r[7],
+                referee=r[8],
+                third_place=bool(r[6]),
+            )
+            for r in rows
+        ]
+
+    def match(self, match_id: str) -> TournamentMatch:
+        for m in self.matches():
+            if m.match_id == match_id:
+                return m
+        raise TournamentError(f"no match {match_id!r} in this tournament")
+
+    def assign(self, match_id: str, table: str | None = None, referee: str | None = None) -> None:
+        """Put a match on a table and/or give it a referee (organizer data, editable)."""
+        m = self.match(match_id)
+        self._exec(
+            "UPDATE tournament_matches SET table_name = ?, referee = ? WHERE match_id = ?",
+            (
+                m.table if table is None else table,
+                m.referee if referee is None else referee,
+                match_id,
+            ),
+        )
+
+    def record_lots(self, group: str, lots: dict[int, int], by: str = "") -> None:
+        """Record a drawing of lots for tied pairs of a group (lower lot ranks higher)."""
+        if group not in self.groups():
+            raise TournamentError(f"no group {group!r} in this tournament")
+        now = _now()
+        with self._write() as conn:
+            conn.executemany(
+                "INSERT INTO tournament_lots VALUES (?, ?, ?, ?, ?)",
+                [(group, int(p), int(v), now, by) for p, v in lots.items()],
+            )
+
+    def lots(self) -> dict[str, dict[int, int]]:
+        out: dict[str, dict[int, int]] = {}
+        for g, p, v in self.conn.execute("SELECT grp, pair_id, lot FROM tournament_lots"):
+            out.setdefault(g, {})[p] = v
+        return out
+
+    # -- results -----------------------------------------------------------------------
+    def outcomes(self) -> dict[str, MatchOutcome]:
+        """Outcomes of every tournament match that has a record in this file."""
+        if self._outcomes is None:
+            from referee_desk.tournament.outcomes import outcomes_from_file
+
+            self._outcomes = outcomes_from_file(self)
+        return self._outcomes
+
+    def invalidate(self) -> None:
+        """Forget derived results (after an import or a new event)."""
+        self._outcomes = None
+
+    def state(self, outcomes: dict[str, MatchOutcome] | None = None) -> TournamentState:
+        """The tournament as it stands; ``outcomes`` replaces the file's records (what-if)."""
+        if not self.drawn:
+            raise DrawError("no draw yet: make the draw first")
+        found = self.outcomes() if outcomes is None else outcomes
+        return resolve(self.matches(), self.groups(), found, self.settings, self.lots())
+
+    def round_name(self, m: TournamentMatch) -> str:
+        if m.group is not None:
+            return f"{m.group}组 第{m.round}轮"
+        return round_label(m.round, round_count(self.matches()), m.third_place)
+
+    def opening_payload(self, match_id: str, seats: dict[str, str] | None = None) -> dict:
+        """The ``match_opened`` payload a table's desk records for this match.
+
+        Pair A sits N–S, pair B E–W; the desk may rearrange seats. Only matches whose
+        pairs are known can be opened.
+        """
+        st = self.state().match(match_id)
+        if st.pair_a is None or st.pair_b is None:
+            raise DrawError(f"match {match_id}: its pairs are not known yet")
+        pm = self.pair_map()
+        a, b = pm[st.pair_a], pm[st.pair_b]
+        return {
+            "tournament": self.info.name,
+            "round": self.round_name(st.match),
+            "table": st.match.table,
+            "pairs": {"NS": pair_label(a), "EW": pair_label(b)},
+            "seats": seats or {"N": a.player1, "S": a.player2, "E": b.player1, "W": b.player2},
+            "referee": st.match.referee,
+            "ruleset": self.ruleset.to_dict(),
+        }
+
+
+def pair_label(pair: Pair) -> str:
+    """How a pair is named in a match record: ``#<id> player1 / player2``."""
+    return f"#{pair.pair_id} {pair.name}"
+
+
+def _dumps(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+
+def pairs_by_id(pairs: Sequence[Pair]) -> dict[int, Pair]:
+    return {p.pair_id: p for p in pairs}

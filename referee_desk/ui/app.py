@@ -1,0 +1,63 @@
+"""``referee-desk [FILE]``: the desk's entry point.
+
+With FILE the desk opens that tournament file (created when missing) and asks which
+match to open and who referees it. Without FILE it builds the sample tournament in a
+temporary folder and opens a live sample match at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QApplication
+
+from referee_desk.ui.language import LanguageManager
+from referee_desk.ui.main_window import MainWindow
+from referee_desk.ui.sample import build_sample_tournament, liveliest_match
+from referee_desk.ui.settings import LANGUAGES, DeskSettings
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="referee-desk", description="Open the referee's desk.")
+    parser.add_argument("file", nargs="?", help="tournament file (.sqlite), created when missing")
+    parser.add_argument("--language", choices=LANGUAGES, help="interface language for this run")
+    parser.add_argument("--settings", help="INI file for preferences (default: the user's)")
+    return parser.parse_args(argv)
+
+
+def open_desk(window: MainWindow, file: str | None) -> None:
+    """Open FILE (then the match chooser), or the sample tournament with a match open."""
+    if file:
+        if window.open_tournament(Path(file)):
+            window.open_match_dialog()
+        return
+    path = build_sample_tournament()
+    if not window.open_tournament(path):
+        return
+    assert window.tf is not None
+    match_id = liveliest_match(window.tf)
+    if match_id is None:
+        window.open_match_dialog()
+        return
+    referee = window.tf.match_referee(match_id) or QCoreApplication.translate(
+        "MainWindow", "Sample referee"
+    )
+    window.open_match(match_id, referee)
+
+
+def run_desk(argv: list[str]) -> int:
+    args = _parse(list(argv))
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Referee Desk")
+    settings = DeskSettings(args.settings)
+    if args.language:
+        settings.language = args.language
+    languages = LanguageManager()
+    languages.apply(settings.language)
+    window = MainWindow(settings, languages)
+    window.show()
+    open_desk(window, args.file)
+    return int(app.exec())

@@ -1,0 +1,78 @@
+"""Card entry widgets: a completer for the last token of a notation line, and a picker.
+
+Both only produce notation text; the rules core parses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtWidgets import QCompleter, QGridLayout, QLineEdit, QPushButton, QWidget
+
+from referee_desk.rules.cards import DECK, Rank, Suit, format_card
+
+#: Every card token in canonical notation (54 distinct cards).
+CARD_TOKENS: tuple[str, ...] = tuple(format_card(c) for c in DECK)
+_SUIT_COLOURS = {Suit.S: "#000000", Suit.H: "#c00000", Suit.D: "#c00000", Suit.C: "#000000"}
+
+
+class CardTokenCompleter(QCompleter):
+    """Completes the token being typed at the end of a space-separated card list."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(QStringListModel(list(CARD_TOKENS)), parent)
+        self.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+
+    def splitPath(self, path: str) -> list[str]:
+        token = path.replace(",", " ").split(" ")[-1]
+        return [token.upper()]
+
+    def pathFromIndex(self, index) -> str:
+        completion = super().pathFromIndex(index)
+        widget = self.widget()
+        text = widget.text() if isinstance(widget, QLineEdit) else ""
+        head, _sep, _tail = text.replace(",", " ").rpartition(" ")
+        return f"{head} {completion}".strip() if head else completion
+
+
+def attach_completer(edit: QLineEdit) -> CardTokenCompleter:
+    completer = CardTokenCompleter(edit)
+    edit.setCompleter(completer)
+    return completer
+
+
+class CardPicker(QWidget):
+    """A grid of card buttons (four suits and the jokers); a click emits its notation."""
+
+    picked = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        grid = QGridLayout(self)
+        grid.setSpacing(2)
+        ranks = [r for r in Rank if not r.is_joker]
+        for row, suit in enumerate(Suit):
+            for column, rank in enumerate(ranks):
+                token = f"{suit.value}{rank.label}"
+                self._add(
+                    grid, f"{suit.symbol}{rank.label}", token, row, column, _SUIT_COLOURS[suit]
+                )
+        self._add(grid, "LJ", "LJ", 4, 0, "#000000")
+        self._add(grid, "BJ", "BJ", 4, 1, "#c00000")
+
+    def _add(
+        self, grid: QGridLayout, label: str, token: str, row: int, column: int, colour: str
+    ) -> None:
+        button = QPushButton(label, self)
+        button.setObjectName(f"card_{token}")
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        button.setMinimumSize(44, 34)
+        button.setStyleSheet(f"color: {colour}; font-size: 13pt;")
+        button.clicked.connect(_emitter(self.picked.emit, token))
+        grid.addWidget(button, row, column)
+
+
+def _emitter(emit: Callable[[str], None], token: str) -> Callable[[], None]:
+    return lambda: emit(token)

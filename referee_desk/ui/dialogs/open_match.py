@@ -1,0 +1,125 @@
+"""Open a match of the tournament file or start one, and sign in as its referee.
+
+Starting a match records ``match_opened`` with the table, pairs, seats, referee and
+the ruleset (every parameter shown before confirming). When the file has PINs set
+up, the referee signs in through the store, which then authorises every append.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QWidget
+
+from referee_desk.rules.ruleset import PARAMETER_ARTICLES, PRESETS, get_ruleset
+from referee_desk.store import TournamentFile
+from referee_desk.ui.dialogs.base import TranslatedDialog, refusal_text
+from referee_desk.ui.generated.ui_open_match_dialog import Ui_OpenMatchDialog
+from referee_desk.ui.record import StoreMatchRecord, match_label, start_match
+
+
+def ruleset_text(name: str) -> str:
+    """Every parameter of the preset with its article, one per line."""
+    ruleset = get_ruleset(name)
+    lines = [f"{ruleset.name}"]
+    for key, value in ruleset.parameters().items():
+        shown = str(value).lower() if isinstance(value, bool) else str(value)
+        lines.append(f"  {key} = {shown}   ({PARAMETER_ARTICLES.get(key, '')})")
+    return "\n".join(lines)
+
+
+class OpenMatchDialog(TranslatedDialog):
+    """On acceptance ``record`` is the opened match and ``referee`` the signed-in name."""
+
+    def __init__(self, tf: TournamentFile, referee: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.tf = tf
+        self.record: StoreMatchRecord | None = None
+        self.referee = ""
+        self.ui = Ui_OpenMatchDialog()
+        self.ui.setupUi(self)
+        self.ui.buttonBox.accepted.connect(self.accept)
+        self.ui.buttonBox.rejected.connect(self.reject)
+        for name in sorted(PRESETS):
+            self.ui.rulesetCombo.addItem(name, name)
+        self.ui.rulesetCombo.currentIndexChanged.connect(self.show_ruleset)
+        self.ui.matchCombo.currentIndexChanged.connect(self.update_enabled)
+        self.ui.refereeNameEdit.setText(referee)
+        self.retranslate()
+        self.show_ruleset()
+
+    def retranslate(self) -> None:
+        current = self.ui.matchCombo.currentData()
+        self.ui.matchCombo.blockSignals(True)
+        self.ui.matchCombo.clear()
+        self.ui.matchCombo.addItem(self.tr("— start a new match —"), None)
+        for match_id in self.tf.match_ids():
+            self.ui.matchCombo.addItem(match_label(self.tf, match_id), match_id)
+        index = self.ui.matchCombo.findData(current)
+        self.ui.matchCombo.setCurrentIndex(max(index, 0))
+        self.ui.matchCombo.blockSignals(False)
+        self.update_enabled()
+
+    def update_enabled(self) -> None:
+        self.ui.newGroup.setEnabled(self.ui.matchCombo.currentData() is None)
+
+    def show_ruleset(self) -> None:
+        self.ui.rulesetView.setPlainText(ruleset_text(self.ui.rulesetCombo.currentData()))
+
+    def show_error(self, text: str) -> None:
+        from referee_desk.ui.dialogs.base import ERROR_STYLE
+
+        self.ui.errorLabel.setStyleSheet(ERROR_STYLE)
+        self.ui.errorLabel.setText(text)
+
+    def _sign_in(self) -> Any:
+        name = self.ui.refereeNameEdit.text().strip()
+        if not name:
+            raise ValueError(self.tr("Enter the referee's name."))
+        self.referee = name
+        if self.tf.access_enabled():
+            return self.tf.login(name, self.ui.refereePinEdit.text())
+        return None
+
+    def new_match_payload(self) -> dict[str, Any]:
+        ui = self.ui
+        fields = {
+            "round": ui.roundEdit.text().strip(),
+            "table": ui.tableEdit.text().strip(),
+        }
+        pairs = {
+            "NS": ui.pairNsCombo.currentText().strip(),
+            "EW": ui.pairEwCombo.currentText().strip(),
+        }
+        seats = {
+            "N": ui.seatNEdit.text().strip(),
+            "E": ui.seatEEdit.text().strip(),
+            "S": ui.seatSEdit.text().strip(),
+            "W": ui.seatWEdit.text().strip(),
+        }
+        missing = [k for k, v in {**fields, **pairs, **seats}.items() if not v]
+        if missing:
+            raise ValueError(self.tr("Fill in: %1").replace("%1", ", ".join(missing)))
+        tournament = self.tf.meta().get("name") or self.tf.tournament_id or "tournament"
+        return {
+            "tournament": str(tournament),
+            **fields,
+            "pairs": pairs,
+            "seats": seats,
+            "referee": self.referee,
+            "ruleset": get_ruleset(self.ui.rulesetCombo.currentData()).to_dict(),
+        }
+
+    def accept(self) -> None:
+        try:
+            signed_in = self._sign_in()
+            match_id = self.ui.matchCombo.currentData()
+            if match_id is not None:
+                self.record = StoreMatchRecord(self.tf, match_id, signed_in)
+            else:
+                payload = self.new_match_payload()
+                self.record = start_match(self.tf, payload, self.referee, signed_in)
+        except (ValueError, OSError) as error:
+            self.show_error(refusal_text(error))
+            return
+        super().accept()

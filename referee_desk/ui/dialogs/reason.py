@@ -1,0 +1,45 @@
+"""A required reason (pause, correction, undo, note): OK is refused while it is empty."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QWidget
+
+from referee_desk.ui.dialogs.base import ERROR_STYLE, TranslatedDialog
+from referee_desk.ui.generated.ui_reason_dialog import Ui_ReasonDialog
+
+
+class ReasonDialog(TranslatedDialog):
+    """Asks for one line of text; ``reason`` holds it after acceptance."""
+
+    def __init__(
+        self,
+        title: str,
+        prompt: str,
+        suggestions: list[str] | None = None,
+        parent: QWidget | None = None,
+        default: str = "",
+    ) -> None:
+        super().__init__(parent)
+        self.ui = Ui_ReasonDialog()
+        self.ui.setupUi(self)
+        self._title, self._prompt = title, prompt
+        self.ui.buttonBox.accepted.connect(self.accept)
+        self.ui.buttonBox.rejected.connect(self.reject)
+        for suggestion in suggestions or []:
+            self.ui.reasonCombo.addItem(suggestion)
+        self.ui.reasonCombo.setEditText(default)
+        self.reason = ""
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self._title)
+        self.ui.promptLabel.setText(self._prompt)
+
+    def accept(self) -> None:
+        text = self.ui.reasonCombo.currentText().strip()
+        if not text:
+            self.ui.errorLabel.setStyleSheet(ERROR_STYLE)
+            self.ui.errorLabel.setText(self.tr("A reason is required."))
+            return
+        self.reason = text
+        super().accept()

@@ -1,0 +1,159 @@
+"""Trick-by-trick entry: four plays in play order, the running winner and points.
+
+The live winner comes from the rules core (``rules.trick.trick_result``) over the
+plays typed so far; the recorded trick is judged again by the match layer's replay.
+The dialog stays open for the next trick until the last one is recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QDialogButtonBox, QLineEdit, QWidget
+
+from referee_desk.rules.cards import format_cards, parse_cards
+from referee_desk.rules.errors import RulesError
+from referee_desk.rules.seats import Seat
+from referee_desk.rules.trick import trick_result
+from referee_desk.rules.trump import TrumpContext
+from referee_desk.ui import texts
+from referee_desk.ui.card_entry import CardPicker, attach_completer
+from referee_desk.ui.dialogs.base import Entries, EntryDialog, refusal_text
+from referee_desk.ui.generated.ui_trick_dialog import Ui_TrickDialog
+from referee_desk.ui.session import MatchSession
+
+WINNER_STYLE = "font-size: 16pt; font-weight: bold; color: #0b5394;"
+
+
+def next_leader(hand: Any) -> Seat | None:
+    """Who leads the next trick as the record says: the last winner, else the dealer."""
+    if hand is None:
+        return None
+    if hand.tricks:
+        return Seat(str(hand.tricks[-1].winner))
+    return None if hand.dealer is None else Seat(str(hand.dealer))
+
+
+class TrickDialog(EntryDialog):
+    def __init__(self, session: MatchSession, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self.ui = Ui_TrickDialog()
+        self.ui.setupUi(self)
+        self.ui.buttonBox.accepted.connect(self.accept)
+        self.ui.buttonBox.rejected.connect(self.reject)
+        self.picker = CardPicker(self)
+        self.ui.pickerLayout.addWidget(self.picker)
+        self.picker.picked.connect(self.add_card)
+        self.edits: list[QLineEdit] = [
+            self.ui.play1Edit,
+            self.ui.play2Edit,
+            self.ui.play3Edit,
+            self.ui.play4Edit,
+        ]
+        self._focused = self.edits[0]
+        for edit in self.edits:
+            attach_completer(edit)
+            edit.textChanged.connect(self.update_running)
+            edit.installEventFilter(self)
+        self.ui.winnerLabel.setStyleSheet(WINNER_STYLE)
+        self.retranslate()
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:
+        from PySide6.QtCore import QEvent
+
+        if event.type() == QEvent.Type.FocusIn and watched in self.edits:
+            self._focused = watched
+        return super().eventFilter(watched, event)
+
+    @property
+    def order(self) -> tuple[Seat, ...]:
+        leader = next_leader(self.session.state.current_hand) or Seat.N
+        return leader.play_order_from()
+
+    def retranslate(self) -> None:
+        hand = self.session.state.current_hand
+        number = 1 if hand is None else len(hand.tricks) + 1
+        self.ui.trickNumberLabel.setText(self.tr("Trick %1").replace("%1", str(number)))
+        labels = [self.ui.play1Label, self.ui.play2Label, self.ui.play3Label, self.ui.play4Label]
+        for position, (label, seat) in enumerate(zip(labels, self.order, strict=True)):
+            text = f"{seat.value} {texts.seat_name(seat)}"
+            if position == 0:
+                text += " " + self.tr("(leads)")
+            label.setText(text)
+        self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok).setText(
+            self.tr("Record trick")
+        )
+        self.update_running()
+
+    def add_card(self, token: str) -> None:
+        edit = self._focused
+        edit.setText(f"{edit.text().rstrip()} {token}".strip())
+        edit.setFocus()
+
+    def _context(self) -> TrumpContext | None:
+        hand = self.session.state.current_hand
+        if hand is None or hand.level is None or not hand.trump_decided:
+            return None
+        return TrumpContext(hand.level, hand.trump, self.session.state.ruleset.bridge_level_gap)
+
+    def update_running(self) -> None:
+        """Winner so far and points in the trick, from the rules core."""
+        context = self._context()
+        hand = self.session.state.current_hand
+        before = 0 if hand is None else hand.defenders_points
+        self.ui.pointsLabel.setText(
+            self.tr("Defenders' points recorded so far: %1").replace("%1", str(before))
+        )
+        plays = []
+        for edit in self.edits:
+            if not edit.text().strip():
+                break
+            try:
+                plays.append(parse_cards(edit.text()))
+            except RulesError as error:
+                self.ui.winnerLabel.setText("")
+                self.show_error(str(error))
+                return
+        self.clear_error()
+        if context is None or not plays:
+            self.ui.winnerLabel.setText("")
+            return
+        try:
+            result = trick_result(plays, context)
+        except RulesError as error:
+            self.ui.winnerLabel.setText("")
+            self.show_error(str(error))
+            return
+        winner = self.order[result.winner]
+        self.ui.winnerLabel.setText(
+            self.tr("Winning so far: %1 · points in this trick: %2")
+            .replace("%1", texts.seat_name(winner))
+            .replace("%2", str(result.points))
+        )
+
+    def entries(self) -> Entries:
+        plays = []
+        for seat, edit in zip(self.order, self.edits, strict=True):
+            cards = [format_cards([c]) for c in parse_cards(edit.text())]
+            plays.append({"seat": seat.value, "cards": cards})
+        payload: dict[str, Any] = {"leader": self.order[0].value, "plays": plays}
+        if self.ui.lastCheck.isChecked():
+            payload["last"] = True
+        return [("trick", payload)]
+
+    def accept(self) -> None:
+        """Record the trick; stay open for the next unless it was the last."""
+        last = self.ui.lastCheck.isChecked()
+        try:
+            self.recorded += self.session.submit_many(self.entries())
+        except (ValueError, OSError) as error:
+            self.show_error(refusal_text(error))
+            return
+        self.clear_error()
+        if last:
+            self.done(self.DialogCode.Accepted)
+            return
+        for edit in self.edits:
+            edit.clear()
+        self.retranslate()
+        self.edits[0].setFocus()

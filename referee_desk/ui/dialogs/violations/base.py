@@ -1,0 +1,127 @@
+"""The shared violation form: article, paraphrase, only the fields the article needs,
+and the consequence the match layer computes for the draft before it is recorded."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QWidget
+
+from referee_desk.ui import texts
+from referee_desk.ui.dialogs.base import Entries, EntryDialog, new_consequences
+from referee_desk.ui.dialogs.seat_combos import fill_seats, fill_sides, fill_trumps
+from referee_desk.ui.generated.ui_violation_dialog import Ui_ViolationDialog
+from referee_desk.ui.session import MatchSession
+
+#: Field rows of the form, by name → (label widget name, field widget name).
+ROWS: dict[str, tuple[str, str]] = {
+    "seat": ("seatLabel", "seatCombo"),
+    "side": ("sideLabel", "sideCombo"),
+    "cards": ("cardsLabel", "cardsSpin"),
+    "choice": ("choiceLabel", "choiceCombo"),
+    "points": ("pointsLabel", "pointsSpin"),
+    "trump": ("trumpLabel", "trumpCombo"),
+    "levels_ns": ("levelsNsLabel", "levelsNsSpin"),
+    "levels_ew": ("levelsEwLabel", "levelsEwSpin"),
+    "text": ("textLabel", "textEdit"),
+    "kind": ("kindLabel", "kindCombo"),
+    "seconds": ("secondsLabel", "secondsSpin"),
+}
+CONSEQUENCE_STYLE = "font-size: 15pt; font-weight: bold; color: #0b5394;"
+ARTICLE_STYLE = "font-size: 18pt; font-weight: bold;"
+
+
+class ViolationDialog(EntryDialog):
+    """Subclasses set ARTICLE and FIELDS and implement title, paraphrase and entries."""
+
+    ARTICLE: ClassVar[str] = ""
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, session: MatchSession, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self.ui = Ui_ViolationDialog()
+        self.ui.setupUi(self)
+        self.ui.buttonBox.accepted.connect(self.accept)
+        self.ui.buttonBox.rejected.connect(self.reject)
+        self.ui.articleLabel.setStyleSheet(ARTICLE_STYLE)
+        self.ui.consequenceLabel.setStyleSheet(CONSEQUENCE_STYLE)
+        for name, (_label, field) in ROWS.items():
+            self.ui.formLayout.setRowVisible(getattr(self.ui, field), name in self.FIELDS)
+        self.setup_fields()
+        self._connect_preview()
+        self.retranslate()
+
+    def setup_fields(self) -> None:
+        """Fill combos and defaults (called once; retranslate refills labels)."""
+
+    def _connect_preview(self) -> None:
+        ui = self.ui
+        for combo in (ui.seatCombo, ui.sideCombo, ui.choiceCombo, ui.trumpCombo, ui.kindCombo):
+            combo.currentIndexChanged.connect(self.update_preview)
+        for spin in (ui.cardsSpin, ui.pointsSpin, ui.levelsNsSpin, ui.levelsEwSpin, ui.secondsSpin):
+            spin.valueChanged.connect(self.update_preview)
+        ui.textEdit.textChanged.connect(self.update_preview)
+
+    @staticmethod
+    def title() -> str:
+        raise NotImplementedError
+
+    def paraphrase(self) -> str:
+        raise NotImplementedError
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.title())
+        self.ui.articleLabel.setText(f"{self.ARTICLE} {self.title()}")
+        self.ui.paraphraseLabel.setText(self.paraphrase())
+        for combo in (self.ui.seatCombo,):
+            combo.blockSignals(True)
+            fill_seats(combo)
+            combo.blockSignals(False)
+        self.ui.sideCombo.blockSignals(True)
+        self.fill_side_combo()
+        self.ui.sideCombo.blockSignals(False)
+        self.ui.trumpCombo.blockSignals(True)
+        fill_trumps(self.ui.trumpCombo)
+        self.ui.trumpCombo.blockSignals(False)
+        self.retranslate_fields()
+        self.update_preview()
+
+    def fill_side_combo(self) -> None:
+        fill_sides(self.ui.sideCombo)
+
+    def retranslate_fields(self) -> None:
+        """Kind-specific labels and combo items."""
+
+    def seat(self) -> str:
+        return str(self.ui.seatCombo.currentData())
+
+    def text(self) -> str:
+        return self.ui.textEdit.toPlainText().strip()
+
+    def entries(self) -> Entries:
+        raise NotImplementedError
+
+    def update_preview(self) -> None:
+        state, refusal = self.preview_state()
+        if state is None:
+            self.ui.consequenceLabel.setText("")
+            self.show_error(refusal)
+            return
+        self.clear_error()
+        self.ui.consequenceLabel.setText(consequence_text(state, self.session.state.last_seq))
+
+
+def consequence_text(state: Any, after_seq: int) -> str:
+    """What the match layer derived from the draft: consequences, warnings, the end."""
+    lines = [str(c) for c in new_consequences(state, after_seq)]
+    end = getattr(state, "end", None)
+    if end is not None and end.seq > after_seq:
+        lines.append(
+            f"{end.article}: {texts.side_name(end.winner)} · {texts.end_reason_name(end.reason)}"
+        )
+    if not lines:
+        lines.append(
+            QCoreApplication.translate("ViolationDialog", "No change to points or levels.")
+        )
+    return "\n".join(lines)

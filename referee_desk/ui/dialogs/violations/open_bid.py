@@ -1,0 +1,26 @@
+"""8.1 明叫: a side that shows its bid openly loses its right to bid in this hand."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+
+from referee_desk.ui.dialogs.base import Entries
+from referee_desk.ui.dialogs.violations.base import ViolationDialog
+
+
+class OpenBidDialog(ViolationDialog):
+    ARTICLE = "8.1"
+    FIELDS = ("seat",)
+
+    @staticmethod
+    def title() -> str:
+        return QCoreApplication.translate("OpenBidDialog", "Open bid")
+
+    def paraphrase(self) -> str:
+        return self.tr(
+            "A side that shows its bid openly loses its right to bid in this hand; the "
+            "opponents decide whether to counter. No points change."
+        )
+
+    def entries(self) -> Entries:
+        return [("open_bid", {"seat": self.seat()})]

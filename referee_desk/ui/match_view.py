@@ -1,0 +1,183 @@
+"""Showing a replayed MatchState in the main window's labels (display only).
+
+Every value comes from the state; this module only chooses words, symbols and
+where each seat is drawn (the seat nearest the referee at the bottom).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from referee_desk.rules.seats import Seat, Side
+from referee_desk.ui import texts
+
+
+def table_positions(bottom: Seat) -> dict[str, Seat]:
+    """Seat per position; play goes counter-clockwise, so bottom → right → top → left."""
+    right = bottom.next_in_play
+    top = right.next_in_play
+    left = top.next_in_play
+    return {"bottom": bottom, "right": right, "top": top, "left": left}
+
+
+def _get(mapping: Any, key: str) -> Any:
+    """Read a {Side|Seat: value} mapping by its string value."""
+    if not mapping:
+        return None
+    for k, v in dict(mapping).items():
+        if str(k) == key:
+            return v
+    return None
+
+
+def seat_text(state: Any, seat: Seat) -> str:
+    """``北 N 张三 (庄)``: compass name, letter, player, dealer mark."""
+    info = getattr(state, "info", None)
+    player = _get(getattr(info, "seats", None), seat.value) or ""
+    hand = getattr(state, "current_hand", None)
+    marks = []
+    if hand is not None and hand.dealer is not None and str(hand.dealer) == seat.value:
+        marks.append(QCoreApplication.translate("MatchView", "(dealer)"))
+    elif (
+        hand is None
+        and getattr(state, "next_dealer", None) is not None
+        and str(state.next_dealer) == seat.value
+    ):
+        marks.append(QCoreApplication.translate("MatchView", "(deals next)"))
+    return " ".join(x for x in (texts.seat_name(seat), seat.value, str(player), *marks) if x)
+
+
+def side_role(state: Any, side: Side) -> str:
+    hand = getattr(state, "current_hand", None)
+    holder = None
+    if hand is not None and hand.declarers is not None:
+        holder = str(hand.declarers)
+    elif getattr(state, "deal_holder", None) is not None:
+        holder = str(state.deal_holder)
+    if holder is None:
+        return ""
+    return texts.role_name(holder == side.value)
+
+
+def side_warnings(state: Any, side: Side) -> str:
+    warnings = _get(getattr(state, "warnings", None), side.value) or 0
+    overruns = _get(getattr(state, "overruns", None), side.value) or 0
+    text = QCoreApplication.translate("MatchView", "Warnings %1").replace("%1", str(warnings))
+    if overruns:
+        text += " · " + QCoreApplication.translate("MatchView", "Overruns %1").replace(
+            "%1", str(overruns)
+        )
+    referred = getattr(state, "referred", None) or ()
+    if any(str(s) == side.value for s in referred):
+        text += " · " + QCoreApplication.translate("MatchView", "referred to the committee")
+    return text
+
+
+def hand_text(state: Any) -> str:
+    hand = getattr(state, "current_hand", None)
+    if hand is None:
+        count = len(getattr(state, "hands", ()) or ())
+        return (
+            QCoreApplication.translate("MatchView", "Hand %1 finished").replace("%1", str(count))
+            if count
+            else QCoreApplication.translate("MatchView", "No hand yet")
+        )
+    status = {
+        "bidding": QCoreApplication.translate("MatchView", "bidding"),
+        "playing": QCoreApplication.translate("MatchView", "playing"),
+        "revoked": QCoreApplication.translate("MatchView", "revoke: awaiting choice"),
+        "finished": QCoreApplication.translate("MatchView", "finished"),
+        "voided": QCoreApplication.translate("MatchView", "voided"),
+    }.get(str(hand.status), str(hand.status))
+    return (
+        QCoreApplication.translate("MatchView", "Hand %1 · %2")
+        .replace("%1", str(hand.number))
+        .replace("%2", status)
+    )
+
+
+def trump_text(state: Any) -> str:
+    hand = getattr(state, "current_hand", None)
+    if hand is None or hand.level is None:
+        return ""
+    level = texts.level_label(hand.level)
+    trump = texts.trump_text(hand.trump) if hand.trump_decided else "?"
+
+    return (
+        QCoreApplication.translate("MatchView", "Trump %1 · playing %2")
+        .replace("%1", trump)
+        .replace("%2", level)
+    )
+
+
+def points_text(state: Any) -> str:
+    hand = getattr(state, "current_hand", None)
+    if hand is None or not hand.tricks:
+        return ""
+    return (
+        QCoreApplication.translate("MatchView", "Defenders' points %1 after %2 tricks")
+        .replace("%1", str(hand.defenders_points))
+        .replace("%2", str(len(hand.tricks)))
+    )
+
+
+def next_hand_text(state: Any) -> str:
+    parts = []
+    shuffler = getattr(state, "shuffler", None)
+    cutter = getattr(state, "cutter", None)
+    if shuffler is not None:
+        parts.append(
+            QCoreApplication.translate("MatchView", "%1 shuffles").replace(
+                "%1", texts.seat_name(shuffler)
+            )
+        )
+    if cutter is not None:
+        parts.append(
+            QCoreApplication.translate("MatchView", "%1 cuts").replace(
+                "%1", texts.seat_name(cutter)
+            )
+        )
+    next_dealer = getattr(state, "next_dealer", None)
+    if next_dealer is not None:
+        parts.append(
+            QCoreApplication.translate("MatchView", "%1 deals").replace(
+                "%1", texts.seat_name(next_dealer)
+            )
+        )
+    elif getattr(state, "hands", None) is not None:
+        parts.append(QCoreApplication.translate("MatchView", "dealer by bidding race"))
+    if not parts:
+        return ""
+    return QCoreApplication.translate("MatchView", "Next hand: %1").replace("%1", " · ".join(parts))
+
+
+def title_text(state: Any, referee: str) -> str:
+    info = getattr(state, "info", None)
+    parts = []
+    if info is not None:
+        if getattr(info, "round", None) not in (None, ""):
+            parts.append(
+                QCoreApplication.translate("MatchView", "Round %1").replace("%1", str(info.round))
+            )
+        if getattr(info, "table", None) not in (None, ""):
+            parts.append(
+                QCoreApplication.translate("MatchView", "Table %1").replace("%1", str(info.table))
+            )
+    if referee:
+        parts.append(QCoreApplication.translate("MatchView", "Referee %1").replace("%1", referee))
+    return " · ".join(parts)
+
+
+def end_text(state: Any) -> str:
+    end = getattr(state, "end", None)
+    if end is None:
+        return ""
+    text = QCoreApplication.translate("MatchView", "Match over: %1 wins (%2, %3)").replace(
+        "%1", texts.side_name(end.winner)
+    )
+    text = text.replace("%2", texts.end_reason_name(str(end.reason))).replace("%3", end.article)
+    if not end.recorded:
+        text += " — " + QCoreApplication.translate("MatchView", "confirm with End of match")
+    return text

@@ -1,0 +1,122 @@
+"""One open match at the desk: the record on disk, the replayed state, and entry.
+
+Every entry goes the same way: draft (``match.new_event``) → state check
+(``match.validate``, which raises ``EventRefused`` with the reason) → written to the
+record (the store; a write error leaves nothing changed) → only then added to the
+events in memory and announced with ``changed``. The UI never computes a rule; a
+preview replays the record plus the draft through the match layer without writing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, Signal
+
+from referee_desk import match as match_api
+from referee_desk.match.envelope import Event
+
+
+class MatchRecord(Protocol):
+    """Where a match's events live (the tournament file); appends are durable on return."""
+
+    @property
+    def match_id(self) -> str: ...
+
+    def load(self) -> list[Event]: ...
+
+    def append(self, event: Event) -> Event: ...
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """The state the match would be in after a draft, and the draft itself."""
+
+    event: Event
+    state: Any
+
+
+class MatchSession(QObject):
+    """The events of one match, its latest state, and the referee who enters them."""
+
+    changed = Signal()
+
+    def __init__(
+        self,
+        record: MatchRecord,
+        referee: str,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.record = record
+        self.referee = referee
+        self._now = clock
+        self.events: list[Event] = list(record.load())
+        self.state = match_api.replay(self.events, now=self._now())
+
+    @property
+    def match_id(self) -> str:
+        return self.record.match_id
+
+    def now(self) -> datetime:
+        return self._now()
+
+    def _chain(self, entries: list[tuple[str, dict[str, Any]]]) -> tuple[list[Event], Any]:
+        """Check entries one after another through the match layer, without writing."""
+        chain = list(self.events)
+        sealed: list[Event] = []
+        now = self._now()
+        for kind, payload in entries:
+            draft = match_api.new_event(
+                chain, kind, payload, referee=self.referee, now=now, match_id=self.match_id
+            )
+            match_api.validate(chain, draft)
+            event = match_api.seal(chain, draft)
+            chain.append(event)
+            sealed.append(event)
+        return sealed, match_api.replay(chain, now=now)
+
+    def preview(self, kind: str, payload: dict[str, Any]) -> Preview:
+        """Check a draft and replay it without writing; raises EventRefused with the reason."""
+        sealed, state = self._chain([(kind, payload)])
+        return Preview(sealed[0], state)
+
+    def preview_many(self, entries: list[tuple[str, dict[str, Any]]]) -> Any:
+        """The state after several entries (e.g. 劳改 then the choice), nothing written."""
+        return self._chain(entries)[1]
+
+    def submit(self, kind: str, payload: dict[str, Any]) -> Event:
+        """Check, write, then show: raises EventRefused or the store's error, changing nothing."""
+        return self.submit_many([(kind, payload)])[0]
+
+    def submit_many(self, entries: list[tuple[str, dict[str, Any]]]) -> list[Event]:
+        """All entries are checked together first, so a refusal writes none of them."""
+        sealed, _state = self._chain(entries)
+        written: list[Event] = []
+        try:
+            for event in sealed:
+                written.append(self.record.append(event))
+                self.events.append(written[-1])
+        finally:
+            if written:
+                self.refresh()
+        return written
+
+    def refresh(self) -> None:
+        """Replay at the current time (the clock keeps running between entries)."""
+        self.state = match_api.replay(self.events, now=self._now())
+        self.changed.emit()
+
+    def state_at(self, index: int) -> Any:
+        """The state as it stood just after ``events[index]`` (review mode)."""
+        event = self.events[index]
+        return match_api.replay(self.events, upto=index + 1, now=event.recorded_at)

@@ -1,0 +1,92 @@
+"""The desk's preferences behind one typed accessor (the only place QSettings is read).
+
+Tests and the sample desk pass an INI file so they never touch the user's settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from referee_desk.rules.seats import Seat
+
+#: Languages the desk ships; the first is the default (Simplified Chinese).
+LANGUAGES: tuple[str, ...] = ("zh_CN", "en")
+
+_ORGANIZATION = "referee-desk"
+_APPLICATION = "referee-desk"
+
+
+class DeskSettings:
+    """Typed get/set of every preference: language, last file, layout, seat rotation."""
+
+    def __init__(self, ini_path: str | Path | None = None) -> None:
+        if ini_path is None:
+            self._qs = QSettings(_ORGANIZATION, _APPLICATION)
+        else:
+            self._qs = QSettings(str(ini_path), QSettings.Format.IniFormat)
+
+    def sync(self) -> None:
+        self._qs.sync()
+
+    @property
+    def language(self) -> str:
+        value = str(self._qs.value("ui/language", LANGUAGES[0]))
+        return value if value in LANGUAGES else LANGUAGES[0]
+
+    @language.setter
+    def language(self, value: str) -> None:
+        if value not in LANGUAGES:
+            raise ValueError(f"unknown language {value!r}; known: {', '.join(LANGUAGES)}")
+        self._qs.setValue("ui/language", value)
+
+    @property
+    def last_file(self) -> str | None:
+        value = self._qs.value("files/last", "")
+        return str(value) or None
+
+    @last_file.setter
+    def last_file(self, value: str | None) -> None:
+        self._qs.setValue("files/last", value or "")
+
+    @property
+    def referee_name(self) -> str:
+        return str(self._qs.value("referee/name", ""))
+
+    @referee_name.setter
+    def referee_name(self, value: str) -> None:
+        self._qs.setValue("referee/name", value)
+
+    @property
+    def bottom_seat(self) -> Seat:
+        """The seat drawn at the bottom of the table diagram (nearest the referee)."""
+        value = str(self._qs.value("table/bottom_seat", Seat.S.value))
+        try:
+            return Seat(value)
+        except ValueError:
+            return Seat.S
+
+    @bottom_seat.setter
+    def bottom_seat(self, seat: Seat) -> None:
+        self._qs.setValue("table/bottom_seat", Seat(seat).value)
+
+    @property
+    def window_geometry(self) -> QByteArray | None:
+        return self._bytes("window/geometry")
+
+    @window_geometry.setter
+    def window_geometry(self, value: QByteArray) -> None:
+        self._qs.setValue("window/geometry", value)
+
+    @property
+    def window_state(self) -> QByteArray | None:
+        return self._bytes("window/state")
+
+    @window_state.setter
+    def window_state(self, value: QByteArray) -> None:
+        self._qs.setValue("window/state", value)
+
+    def _bytes(self, key: str) -> QByteArray | None:
+        value = self._qs.value(key)
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None

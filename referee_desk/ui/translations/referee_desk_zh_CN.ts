@@ -1,0 +1,1113 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>BidDialog</name>
+    <message>
+        <source>Record bid</source>
+        <translation>记录叫牌</translation>
+    </message>
+    <message>
+        <source>No bid yet in this hand.</source>
+        <translation>本盘尚无叫牌。</translation>
+    </message>
+    <message>
+        <source>Bid</source>
+        <translation>叫牌</translation>
+    </message>
+    <message>
+        <source>Seat (N/E/S/W)</source>
+        <translation>座位 (N/E/S/W)</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Cards</source>
+        <translation>牌</translation>
+    </message>
+    <message>
+        <source>e.g. LJ H3 H3</source>
+        <translation>例如 LJ H3 H3</translation>
+    </message>
+    <message>
+        <source>Close bidding</source>
+        <translation>叫牌结束</translation>
+    </message>
+    <message>
+        <source>Dealer</source>
+        <translation>庄家</translation>
+    </message>
+    <message>
+        <source>Trump</source>
+        <translation>主</translation>
+    </message>
+    <message>
+        <source>Close bidding (Ctrl+Enter)</source>
+        <translation>叫牌结束 (Ctrl+Enter)</translation>
+    </message>
+</context>
+<context>
+    <name>CommitteeDecisionDialog</name>
+    <message>
+        <source>Committee decision on conduct</source>
+        <translation>仲裁委员会对违纪的决定</translation>
+    </message>
+    <message>
+        <source>After a side&apos;s second conduct offence the arbitration committee decides, normally disqualifying that side.</source>
+        <translation>一方第二次违纪后由仲裁委员会决定，一般取消该方比赛资格。</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>决定</translation>
+    </message>
+    <message>
+        <source>Ruling</source>
+        <translation>裁决</translation>
+    </message>
+    <message>
+        <source>disqualification</source>
+        <translation>取消资格</translation>
+    </message>
+    <message>
+        <source>warning only</source>
+        <translation>仅警告</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+</context>
+<context>
+    <name>CommitteeRulingDialog</name>
+    <message>
+        <source>Committee ruling</source>
+        <translation>仲裁裁决</translation>
+    </message>
+    <message>
+        <source>Anything the rules do not cover is decided by the arbitration committee; its ruling is recorded as text with any level or point adjustment it orders.</source>
+        <translation>规程未尽事宜由仲裁委员会裁决；记录裁决文字及其规定的级数或分数调整。</translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <translation>不变</translation>
+    </message>
+    <message>
+        <source>Set the defenders&apos; points to</source>
+        <translation>防守方得分改为</translation>
+    </message>
+    <message>
+        <source>Ruling</source>
+        <translation>裁决</translation>
+    </message>
+</context>
+<context>
+    <name>ConductWarningDialog</name>
+    <message>
+        <source>Conduct warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Talking, signalling, peeking or looking at scores or played cards: a side&apos;s first offence is a warning; at the second the referee reports it at once to the arbitration committee.</source>
+        <translation>讲话、暗示、偷看、翻看记分或已出的牌：一方第一次违纪给予警告；第二次由裁判立即报告仲裁委员会。</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>发生了什么</translation>
+    </message>
+</context>
+<context>
+    <name>EntryDialog</name>
+    <message>
+        <source>Refused: %1</source>
+        <translation>拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Not saved (the file could not be written): %1</source>
+        <translation>未保存（文件无法写入）：%1</translation>
+    </message>
+</context>
+<context>
+    <name>EventLogModel</name>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Clock</source>
+        <translation>比赛钟</translation>
+    </message>
+    <message>
+        <source>Seat</source>
+        <translation>座位</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Consequence</source>
+        <translation>后果</translation>
+    </message>
+    <message>
+        <source>Article</source>
+        <translation>条款</translation>
+    </message>
+    <message>
+        <source>Referee</source>
+        <translation>裁判</translation>
+    </message>
+    <message>
+        <source>Corrected: %1</source>
+        <translation>已更正：%1</translation>
+    </message>
+    <message>
+        <source>corrected: %1</source>
+        <translation>已更正：%1</translation>
+    </message>
+</context>
+<context>
+    <name>FalseBidDialog</name>
+    <message>
+        <source>False bid</source>
+        <translation>诈叫</translation>
+    </message>
+    <message>
+        <source>A wrong or false bid: any player of the non-offending side names the trump suit; if none does, the hand is played in no-trump.</source>
+        <translation>错叫或诈叫：由非违规方任一选手指定主牌花色；无人指定则本盘打无主。</translation>
+    </message>
+    <message>
+        <source>nobody (no-trump)</source>
+        <translation>无人指定（无主）</translation>
+    </message>
+    <message>
+        <source>Trump named by</source>
+        <translation>指定主牌者</translation>
+    </message>
+</context>
+<context>
+    <name>ForfeitDialog</name>
+    <message>
+        <source>Forfeit</source>
+        <translation>弃权</translation>
+    </message>
+    <message>
+        <source>The forfeiting side scores 0 for the match and the other side advances. The match ends.</source>
+        <translation>弃权方本场记 0 分，对方晋级。比赛结束。</translation>
+    </message>
+    <message>
+        <source>Forfeiting side</source>
+        <translation>弃权方</translation>
+    </message>
+    <message>
+        <source>Details (optional)</source>
+        <translation>说明（可选）</translation>
+    </message>
+</context>
+<context>
+    <name>HandSummaryDialog</name>
+    <message>
+        <source>Defenders %1</source>
+        <translation>防守方 %1</translation>
+    </message>
+    <message>
+        <source>next dealer %1</source>
+        <translation>下盘 %1 坐庄</translation>
+    </message>
+    <message>
+        <source>Hand result</source>
+        <translation>本盘结果</translation>
+    </message>
+    <message>
+        <source>Defenders&apos; points before the last trick</source>
+        <translation>最后一墩前防守方得分</translation>
+    </message>
+    <message>
+        <source>Points in the last trick</source>
+        <translation>最后一墩的分数</translation>
+    </message>
+    <message>
+        <source>Cards per player in the last trick</source>
+        <translation>最后一墩每人出牌张数</translation>
+    </message>
+    <message>
+        <source>Last trick won by</source>
+        <translation>最后一墩赢家</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Open tournament file</source>
+        <extracomment>Entry actions that stay available once the match is locked (notes, corrections, 8.11).</extracomment>
+        <translation>打开赛事文件</translation>
+    </message>
+    <message>
+        <source>Tournament files (*.sqlite *.db);;All files (*)</source>
+        <translation>赛事文件 (*.sqlite *.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open the file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>The file %1 cannot be opened:
+%2</source>
+        <translation>无法打开文件 %1：
+%2</translation>
+    </message>
+    <message>
+        <source>No file</source>
+        <translation>没有文件</translation>
+    </message>
+    <message>
+        <source>Open a tournament file first.</source>
+        <translation>请先打开赛事文件。</translation>
+    </message>
+    <message>
+        <source>No match open (Ctrl+M)</source>
+        <translation>未打开比赛 (Ctrl+M)</translation>
+    </message>
+    <message>
+        <source>Level %1</source>
+        <translation>级 %1</translation>
+    </message>
+    <message>
+        <source>Review %1 (event %2) — ←/→ to step, Esc to leave</source>
+        <translation>回看 %1（事件 %2）— ←/→ 逐条，Esc 退出</translation>
+    </message>
+    <message>
+        <source>Start clock (P)</source>
+        <translation>开始计时 P</translation>
+    </message>
+    <message>
+        <source>Pause (P)</source>
+        <translation>暂停 P</translation>
+    </message>
+    <message>
+        <source>Resume (P)</source>
+        <translation>继续 P</translation>
+    </message>
+    <message>
+        <source>NOT STARTED</source>
+        <translation>未开始</translation>
+    </message>
+    <message>
+        <source>PAUSED %1</source>
+        <translation>已暂停 %1</translation>
+    </message>
+    <message>
+        <source>Think %1 s</source>
+        <translation>思考 %1 秒</translation>
+    </message>
+    <message>
+        <source>Over by %1 s (O records)</source>
+        <translation>超时 %1 秒（按 O 记录）</translation>
+    </message>
+    <message>
+        <source>No match</source>
+        <translation>没有比赛</translation>
+    </message>
+    <message>
+        <source>Open or start a match first (Ctrl+M).</source>
+        <translation>请先打开或开始一场比赛 (Ctrl+M)。</translation>
+    </message>
+    <message>
+        <source>Clock started</source>
+        <translation>比赛钟已开始</translation>
+    </message>
+    <message>
+        <source>Pause the clock</source>
+        <translation>暂停比赛钟</translation>
+    </message>
+    <message>
+        <source>Why is the clock paused?</source>
+        <translation>暂停原因？</translation>
+    </message>
+    <message>
+        <source>ruling</source>
+        <translation>裁决</translation>
+    </message>
+    <message>
+        <source>dispute</source>
+        <translation>争议</translation>
+    </message>
+    <message>
+        <source>break</source>
+        <translation>休息</translation>
+    </message>
+    <message>
+        <source>Clock paused</source>
+        <translation>比赛钟已暂停</translation>
+    </message>
+    <message>
+        <source>Clock resumed</source>
+        <translation>比赛钟已继续</translation>
+    </message>
+    <message>
+        <source>Refused</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Note for the record:</source>
+        <translation>记录备注：</translation>
+    </message>
+    <message>
+        <source>Undo last entry</source>
+        <translation>撤销上一条录入</translation>
+    </message>
+    <message>
+        <source>Undo “%1”: a correction is recorded (nothing is deleted). Reason:</source>
+        <translation>撤销“%1”：将记录一条更正（不删除任何记录）。原因：</translation>
+    </message>
+    <message>
+        <source>entered by mistake</source>
+        <translation>录入错误</translation>
+    </message>
+    <message>
+        <source>Correction</source>
+        <translation>更正</translation>
+    </message>
+    <message>
+        <source>Void event %1 (%2). Reason (required):</source>
+        <translation>作废事件 %1（%2）。原因（必填）：</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>About Referee Desk</source>
+        <translation>关于裁判台</translation>
+    </message>
+    <message>
+        <source>Referee Desk: the referee&apos;s desk for Guilin four-deck Tractor tournaments.</source>
+        <translation>裁判台：桂林四副牌拖拉机比赛的裁判工具。</translation>
+    </message>
+    <message>
+        <source>Referee Desk</source>
+        <translation>裁判台</translation>
+    </message>
+    <message>
+        <source>PAUSED</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Time left</source>
+        <translation>剩余</translation>
+    </message>
+    <message>
+        <source>N–S</source>
+        <translation>南北</translation>
+    </message>
+    <message>
+        <source>E–W</source>
+        <translation>东西</translation>
+    </message>
+    <message>
+        <source>This hand</source>
+        <translation>本盘</translation>
+    </message>
+    <message>
+        <source>Bid (B)</source>
+        <translation>叫牌 B</translation>
+    </message>
+    <message>
+        <source>Hand result (R)</source>
+        <translation>本盘结果 R</translation>
+    </message>
+    <message>
+        <source>Trick (T)</source>
+        <translation>逐墩 T</translation>
+    </message>
+    <message>
+        <source>Violation (V)</source>
+        <translation>违规 V</translation>
+    </message>
+    <message>
+        <source>Thinking time (Space)</source>
+        <translation>思考计时 Space</translation>
+    </message>
+    <message>
+        <source>Overrun (O)</source>
+        <translation>超时 O</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Violations only (Ctrl+F)</source>
+        <translation>只看违规 (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Match</source>
+        <translation>比赛(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Open tournament file…</source>
+        <translation>打开赛事文件…</translation>
+    </message>
+    <message>
+        <source>Open or start a match…</source>
+        <translation>打开或开始比赛…</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Correct an event…</source>
+        <translation>更正事件…</translation>
+    </message>
+    <message>
+        <source>Show violations only</source>
+        <translation>只看违规</translation>
+    </message>
+    <message>
+        <source>Bid…</source>
+        <translation>叫牌…</translation>
+    </message>
+    <message>
+        <source>Hand result…</source>
+        <translation>本盘结果…</translation>
+    </message>
+    <message>
+        <source>Trick by trick…</source>
+        <translation>逐墩录入…</translation>
+    </message>
+    <message>
+        <source>Violation…</source>
+        <translation>违规…</translation>
+    </message>
+    <message>
+        <source>Start thinking timer</source>
+        <translation>开始思考计时</translation>
+    </message>
+    <message>
+        <source>Record thinking-time overrun</source>
+        <translation>记录思考超时</translation>
+    </message>
+    <message>
+        <source>Pause or resume the clock…</source>
+        <translation>暂停或继续比赛钟…</translation>
+    </message>
+    <message>
+        <source>Note…</source>
+        <translation>备注…</translation>
+    </message>
+    <message>
+        <source>End of match…</source>
+        <translation>比赛结束…</translation>
+    </message>
+    <message>
+        <source>Rotate seats</source>
+        <translation>旋转座位</translation>
+    </message>
+    <message>
+        <source>Review: previous event</source>
+        <translation>回看：上一事件</translation>
+    </message>
+    <message>
+        <source>Review: next event</source>
+        <translation>回看：下一事件</translation>
+    </message>
+    <message>
+        <source>Leave review</source>
+        <translation>退出回看</translation>
+    </message>
+    <message>
+        <source>Sample referee</source>
+        <translation>示例裁判</translation>
+    </message>
+</context>
+<context>
+    <name>MatchEndDialog</name>
+    <message>
+        <source>The match has not ended.</source>
+        <translation>比赛尚未结束。</translation>
+    </message>
+    <message>
+        <source>%1 wins</source>
+        <translation>%1 获胜</translation>
+    </message>
+    <message>
+        <source>End of match</source>
+        <translation>比赛结束</translation>
+    </message>
+    <message>
+        <source>After confirmation the match is locked: only notes and committee rulings can follow.</source>
+        <translation>确认后比赛锁定：之后只能添加备注和仲裁裁决。</translation>
+    </message>
+</context>
+<context>
+    <name>MatchView</name>
+    <message>
+        <source>(dealer)</source>
+        <translation>（庄）</translation>
+    </message>
+    <message>
+        <source>(deals next)</source>
+        <translation>（下盘坐庄）</translation>
+    </message>
+    <message>
+        <source>Warnings %1</source>
+        <translation>警告 %1</translation>
+    </message>
+    <message>
+        <source>Overruns %1</source>
+        <translation>超时 %1</translation>
+    </message>
+    <message>
+        <source>referred to the committee</source>
+        <translation>已报仲裁委员会</translation>
+    </message>
+    <message>
+        <source>Hand %1 finished</source>
+        <translation>第 %1 盘已结束</translation>
+    </message>
+    <message>
+        <source>No hand yet</source>
+        <translation>尚未开始第一盘</translation>
+    </message>
+    <message>
+        <source>bidding</source>
+        <translation>叫牌中</translation>
+    </message>
+    <message>
+        <source>playing</source>
+        <translation>打牌中</translation>
+    </message>
+    <message>
+        <source>revoke: awaiting choice</source>
+        <translation>劳改：待选择</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已结束</translation>
+    </message>
+    <message>
+        <source>voided</source>
+        <translation>已作废</translation>
+    </message>
+    <message>
+        <source>Hand %1 · %2</source>
+        <translation>第 %1 盘 · %2</translation>
+    </message>
+    <message>
+        <source>Trump %1 · playing %2</source>
+        <translation>主 %1 · 打 %2</translation>
+    </message>
+    <message>
+        <source>Defenders&apos; points %1 after %2 tricks</source>
+        <translation>防守方 %1 分（%2 墩后）</translation>
+    </message>
+    <message>
+        <source>%1 shuffles</source>
+        <translation>%1洗牌</translation>
+    </message>
+    <message>
+        <source>%1 cuts</source>
+        <translation>%1过牌</translation>
+    </message>
+    <message>
+        <source>%1 deals</source>
+        <translation>%1坐庄</translation>
+    </message>
+    <message>
+        <source>dealer by bidding race</source>
+        <translation>抢庄定庄家</translation>
+    </message>
+    <message>
+        <source>Next hand: %1</source>
+        <translation>下盘：%1</translation>
+    </message>
+    <message>
+        <source>Round %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <source>Table %1</source>
+        <translation>%1 号桌</translation>
+    </message>
+    <message>
+        <source>Referee %1</source>
+        <translation>裁判 %1</translation>
+    </message>
+    <message>
+        <source>Match over: %1 wins (%2, %3)</source>
+        <translation>比赛结束：%1 获胜（%2，%3）</translation>
+    </message>
+    <message>
+        <source>confirm with End of match</source>
+        <translation>请在“比赛结束”中确认</translation>
+    </message>
+</context>
+<context>
+    <name>OpenBidDialog</name>
+    <message>
+        <source>Open bid</source>
+        <translation>明叫</translation>
+    </message>
+    <message>
+        <source>A side that shows its bid openly loses its right to bid in this hand; the opponents decide whether to counter. No points change.</source>
+        <translation>一方不慎明叫，失去本盘叫牌权；由对方决定是否反主。不改变分数。</translation>
+    </message>
+</context>
+<context>
+    <name>OpenMatchDialog</name>
+    <message>
+        <source>— start a new match —</source>
+        <translation>— 开始新比赛 —</translation>
+    </message>
+    <message>
+        <source>Enter the referee&apos;s name.</source>
+        <translation>请输入裁判姓名。</translation>
+    </message>
+    <message>
+        <source>Fill in: %1</source>
+        <translation>请填写：%1</translation>
+    </message>
+    <message>
+        <source>Open or start a match</source>
+        <translation>打开或开始比赛</translation>
+    </message>
+    <message>
+        <source>Matches in this file</source>
+        <translation>本文件中的比赛</translation>
+    </message>
+    <message>
+        <source>New match</source>
+        <translation>新比赛</translation>
+    </message>
+    <message>
+        <source>Round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>桌号</translation>
+    </message>
+    <message>
+        <source>Pair N–S</source>
+        <translation>南北组合</translation>
+    </message>
+    <message>
+        <source>Pair E–W</source>
+        <translation>东西组合</translation>
+    </message>
+    <message>
+        <source>North</source>
+        <translation>北</translation>
+    </message>
+    <message>
+        <source>South</source>
+        <translation>南</translation>
+    </message>
+    <message>
+        <source>East</source>
+        <translation>东</translation>
+    </message>
+    <message>
+        <source>West</source>
+        <translation>西</translation>
+    </message>
+    <message>
+        <source>Ruleset</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Referee sign-in</source>
+        <translation>裁判登录</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>姓名</translation>
+    </message>
+    <message>
+        <source>PIN</source>
+        <translation>PIN 码</translation>
+    </message>
+</context>
+<context>
+    <name>OverrunDialog</name>
+    <message>
+        <source>Thinking-time overrun</source>
+        <translation>思考超时</translation>
+    </message>
+    <message>
+        <source>Each play must be made within the thinking time (10 seconds unless the ruleset says otherwise); an overrun is recorded.</source>
+        <translation>每次出牌须在思考时间内完成（除规则另有规定外为 10 秒）；超时予以记录。</translation>
+    </message>
+</context>
+<context>
+    <name>ReasonDialog</name>
+    <message>
+        <source>A reason is required.</source>
+        <translation>必须填写原因。</translation>
+    </message>
+</context>
+<context>
+    <name>RevokeDialog</name>
+    <message>
+        <source>Revoke (劳改)</source>
+        <translation>劳改</translation>
+    </message>
+    <message>
+        <source>Having a card and not playing it, not following, following wrongly or holding too many or too few cards, found once the next trick has begun: the hand ends at once. The non-offending side chooses: A) it goes up two levels (taking the deal if it was defending); B) 160 is added to the defenders&apos; points (declarer offended) or taken from them (defender offended).</source>
+        <translation>有牌不出、不按规定跟牌、跟错牌或多牌少牌，在下一轮开始后发现：本盘立即结束。由非违规方选择：A）升两级（如为防守方则同时上台）；B）庄家方违规时防守方得分加 160，防守方违规时减 160。</translation>
+    </message>
+    <message>
+        <source>Choice made by</source>
+        <translation>选择者</translation>
+    </message>
+    <message>
+        <source>had a card and did not play it</source>
+        <translation>有牌不出</translation>
+    </message>
+    <message>
+        <source>did not follow as required</source>
+        <translation>未按规定跟牌</translation>
+    </message>
+    <message>
+        <source>followed wrongly</source>
+        <translation>跟错牌</translation>
+    </message>
+    <message>
+        <source>too many or too few cards</source>
+        <translation>多牌或少牌</translation>
+    </message>
+    <message>
+        <source>A: up two levels</source>
+        <translation>A：升两级</translation>
+    </message>
+    <message>
+        <source>B: 160 points</source>
+        <translation>B：160 分</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Seat nearest the referee</source>
+        <translation>离裁判最近的座位</translation>
+    </message>
+</context>
+<context>
+    <name>Texts</name>
+    <message>
+        <source>North</source>
+        <translation>北</translation>
+    </message>
+    <message>
+        <source>East</source>
+        <translation>东</translation>
+    </message>
+    <message>
+        <source>South</source>
+        <translation>南</translation>
+    </message>
+    <message>
+        <source>West</source>
+        <translation>西</translation>
+    </message>
+    <message>
+        <source>N–S</source>
+        <translation>南北</translation>
+    </message>
+    <message>
+        <source>E–W</source>
+        <translation>东西</translation>
+    </message>
+    <message>
+        <source>declarers</source>
+        <translation>庄家方</translation>
+    </message>
+    <message>
+        <source>defenders</source>
+        <translation>防守方</translation>
+    </message>
+    <message>
+        <source>no-trump</source>
+        <translation>无主</translation>
+    </message>
+    <message>
+        <source>match opened</source>
+        <translation>比赛开始</translation>
+    </message>
+    <message>
+        <source>clock started</source>
+        <translation>开始计时</translation>
+    </message>
+    <message>
+        <source>clock paused</source>
+        <translation>暂停计时</translation>
+    </message>
+    <message>
+        <source>clock resumed</source>
+        <translation>继续计时</translation>
+    </message>
+    <message>
+        <source>hand started</source>
+        <translation>开始新一盘</translation>
+    </message>
+    <message>
+        <source>bid</source>
+        <translation>叫牌</translation>
+    </message>
+    <message>
+        <source>open bid</source>
+        <translation>明叫</translation>
+    </message>
+    <message>
+        <source>false bid</source>
+        <translation>诈叫</translation>
+    </message>
+    <message>
+        <source>trump named after a false bid</source>
+        <translation>诈叫后指定主牌</translation>
+    </message>
+    <message>
+        <source>bidding closed</source>
+        <translation>叫牌结束</translation>
+    </message>
+    <message>
+        <source>redeal</source>
+        <translation>重新发牌</translation>
+    </message>
+    <message>
+        <source>trick</source>
+        <translation>一墩</translation>
+    </message>
+    <message>
+        <source>hand result</source>
+        <translation>本盘结果</translation>
+    </message>
+    <message>
+        <source>wrong play</source>
+        <translation>出错牌</translation>
+    </message>
+    <message>
+        <source>revoke</source>
+        <translation>劳改</translation>
+    </message>
+    <message>
+        <source>penalty choice</source>
+        <translation>罚则选择</translation>
+    </message>
+    <message>
+        <source>wrong dealer</source>
+        <translation>坐庄顺序错误</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>committee decision</source>
+        <translation>仲裁委员会决定</translation>
+    </message>
+    <message>
+        <source>thinking-time overrun</source>
+        <translation>思考超时</translation>
+    </message>
+    <message>
+        <source>forfeit</source>
+        <translation>弃权</translation>
+    </message>
+    <message>
+        <source>committee ruling</source>
+        <translation>仲裁裁决</translation>
+    </message>
+    <message>
+        <source>correction</source>
+        <translation>更正</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>match ended</source>
+        <translation>比赛结束</translation>
+    </message>
+    <message>
+        <source>dark bid</source>
+        <translation>暗叫</translation>
+    </message>
+    <message>
+        <source>counter</source>
+        <translation>反主</translation>
+    </message>
+    <message>
+        <source>reinforce</source>
+        <translation>加固</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>过</translation>
+    </message>
+    <message>
+        <source>passed A</source>
+        <translation>打过A</translation>
+    </message>
+    <message>
+        <source>time-out</source>
+        <translation>时间到</translation>
+    </message>
+    <message>
+        <source>disqualification</source>
+        <translation>取消资格</translation>
+    </message>
+</context>
+<context>
+    <name>TrickDialog</name>
+    <message>
+        <source>Trick %1</source>
+        <translation>第 %1 墩</translation>
+    </message>
+    <message>
+        <source>(leads)</source>
+        <translation>（首出）</translation>
+    </message>
+    <message>
+        <source>Record trick</source>
+        <translation>记录本墩</translation>
+    </message>
+    <message>
+        <source>Defenders&apos; points recorded so far: %1</source>
+        <translation>已记录防守方得分：%1</translation>
+    </message>
+    <message>
+        <source>Winning so far: %1 · points in this trick: %2</source>
+        <translation>目前最大：%1 · 本墩分数：%2</translation>
+    </message>
+    <message>
+        <source>Trick by trick</source>
+        <translation>逐墩录入</translation>
+    </message>
+    <message>
+        <source>Last trick of the hand</source>
+        <translation>本盘最后一墩</translation>
+    </message>
+    <message>
+        <source>Card picker (adds to the focused play)</source>
+        <translation>选牌（加到当前输入框）</translation>
+    </message>
+</context>
+<context>
+    <name>ViolationDialog</name>
+    <message>
+        <source>No change to points or levels.</source>
+        <extracomment>Field rows of the form, by name → (label widget name, field widget name).</extracomment>
+        <translation>分数和级数不变。</translation>
+    </message>
+    <message>
+        <source>Violation</source>
+        <translation>违规</translation>
+    </message>
+    <message>
+        <source>Offending seat</source>
+        <translation>违规座位</translation>
+    </message>
+    <message>
+        <source>Side</source>
+        <translation>方</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>发生了什么</translation>
+    </message>
+    <message>
+        <source>Seconds over the limit</source>
+        <translation>超出秒数</translation>
+    </message>
+    <message>
+        <source>Cards seen by the opponents</source>
+        <translation>被对方看清的牌张数</translation>
+    </message>
+    <message>
+        <source>Choice of the non-offending side</source>
+        <translation>非违规方的选择</translation>
+    </message>
+    <message>
+        <source>Defenders&apos; points as they stand</source>
+        <translation>防守方当前得分</translation>
+    </message>
+    <message>
+        <source>Trump named by the non-offending side</source>
+        <translation>非违规方指定的主牌</translation>
+    </message>
+    <message>
+        <source>Level change N–S</source>
+        <translation>南北级数调整</translation>
+    </message>
+    <message>
+        <source>Level change E–W</source>
+        <translation>东西级数调整</translation>
+    </message>
+    <message>
+        <source>Ruling / details</source>
+        <translation>裁决 / 说明</translation>
+    </message>
+</context>
+<context>
+    <name>WrongDealerDialog</name>
+    <message>
+        <source>Wrong dealer</source>
+        <translation>坐庄顺序错误</translation>
+    </message>
+    <message>
+        <source>The wrong player dealt: the hand is replayed, the dealer is decided again by bidding race and rotation restarts from that dealer. Levels do not change.</source>
+        <translation>坐庄顺序错误：本盘重打，重新抢庄确定庄家，并从该庄家起重新轮换。级数不变。</translation>
+    </message>
+    <message>
+        <source>Seat that dealt</source>
+        <translation>错误坐庄的座位</translation>
+    </message>
+</context>
+<context>
+    <name>WrongPlayDialog</name>
+    <message>
+        <source>Wrong play</source>
+        <translation>出错牌</translation>
+    </message>
+    <message>
+        <source>Each card played in error that the opponents clearly saw costs points: a defender&apos;s error is taken from the defenders&apos; points, a declarer&apos;s is added to them. The cards played in their place are discards and cannot win.</source>
+        <translation>出错的牌被对方看清的，每张罚分：防守方出错从防守方得分中扣除，庄家方出错加给防守方。替换打出的牌作垫牌，不能赢墩。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,72 @@
+"""The JSON Schema of events (draft 2020-12) and the payload types."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from referee_desk.match import EVENT_TYPES, SchemaRefused, load_schema, validate_schema
+from referee_desk.match.events import PAYLOAD_TYPES, parse_payload
+
+
+def test_schema_is_valid_draft_2020_12():
+    schema = load_schema()
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    Draft202012Validator.check_schema(schema)
+
+
+def test_every_event_type_has_a_payload_rule_and_a_dataclass():
+    schema = load_schema()
+    branches = {b["if"]["properties"]["type"]["const"] for b in schema["allOf"]}
+    assert branches == set(EVENT_TYPES) == set(schema["properties"]["type"]["enum"])
+    assert set(PAYLOAD_TYPES) == set(EVENT_TYPES)
+
+
+def test_recorded_events_pass_and_parse(table):
+    table.race_hand("N", "H")
+    for event in table.events:
+        validate_schema(event.to_dict())
+        parse_payload(event.type, event.payload)
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "needle"),
+    [
+        (("payload", "seat"), "X", "payload/seat"),
+        (("payload", "cards"), ["H11"], "payload/cards/1"),
+        (("payload", "kind"), "shout", "payload/kind"),
+        (("type",), "bid_typo", "type"),
+        (("recorded_at",), "yesterday", "recorded_at"),
+        (("seq",), 0, "seq"),
+    ],
+)
+def test_bad_fields_are_refused_with_their_path(table, path, value, needle):
+    table.ev("hand_started", {"dealer": None})
+    draft = table.rec.draft("bid", {"seat": "N", "kind": "dark", "cards": ["LJ", "H3"]}, table.now())
+    data = copy.deepcopy(draft.to_dict())
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(SchemaRefused) as info:
+        validate_schema(data)
+    assert needle.split("/")[0] in str(info.value)
+
+
+def test_unknown_payload_field_is_refused(table):
+    draft = table.rec.draft("clock_paused", {"reason": "裁判裁定", "extra": 1}, table.now())
+    with pytest.raises(SchemaRefused, match="extra"):
+        validate_schema(draft.to_dict())
+
+
+def test_correction_replace_requires_payload_and_void_forbids_it(table):
+    base = table.rec.draft("note", {"text": "x"}, table.now()).to_dict()
+    base["type"] = "correction"
+    base["payload"] = {"target_seq": 1, "action": "replace", "reason": "typo"}
+    with pytest.raises(SchemaRefused):
+        validate_schema(base)
+    base["payload"] = {"target_seq": 1, "action": "void", "reason": "typo", "payload": {}}
+    with pytest.raises(SchemaRefused):
+        validate_schema(base)

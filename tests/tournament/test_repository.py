@@ -1,0 +1,170 @@
+"""The tournament file: organizer data editable, the draw frozen with its ruleset (issue 6)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+from referee_desk.rules.ruleset import get_ruleset
+from referee_desk.tournament.errors import DrawError, PairError, TournamentError
+from referee_desk.tournament.model import Format, Pair, Settings, TournamentInfo
+from referee_desk.tournament.pairs_io import read_pairs
+from referee_desk.tournament.repository import Tournament
+from referee_desk.tournament.state import Status
+
+INFO = TournamentInfo(
+    "桂林杯拖拉机邀请赛",
+    "2026-11-28",
+    "2026-11-29",
+    "桂林理工大学",
+    "校工会",
+    tables=("1号桌", "2号桌"),
+    referees=("王磊", "李静"),
+)
+
+
+def new(tmp_path: Path, n: int = 6, settings: Settings | None = None, **kw) -> Tournament:
+    t = Tournament.create(tmp_path / "t.sqlite", INFO, settings, **kw)
+    for i in range(1, n + 1):
+        t.add_pair(f"张{i}", f"李{i}", f"俱乐部{i % 3}", i if i <= 2 else None)
+    return t
+
+
+def test_create_reopen_and_info(tmp_path: Path) -> None:
+    t = new(tmp_path)
+    t.close()
+    with Tournament.open(tmp_path / "t.sqlite") as t:
+        assert t.info == INFO
+        assert [p.player1 for p in t.pairs()] == [f"张{i}" for i in range(1, 7)]
+        assert t.pairs()[0].seed == 1 and t.pairs()[3].seed is None
+
+
+def test_create_refuses_to_overwrite(tmp_path: Path) -> None:
+    new(tmp_path).close()
+    with pytest.raises(TournamentError, match="already holds"):
+        Tournament.create(tmp_path / "t.sqlite", INFO)
+
+
+def test_duplicate_seed_refused(tmp_path: Path) -> None:
+    t = new(tmp_path)
+    with pytest.raises(PairError, match="seed 1"):
+        t.add_pair("赵", "钱", seed=1)
+
+
+def test_ruleset_and_settings_frozen_at_the_draw(tmp_path: Path) -> None:
+    rs = get_ruleset("guilin-2009", {"misplay_points_per_card": 5, "match_minutes": 90})
+    t = new(tmp_path, ruleset=rs)
+    t.draw(draw_seed=1)
+    assert t.ruleset == rs and t.ruleset.match_minutes == 90
+    with pytest.raises(DrawError, match="draw is made"):
+        t.configure(ruleset=get_ruleset())
+    with pytest.raises(DrawError, match="draw is made"):
+        t.add_pair("赵", "钱")
+    with pytest.raises(DrawError, match="draw again"):
+        t.draw()
+    # Even raw SQL cannot change the frozen draw (triggers, as the store does for events).
+    with pytest.raises(sqlite3.DatabaseError, match="frozen"):
+        t.conn.execute("UPDATE tournament_draw SET draw_seed = 2")
+    with pytest.raises(sqlite3.DatabaseError, match="frozen"):
+        t.conn.execute("UPDATE tournament_matches SET slot_a = '{}'")
+
+
+def test_pair_names_editable_after_draw_seed_not(tmp_path: Path) -> None:
+    t = new(tmp_path)
+    t.draw(draw_seed=1)
+    p = t.pairs()[2]
+    t.update_pair(Pair(p.pair_id, "张三丰", p.player2, "武当", None))
+    assert t.pair_map()[p.pair_id].player1 == "张三丰"
+    with pytest.raises(DrawError, match="seed"):
+        t.update_pair(Pair(p.pair_id, "张三丰", p.player2, "武当", 9))
+
+
+def test_same_draw_seed_same_draw(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a, b = new(tmp_path / "a", 11), new(tmp_path / "b", 11)
+    assert [(m.slot_a, m.slot_b) for m in a.draw(draw_seed=5)] == [
+        (m.slot_a, m.slot_b) for m in b.draw(draw_seed=5)
+    ]
+    assert a.draw_seed == 5
+
+
+def test_tables_and_referees_assigned_in_turn_and_editable(tmp_path: Path) -> None:
+    t = new(tmp_path, 8)
+    t.draw(draw_seed=1)
+    first = [m for m in t.matches() if m.round == 1]
+    assert [m.table for m in first] == ["1号桌", "2号桌", "1号桌", "2号桌"]
+    assert [m.referee for m in first] == ["王磊", "李静", "王磊", "李静"]
+    t.assign(first[0].match_id, table="5号桌", referee="周明")
+    again = t.match(first[0].match_id)
+    assert (again.table, again.referee) == ("5号桌", "周明")
+
+
+def test_groups_draw_and_lots(tmp_path: Path) -> None:
+    settings = Settings(format=Format.GROUPS_KNOCKOUT, group_count=2, advance_per_group=2)
+    t = new(tmp_path, 8, settings)
+    matches = t.draw(draw_seed=3)
+    groups = t.groups()
+    assert sorted(groups) == ["A", "B"] and all(len(v) == 4 for v in groups.values())
+    assert sum(1 for m in matches if m.group == "A") == 6
+    ko = [m for m in matches if m.stage == "KO"]
+    assert len(ko) == 3 and ko[0].slot_a.kind == "group"
+    state = t.state()
+    assert all(s.status is Status.WAITING for s in state.matches if s.match.stage == "KO")
+    t.record_lots("A", {groups["A"][0]: 1, groups["A"][1]: 2})
+    assert t.lots()["A"] == {groups["A"][0]: 1, groups["A"][1]: 2}
+    with pytest.raises(sqlite3.DatabaseError):
+        t.record_lots("A", {groups["A"][0]: 2})
+    with pytest.raises(TournamentError, match="no group"):
+        t.record_lots("Z", {1: 1})
+
+
+def test_advance_more_than_group_size_refused(tmp_path: Path) -> None:
+    settings = Settings(format=Format.GROUPS_KNOCKOUT, group_count=3, advance_per_group=3)
+    t = new(tmp_path, 6, settings)
+    with pytest.raises(DrawError, match="cannot advance"):
+        t.draw(draw_seed=1)
+
+
+def test_opening_payload_names_pairs_by_id(tmp_path: Path) -> None:
+    t = new(tmp_path, 4)
+    t.draw(draw_seed=1)
+    m = t.state().matches[0]
+    payload = t.opening_payload(m.match.match_id)
+    assert payload["pairs"]["NS"].startswith(f"#{m.pair_a} ")
+    assert payload["tournament"] == INFO.name and payload["ruleset"]["name"] == "guilin-2009"
+    with pytest.raises(DrawError, match="not known"):
+        t.opening_payload(t.matches()[-1].match_id)
+
+
+def test_import_pairs_csv_and_xlsx(tmp_path: Path) -> None:
+    csv_path = tmp_path / "pairs.csv"
+    csv_path.write_text("选手1,选手2,俱乐部,种子\n张三,李四,桂林一队,1\n王五,赵六,,\n", "utf-8-sig")
+    assert read_pairs(csv_path) == [("张三", "李四", "桂林一队", 1), ("王五", "赵六", "", None)]
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["player1", "player2", "club", "seed"])
+    ws.append(["陈一", "杨二", "漓江", 2])
+    ws.append([None, None, None, None])
+    ws.append(["黄三", "周四", "象山", None])
+    wb.save(tmp_path / "pairs.xlsx")
+    assert read_pairs(tmp_path / "pairs.xlsx") == [
+        ("陈一", "杨二", "漓江", 2),
+        ("黄三", "周四", "象山", None),
+    ]
+
+
+def test_import_pairs_errors_name_the_place(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("name,club\n张三,一队\n", "utf-8")
+    with pytest.raises(PairError, match="player1, player2"):
+        read_pairs(bad)
+    bad.write_text("player1,player2,seed\n张三,李四,一\n", "utf-8")
+    with pytest.raises(PairError, match="row 2: seed"):
+        read_pairs(bad)
+    bad.write_text("player1,player2\n张三,\n", "utf-8")
+    with pytest.raises(PairError, match="row 2: both"):
+        read_pairs(bad)

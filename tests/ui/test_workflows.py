@@ -1,0 +1,350 @@
+"""Whole workflows through the real window: every entry goes through a dialog or a key,
+is written to the tournament file, and the replayed state is checked afterwards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
+
+from referee_desk.rules.cards import Rank
+from referee_desk.rules.seats import Seat, Side
+from referee_desk.ui.dialogs.bid import BidDialog
+from referee_desk.ui.dialogs.hand_summary import HandSummaryDialog
+from referee_desk.ui.dialogs.open_match import OpenMatchDialog
+from referee_desk.ui.dialogs.reason import ReasonDialog
+from referee_desk.ui.dialogs.trick import TrickDialog
+from tests.ui.conftest import (
+    bid,
+    close_bidding,
+    ok,
+    play_opening_hand,
+    press,
+    start_clock,
+    summary_hand,
+    trigger,
+    types,
+)
+
+
+def _reread(window: Any) -> list[str]:
+    """The event types as the tournament file holds them (committed = on disk)."""
+    assert window.tf is not None and window.session is not None
+    return [e.type for e in window.tf.events(window.session.match_id)]
+
+
+def test_open_a_new_match_with_sign_in(window: Any) -> None:
+    dialog = trigger(window, "actionOpenMatch")
+    assert isinstance(dialog, OpenMatchDialog)
+    shown = dialog.ui.rulesetView.toPlainText()
+    for name in ("match_minutes = 120", "think_seconds = 10", "misplay_points_per_card = 10",
+                 "last_trick = multiply", "at_time_out = finish_hand"):
+        assert name in shown  # every parameter value is shown before confirming
+    ui = dialog.ui
+    ui.roundEdit.setText("2")
+    ui.tableEdit.setText("3")
+    ui.pairNsCombo.setEditText("甲队")
+    ui.pairEwCombo.setEditText("乙队")
+    ui.refereeNameEdit.setText("王磊")
+    ok(dialog)
+    assert window.active_dialog is dialog  # refused: names missing, dialog stays open
+    assert "N" in ui.errorLabel.text() and ui.errorLabel.text()
+    for edit, name in ((ui.seatNEdit, "张三"), (ui.seatEEdit, "李四"), (ui.seatSEdit, "王五"),
+                       (ui.seatWEdit, "赵六")):
+        edit.setText(name)
+    ok(dialog)
+    assert window.active_dialog is None
+    state = window.session.state
+    assert state.info.seats[Seat.N] == "张三" and state.info.pairs[Side.EW] == "乙队"
+    assert state.info.table == "3"
+    assert window.session.events[0].referee == "王磊"
+    assert "张三" in window.ui.seatTop.text() or "张三" in window.ui.seatBottom.text()
+    assert _reread(window) == ["match_opened"]
+    assert window.settings.referee_name == "王磊"
+
+
+def test_existing_match_is_offered_and_reopened(desk: Any) -> None:
+    start_clock(desk)
+    match_id = desk.session.match_id
+    dialog = trigger(desk, "actionOpenMatch")
+    index = dialog.ui.matchCombo.findData(match_id)
+    assert index > 0
+    dialog.ui.matchCombo.setCurrentIndex(index)
+    dialog.ui.refereeNameEdit.setText("王磊")
+    ok(dialog)
+    assert desk.session.match_id == match_id
+    assert types(desk) == ["match_opened", "clock_started"]
+
+
+def test_pin_is_checked_by_the_store(window: Any) -> None:
+    window.tf.add_person("王磊", "referee", "2468")
+    dialog = trigger(window, "actionOpenMatch")
+    ui = dialog.ui
+    for edit, text in ((ui.roundEdit, "1"), (ui.tableEdit, "1"), (ui.seatNEdit, "a"),
+                       (ui.seatEEdit, "b"), (ui.seatSEdit, "c"), (ui.seatWEdit, "d"),
+                       (ui.refereeNameEdit, "王磊"), (ui.refereePinEdit, "0000")):
+        edit.setText(text)
+    ui.pairNsCombo.setEditText("甲")
+    ui.pairEwCombo.setEditText("乙")
+    ok(dialog)
+    assert window.active_dialog is dialog
+    assert "PIN" in ui.errorLabel.text()
+    assert window.tf.match_ids() == []
+    ui.refereePinEdit.setText("2468")
+    ok(dialog)
+    assert window.active_dialog is None
+    assert window.session.events[0].referee == "王磊"
+
+
+def test_clock_start_pause_with_reason_and_resume(desk: Any, qtbot: Any, fake_time: Any) -> None:
+    """1.5: the referee can pause and resume; every pause is recorded with its reason."""
+    assert desk.ui.pausedLabel.isVisible() or not desk.isVisible()
+    press(qtbot, desk, Qt.Key.Key_P)
+    assert desk.session.state.clock.running
+    fake_time.advance(600)
+    desk.tick()
+    assert desk.ui.clockLabel.text() == "1:50:00"
+    dialog = press(qtbot, desk, Qt.Key.Key_P)
+    assert isinstance(dialog, ReasonDialog)
+    ok(dialog)
+    assert desk.active_dialog is dialog  # a reason is required
+    dialog.ui.reasonCombo.setEditText("裁决争议")
+    ok(dialog)
+    state = desk.session.state
+    assert not state.clock.running and state.clock.paused_reason == "裁决争议"
+    fake_time.advance(300)  # paused: the display does not move
+    desk.tick()
+    assert desk.ui.clockLabel.text() == "1:50:00"
+    assert "裁决争议" in desk.ui.pausedLabel.text()
+    press(qtbot, desk, Qt.Key.Key_P)
+    assert desk.session.state.clock.running
+    fake_time.advance(60)
+    desk.tick()
+    assert desk.ui.clockLabel.text() == "1:49:00"
+    assert _reread(desk)[-3:] == ["clock_started", "clock_paused", "clock_resumed"][-3:]
+
+
+def test_bids_refusal_stays_open_then_close_bidding(desk: Any, qtbot: Any) -> None:
+    """2.1: the opening bid is one LJ plus level cards; a refused bid is shown in place."""
+    start_clock(desk)
+    dialog = press(qtbot, desk, Qt.Key.Key_B)
+    assert isinstance(dialog, BidDialog)
+    dialog.ui.seatCombo.setCurrentIndex(dialog.ui.seatCombo.findData("E"))
+    qtbot.keyClicks(dialog.ui.cardsEdit, "H7")
+    before = list(desk.session.events)
+    ok(dialog)
+    assert desk.active_dialog is dialog
+    assert "2.1" in dialog.ui.errorLabel.text()
+    assert desk.session.events == before  # nothing half-recorded (not even hand_started)
+    assert dialog.ui.cardsEdit.text() == "H7"  # what was typed is kept
+    dialog.ui.cardsEdit.setText("lj h3")
+    ok(dialog)
+    assert dialog.ui.errorLabel.text() == ""
+    assert dialog.ui.cardsEdit.text() == ""  # stays open for the next bid
+    hand = desk.session.state.current_hand
+    assert [(str(b.seat), b.cards) for b in hand.bids] == [("E", ("LJ", "H3"))]
+    # E cannot counter their own bid (2.1)
+    dialog.ui.kindCombo.setCurrentIndex(dialog.ui.kindCombo.findData("counter"))
+    dialog.ui.cardsEdit.setText("LJ S3 S3")
+    ok(dialog)
+    assert "2.1" in dialog.ui.errorLabel.text() or dialog.ui.errorLabel.text()
+    dialog.ui.seatCombo.setCurrentIndex(dialog.ui.seatCombo.findData("S"))
+    ok(dialog)
+    assert dialog.ui.errorLabel.text() == ""
+    close_bidding(dialog)  # defaults: the last standing bidder and suit
+    assert desk.active_dialog is None
+    hand = desk.session.state.current_hand
+    assert hand.status == "playing" and str(hand.dealer) == "S" and hand.trump.value == "S"
+    assert hand.declarers is Side.NS
+    assert "♠" in desk.ui.trumpLabel.text()
+    assert "(dealer)" in desk.ui.seatBottom.text()  # S nearest the referee by default
+
+
+def test_summary_hand_preview_then_commit(desk: Any, qtbot: Any) -> None:
+    """RULES 11: defenders 155, declarers win a last trick of pairs with 25 points:
+    D = 155 − 25 × 2 = 105 → declarers +2 (7.2)."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    dialog = press(qtbot, desk, Qt.Key.Key_R)
+    assert isinstance(dialog, HandSummaryDialog)
+    dialog.ui.pointsBeforeSpin.setValue(155)
+    dialog.ui.lastTrickPointsSpin.setValue(25)
+    dialog.ui.lastTrickCardsSpin.setValue(2)
+    dialog.ui.winnerCombo.setCurrentIndex(dialog.ui.winnerCombo.findData("NS"))
+    preview = dialog.ui.previewLabel.text()
+    assert "105" in preview and "7.2" in preview
+    assert "hand_summary" not in types(desk)  # nothing recorded before Enter
+    ok(dialog)
+    state = desk.session.state
+    assert state.levels[Side.NS] == Rank.FIVE and state.levels[Side.EW] == Rank.THREE
+    assert state.next_dealer is Seat.S  # kept the deal: the dealer's partner deals (7)
+    assert "5" in desk.ui.nsLevelLabel.text()
+    assert _reread(desk)[-1] == "hand_summary"
+
+
+def test_summary_refused_input_keeps_dialog(desk: Any, qtbot: Any) -> None:
+    start_clock(desk)
+    dialog = trigger(desk, "actionHandResult")  # no hand in play: refused
+    assert dialog.ui.errorLabel.text()
+    ok(dialog)
+    assert desk.active_dialog is dialog
+    assert "hand_summary" not in types(desk)
+    dialog.reject()
+
+
+def test_trick_by_trick_with_keyboard_and_picker(desk: Any, qtbot: Any) -> None:
+    """6.1/6.5: the running winner shows as cards are typed; trumps ruff a side suit."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)  # level 3, trump ♥, N deals and leads
+    dialog = press(qtbot, desk, Qt.Key.Key_T)
+    assert isinstance(dialog, TrickDialog)
+    assert dialog.ui.play1Label.text().startswith("N")
+    assert dialog.ui.play2Label.text().startswith("W")  # play goes N → W → S → E
+    qtbot.keyClicks(dialog.ui.play1Edit, "SK")
+    qtbot.keyClicks(dialog.ui.play2Edit, "SA")
+    assert "West" in dialog.ui.winnerLabel.text() and "10" in dialog.ui.winnerLabel.text()
+    dialog.ui.play3Edit.setFocus()
+    QApplication.processEvents()
+    dialog._focused = dialog.ui.play3Edit
+    dialog.picker.findChild(type(dialog.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)),
+                            "card_H4").click()
+    assert dialog.ui.play3Edit.text() == "H4"
+    assert "South" in dialog.ui.winnerLabel.text()
+    qtbot.keyClicks(dialog.ui.play4Edit, "S5")
+    assert "15" in dialog.ui.winnerLabel.text()
+    ok(dialog)
+    assert desk.active_dialog is dialog  # open for the next trick
+    hand = desk.session.state.current_hand
+    assert len(hand.tricks) == 1
+    trick = hand.tricks[0]
+    assert trick.winner is Seat.S and trick.points == 15
+    assert dialog.ui.play1Label.text().startswith("S")  # the winner leads next
+    # a play with the wrong number of cards is refused with the reason
+    qtbot.keyClicks(dialog.ui.play1Edit, "D9")
+    qtbot.keyClicks(dialog.ui.play2Edit, "D10 D10")
+    assert dialog.ui.errorLabel.text()
+    dialog.reject()
+    assert len(desk.session.state.current_hand.tricks) == 1
+
+
+def test_card_completer_completes_the_last_token(desk: Any, qtbot: Any) -> None:
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    dialog = trigger(desk, "actionTrick")
+    completer = dialog.ui.play1Edit.completer()
+    dialog.ui.play1Edit.setText("S5 h1")
+    completer.setCompletionPrefix(completer.splitPath(dialog.ui.play1Edit.text())[0])
+    assert completer.currentCompletion() == "H10"
+    index = completer.completionModel().index(0, 0)
+    assert completer.pathFromIndex(index) == "S5 H10"
+    dialog.reject()
+
+
+def test_undo_records_a_correction(desk: Any, qtbot: Any) -> None:
+    """Undo never deletes: it records a correction that voids the entry."""
+    start_clock(desk)
+    dialog = bid(desk, qtbot, "N", "LJ H3")
+    dialog.reject()
+    n_before = len(desk.session.events)
+    assert desk.ui.actionUndo.isEnabled()
+    reason = press(qtbot, desk, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert isinstance(reason, ReasonDialog)
+    reason.ui.reasonCombo.setEditText("座位录错")
+    ok(reason)
+    events = desk.session.events
+    assert len(events) == n_before + 2  # bid and hand_started each voided, nothing deleted
+    assert [e.type for e in events[-2:]] == ["correction", "correction"]
+    assert {e.payload["reason"] for e in events[-2:]} == {"座位录错"}
+    assert desk.session.state.current_hand is None
+    assert [c.target_seq for c in desk.session.state.corrections] == [n_before, n_before - 1]
+    # the log strikes the voided rows through and names the reason
+    row = n_before - 1
+    font = desk.model.data(desk.model.index(row, 3), Qt.ItemDataRole.FontRole)
+    assert font is not None and font.strikeOut()
+    assert "座位录错" in desk.model.data(desk.model.index(row, 4))
+    assert len(_reread(desk)) == len(events)
+
+
+def test_correction_of_a_selected_event_needs_a_reason(desk: Any, qtbot: Any) -> None:
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    desk.ui.eventView.selectRow(3)  # the bid
+    dialog = trigger(desk, "actionCorrection")
+    ok(dialog)
+    assert desk.active_dialog is dialog
+    dialog.ui.reasonCombo.setEditText("叫牌人录错")
+    ok(dialog)
+    last = desk.session.events[-1]
+    assert last.type == "correction" and last.payload["target_seq"] == 4
+
+
+def test_review_mode_steps_through_events(desk: Any, qtbot: Any) -> None:
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    summary_hand(desk, 40)
+    assert desk.session.state.levels[Side.NS] == Rank.SIX
+    desk.ui.eventView.selectRow(4)  # the bidding_closed event
+    assert desk.review_row == 4
+    assert desk.ui.reviewBanner.isVisibleTo(desk)
+    assert "Review" in desk.ui.reviewBanner.text()
+    assert "3" in desk.ui.nsLevelLabel.text()  # as it stood then
+    assert not desk.ui.actionBid.isEnabled()  # no entry while reviewing
+    press(qtbot, desk, Qt.Key.Key_Right)
+    assert desk.review_row is None  # stepped onto the newest event: live again
+    assert "6" in desk.ui.nsLevelLabel.text()
+    press(qtbot, desk, Qt.Key.Key_Left)
+    assert desk.review_row == 4
+    press(qtbot, desk, Qt.Key.Key_Escape)
+    assert desk.review_row is None and not desk.ui.reviewBanner.isVisibleTo(desk)
+
+
+def test_filter_to_violations(desk: Any, qtbot: Any) -> None:
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    dialog = desk.open_violation(__import__(
+        "referee_desk.ui.dialogs.violations", fromlist=["WrongPlayDialog"]).WrongPlayDialog)
+    ok(dialog)
+    press(qtbot, desk, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert desk.ui.violationsOnlyCheck.isChecked()
+    assert desk.proxy.rowCount() == 1
+    assert desk.proxy.index(0, 5).data() == "8.2"
+    press(qtbot, desk, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert desk.proxy.rowCount() == len(desk.session.events)
+
+
+def test_rotate_seats_puts_another_seat_at_the_bottom(desk: Any, qtbot: Any) -> None:
+    assert desk.ui.seatBottom.text().startswith("South S")
+    assert desk.ui.seatRight.text().startswith("East E")  # counter-clockwise N → W → S → E
+    press(qtbot, desk, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    assert desk.ui.seatBottom.text().startswith("East E")
+    assert desk.settings.bottom_seat is Seat.E
+
+
+def test_thinking_timer_and_overrun(desk: Any, qtbot: Any, fake_time: Any) -> None:
+    """8.9: Space starts the 10 s countdown; O records an overrun with the seconds over."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    press(qtbot, desk, Qt.Key.Key_Space)
+    fake_time.advance(4)
+    desk.tick()
+    assert "6.0" in desk.ui.thinkLabel.text()
+    fake_time.advance(9)
+    desk.tick()
+    assert "3" in desk.ui.thinkLabel.text() and "O" in desk.ui.thinkLabel.text()
+    dialog = press(qtbot, desk, Qt.Key.Key_O)
+    assert dialog.ui.secondsSpin.value() == 3
+    dialog.ui.seatCombo.setCurrentIndex(dialog.ui.seatCombo.findData("W"))
+    ok(dialog)
+    state = desk.session.state
+    assert state.overruns[Side.EW] == 1
+    assert desk.session.events[-1].payload == {"seat": "W", "seconds": 3}
+    assert "1" in desk.ui.ewWarningsLabel.text()
+
+
+def test_shortcuts_listed_in_help(desk: Any) -> None:
+    lines = "\n".join(desk.shortcut_lines())
+    for key in ("B", "R", "T", "V", "Space", "O", "P", "Ctrl+Z", "Ctrl+F", "Left", "Right"):
+        assert any(line.split("\t")[0] == key for line in lines.splitlines()), key
+    trigger(desk, "actionShortcuts")
+    assert "Ctrl+Z" in desk.last_message and "8.2" in desk.last_message
