@@ -19,7 +19,7 @@ from typing import Any
 
 from referee_desk.match import Recorder, format_time, parse_time
 from referee_desk.match.simulate import deal, play_hand
-from referee_desk.rules.cards import LITTLE_JOKER, Card, Rank, Suit, format_card
+from referee_desk.rules.cards import LITTLE_JOKER, Card, Suit
 from referee_desk.rules.ruleset import get_ruleset
 from referee_desk.rules.seats import Seat, Side
 from referee_desk.rules.trump import TrumpContext
@@ -28,12 +28,45 @@ OUT = Path(__file__).resolve().parent
 TOURNAMENT = "2026年桂林市职工拖拉机锦标赛"
 REFEREES = ["陈建国", "黄丽", "梁志强", "莫小红", "覃海", "韦春燕"]
 PLAYERS = [
-    "张伟", "李娜", "王芳", "刘洋", "陈静", "杨磊", "赵敏", "黄强", "周杰", "吴婷",
-    "徐明", "孙丽", "马超", "朱琳", "胡军", "郭芳", "林峰", "何欣", "高翔", "罗薇",
-    "梁斌", "宋佳", "郑浩", "谢颖",
+    "张伟",
+    "李娜",
+    "王芳",
+    "刘洋",
+    "陈静",
+    "杨磊",
+    "赵敏",
+    "黄强",
+    "周杰",
+    "吴婷",
+    "徐明",
+    "孙丽",
+    "马超",
+    "朱琳",
+    "胡军",
+    "郭芳",
+    "林峰",
+    "何欣",
+    "高翔",
+    "罗薇",
+    "梁斌",
+    "宋佳",
+    "郑浩",
+    "谢颖",
 ]
-TEAMS = ["桂林电子", "漓江机械", "象山供电", "七星邮政", "叠彩水务", "雁山铁路", "临桂教育",
-         "秀峰医院", "桂林理工", "阳朔旅游", "灵川农信", "荔浦纺织"]
+TEAMS = [
+    "桂林电子",
+    "漓江机械",
+    "象山供电",
+    "七星邮政",
+    "叠彩水务",
+    "雁山铁路",
+    "临桂教育",
+    "秀峰医院",
+    "桂林理工",
+    "阳朔旅游",
+    "灵川农信",
+    "荔浦纺织",
+]
 
 
 class Match:
@@ -113,6 +146,7 @@ class Match:
             if counter_by is None:
                 return True
             return best(hands, Seat(counter_by))[1] >= 1
+
         hands = self._deal_where(ok)
         self.ev("hand_started", {"dealer": None}, after=90)
         suit, n = best(hands, seat)
@@ -121,23 +155,41 @@ class Match:
             other = Seat(counter_by)
             o_suit, _ = best(hands, other)
             o_level = self.state.levels[other.side].label
-            self.ev("bid", {"seat": other.value, "kind": "dark",
-                            "cards": ["LJ", o_suit.value + o_level]}, after=40)
-            self.ev("bid", {"seat": seat.value, "kind": "counter",
-                            "cards": ["LJ"] + [suit.value + lv] * 2}, after=25)
+            self.ev(
+                "bid",
+                {"seat": other.value, "kind": "dark", "cards": ["LJ", o_suit.value + o_level]},
+                after=40,
+            )
+            self.ev(
+                "bid",
+                {"seat": seat.value, "kind": "counter", "cards": ["LJ"] + [suit.value + lv] * 2},
+                after=25,
+            )
         else:
-            self.ev("bid", {"seat": seat.value, "kind": "dark",
-                            "cards": ["LJ", suit.value + lv]}, after=40)
+            self.ev(
+                "bid",
+                {"seat": seat.value, "kind": "dark", "cards": ["LJ", suit.value + lv]},
+                after=40,
+            )
             if n >= 2 and self.rng.random() < 0.6:
-                self.ev("bid", {"seat": seat.value, "kind": "reinforce",
-                                "cards": [suit.value + lv]}, after=15)
+                self.ev(
+                    "bid",
+                    {"seat": seat.value, "kind": "reinforce", "cards": [suit.value + lv]},
+                    after=15,
+                )
         for s in seat.play_order_from()[1:]:
             self.ev("bid", {"seat": s.value, "kind": "pass", "cards": []}, after=5)
         self.ev("bidding_closed", {"dealer": seat.value, "trump": suit.value}, after=15)
         return hands
 
-    def later(self, *, dealer: str | None = None, no_bid: bool = False,
-              open_bid_by: str | None = None, false_bid_by: str | None = None) -> None:
+    def later(
+        self,
+        *,
+        dealer: str | None = None,
+        no_bid: bool = False,
+        open_bid_by: str | None = None,
+        false_bid_by: str | None = None,
+    ) -> None:
         """A later hand: the rotation dealer (or ``dealer``) deals; bids set the trump."""
         due = self.state.next_dealer
         assert due is not None
@@ -153,34 +205,49 @@ class Match:
         if false_bid_by:
             s = Seat(false_bid_by)
             suit = self.rng.choice([x for x in "SHDC"])
-            self.ev("bid", {"seat": s.value, "kind": "dark",
-                            "cards": [suit + level.label]}, after=35)
+            self.ev(
+                "bid", {"seat": s.value, "kind": "dark", "cards": [suit + level.label]}, after=35
+            )
             self.ev("false_bid", {"seat": s.value}, after=60)
             self.ev("false_bid_trump", {"seat": None, "trump": "NT"}, after=45)
         elif not no_bid:
-            bidders = [s for s in due.play_order_from()
-                       if s.side.value != open_bid_by_side(open_bid_by)]
+            bidders = [
+                s for s in due.play_order_from() if s.side.value != open_bid_by_side(open_bid_by)
+            ]
             for s in bidders:
                 counts = Counter(c.suit for c in hands[s] if c.rank == level and c.suit)
                 if counts:
                     suit, _ = max(counts.items(), key=lambda kv: (kv[1], kv[0].value))
-                    self.ev("bid", {"seat": s.value, "kind": "dark",
-                                    "cards": [suit.value + level.label]}, after=35)
+                    self.ev(
+                        "bid",
+                        {"seat": s.value, "kind": "dark", "cards": [suit.value + level.label]},
+                        after=35,
+                    )
                     trump = suit.value
                     break
         self.ev("bidding_closed", {"dealer": due.value, "trump": trump}, after=20)
 
-    def summary(self, before: int, last: int = 0, cards: int = 1, side: str | None = None,
-                minutes: float = 24) -> None:
+    def summary(
+        self,
+        before: int,
+        last: int = 0,
+        cards: int = 1,
+        side: str | None = None,
+        minutes: float = 24,
+    ) -> None:
         hand = self.state.current_hand
         assert hand is not None and hand.declarers is not None
         side = side or hand.declarers.value
-        self.ev("hand_summary", {
-            "defenders_points_before_last": before,
-            "last_trick_points": last,
-            "last_trick_cards_per_player": cards,
-            "last_trick_side": side,
-        }, after=minutes * 60)
+        self.ev(
+            "hand_summary",
+            {
+                "defenders_points_before_last": before,
+                "last_trick_points": last,
+                "last_trick_cards_per_player": cards,
+                "last_trick_side": side,
+            },
+            after=minutes * 60,
+        )
 
     def detailed(self, hands: dict[Seat, list[Card]]) -> None:
         """Record the current hand trick by trick from the dealt cards (legal follows)."""
@@ -265,8 +332,7 @@ def time_out_by_deal() -> Match:
     m = Match(2, seed=20261103, start="2026-11-28T01:10:00.000Z")
     m.open()
     m.race("N", counter_by="E")  # NS declarers at 3
-    m.ev("revoke", {"seat": "N", "kind": "withheld", "trick": 9, "defenders_points": 45},
-         after=600)
+    m.ev("revoke", {"seat": "N", "kind": "withheld", "trick": 9, "defenders_points": 45}, after=600)
     m.ev("penalty_choice", {"seat": "W", "choice": "B"}, after=80)  # 45 + 160 = 205 → EW +1
     m.later(open_bid_by="S")  # W deals, EW at 4
     m.summary(130, 0, 1, "EW", minutes=27)  # EW +1 → 5; E deals
@@ -309,14 +375,20 @@ def disqualification() -> Match:
     m.later()
     m.ev("conduct_warning", {"seat": "E", "text": "出牌时与同伴交谈"}, after=500)
     m.ev("think_overrun", {"seat": "W", "seconds": 21}, after=200)
-    m.ev("committee_ruling", {"text": "东西方牌张摆放散乱, 仲裁委员会裁定扣10分",
-                              "defenders_points": -10}, after=120)
+    m.ev(
+        "committee_ruling",
+        {"text": "东西方牌张摆放散乱, 仲裁委员会裁定扣10分", "defenders_points": -10},
+        after=120,
+    )
     m.summary(130, 0, 1, "NS", minutes=14)
     m.later()
     m.ev("conduct_warning", {"seat": "W", "text": "以手势示意同伴"}, after=700)
     m.ev("clock_paused", {"reason": "上报仲裁委员会"}, after=30)
-    m.ev("committee_decision", {"side": "EW", "decision": "disqualification",
-                                "text": "二次违规, 取消东西方比赛资格"}, after=900)
+    m.ev(
+        "committee_decision",
+        {"side": "EW", "decision": "disqualification", "text": "二次违规, 取消东西方比赛资格"},
+        after=900,
+    )
     m.ev("match_ended", {"reason": "disqualification", "winner": "NS"}, after=60)
     m.ev("note", {"text": "东西方队长已知悉裁决"}, after=60)
     return m
@@ -329,13 +401,21 @@ def forfeit() -> Match:
     m.race("S")
     m.summary(100, 0, 1, "NS", minutes=23)  # NS keep +2 → 5
     wrong = m.rec.events[-1].seq
-    m.ev("correction", {
-        "target_seq": wrong,
-        "action": "replace",
-        "reason": "记分员误记, 防守方实得125分",
-        "payload": {"defenders_points_before_last": 125, "last_trick_points": 0,
-                    "last_trick_cards_per_player": 1, "last_trick_side": "NS"},
-    }, after=90)  # NS keep +1 → 4
+    m.ev(
+        "correction",
+        {
+            "target_seq": wrong,
+            "action": "replace",
+            "reason": "记分员误记, 防守方实得125分",
+            "payload": {
+                "defenders_points_before_last": 125,
+                "last_trick_points": 0,
+                "last_trick_cards_per_player": 1,
+                "last_trick_side": "NS",
+            },
+        },
+        after=90,
+    )  # NS keep +1 → 4
     m.later()
     m.summary(200, 0, 1, "NS", minutes=25)  # EW take +1 → 4
     m.ev("clock_paused", {"reason": "西家身体不适离场"}, after=60)
@@ -359,8 +439,10 @@ def main() -> int:
         match = build()
         path = match.write(name)
         end = match.state.end
-        print(f"{path.name}: {len(match.rec.events)} events, "
-              f"{end.reason if end else '-'} → {end.winner.value if end else '-'}")
+        print(
+            f"{path.name}: {len(match.rec.events)} events, "
+            f"{end.reason if end else '-'} → {end.winner.value if end else '-'}"
+        )
     return 0
 
 

@@ -72,7 +72,9 @@ def _follow(
     n = len(lead)
     same = sorted((c for c in hand if ctx.effective_suit(c) == suit), key=ctx.power)
     other = sorted((c for c in hand if ctx.effective_suit(c) != suit), key=ctx.power)
-    candidate = tuple((same + other)[:n]) if len(same) >= n else tuple(same + other[: n - len(same)])
+    candidate = (
+        tuple((same + other)[:n]) if len(same) >= n else tuple(same + other[: n - len(same)])
+    )
     verdict = check_follow(lead, tuple(hand), candidate, ctx, ruleset)
     if verdict.legal:
         return candidate

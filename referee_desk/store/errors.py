@@ -58,11 +58,23 @@ class AccessRefused(StoreError):
 class ImportRefused(StoreError):
     """A JSON Lines import refused as a whole, naming the file, the line and the reason."""
 
-    def __init__(self, file: str, line: int | None, reason: str) -> None:
+    def __init__(
+        self,
+        file: str,
+        line: int | None,
+        reason: str,
+        *,
+        match_id: str | None = None,
+        seq: int | None = None,
+    ) -> None:
         self.file = file
         self.line = line
         self.reason = reason
+        self.match_id = match_id
+        self.seq = seq
         where = f"{file}:{line}" if line is not None else file
+        if match_id is not None:
+            reason = f"match {match_id}, event {seq}: {reason}"
         super().__init__(f"{where}: {reason}")
 
 

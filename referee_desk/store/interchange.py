@@ -50,8 +50,7 @@ def is_sqlite(path: str | os.PathLike[str]) -> bool:
 
 def _refuse(item: LineEvent, reason: str, conflict: bool = False) -> ImportRefused:
     kind = ImportConflict if conflict else ImportRefused
-    where = f"match {item.event.match_id}, event {item.event.seq}"
-    return kind(item.file, item.line, f"{where}: {reason}")
+    return kind(item.file, item.line, reason, match_id=item.event.match_id, seq=item.event.seq)
 
 
 def check_lines(items: Sequence[LineEvent]) -> dict[str, list[LineEvent]]:
@@ -180,7 +179,9 @@ def verify_path(
         try:
             items = read_jsonl(path)
         except ImportRefused as error:
-            return Problem(error.reason, file=error.file, line=error.line)
+            return Problem(
+                error.reason, error.match_id, error.seq, file=error.file, line=error.line
+            )
         grouped = group_by_match(items)
         for match_id, group in grouped.items():
             evs = [i.event for i in group]

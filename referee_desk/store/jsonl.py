@@ -116,7 +116,13 @@ def read_jsonl(path: str | os.PathLike[str], *, check_schema: bool = True) -> li
         if check_schema:
             reason = schema_problem(event)
             if reason is not None:
-                raise ImportRefused(name, number, f"not a valid {event.type} event: {reason}")
+                raise ImportRefused(
+                    name,
+                    number,
+                    f"not a valid {event.type} event: {reason}",
+                    match_id=event.match_id,
+                    seq=event.seq,
+                )
         found.append(LineEvent(event, name, number))
     if not found:
         raise ImportRefused(name, None, "no events in the file")

@@ -21,7 +21,9 @@ class CardTokenCompleter(QCompleter):
     """Completes the token being typed at the end of a space-separated card list."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(QStringListModel(list(CARD_TOKENS)), parent)
+        super().__init__(parent)
+        self._tokens = QStringListModel(list(CARD_TOKENS), self)
+        self.setModel(self._tokens)
         self.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
 

@@ -55,6 +55,8 @@ from referee_desk.ui.undo import RecordedEntry
 
 #: Entry actions that stay available once the match is locked (notes, corrections, 8.11).
 _AFTER_END = ("actionNote", "actionCorrection", "actionUndo", "actionEndMatch")
+#: Actions that also work in review mode (they concern the selected event).
+_IN_REVIEW = ("actionNote", "actionCorrection")
 _ENTRY_ACTIONS = (
     "actionBid",
     "actionHandResult",
@@ -392,6 +394,8 @@ class MainWindow(QMainWindow):
         for name in _ENTRY_ACTIONS:
             action: QAction = getattr(ui, name)
             enabled = live and (not locked or name in _AFTER_END)
+            if name in _IN_REVIEW:
+                enabled = state is not None and (not locked or name in _AFTER_END)
             if name == "actionUndo":
                 enabled = enabled and self._can_undo
             action.setEnabled(enabled)
@@ -600,7 +604,7 @@ class MainWindow(QMainWindow):
             return
         dialog = self.open_violation(OverrunDialog)
         if dialog is not None and self.think.running:
-            dialog.ui.secondsSpin.setValue(max(1, self.think.overrun_s()))
+            dialog.ui.secondsSpin.setValue(self.think.elapsed_s())
         self.think.stop()
 
     def add_note(self) -> None:

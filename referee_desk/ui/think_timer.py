@@ -29,6 +29,10 @@ class ThinkTimer:
             return float(self.limit_s)
         return self.limit_s - (self._monotonic() - self._started)
 
+    def elapsed_s(self) -> int:
+        """Whole seconds since the start (rounded up): what an overrun records."""
+        return max(1, math.ceil(self.limit_s - self.remaining_s()))
+
     def overrun_s(self) -> int:
         """Whole seconds past the limit (at least 1 once it is over, else 0)."""
         over = -self.remaining_s()

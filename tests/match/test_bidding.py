@@ -103,7 +103,9 @@ def test_open_bid_loses_the_right_to_bid(table):
     state = table.state
     assert [v.article for v in state.violations] == ["8.1"]
     assert any(str(c).startswith("8.1: S showed a bid openly") for c in state.consequences)
-    assert "8.1" in table.refused("bid", {"seat": "S", "kind": "counter", "cards": ["LJ", "S3", "S3"]})
+    assert "8.1" in table.refused(
+        "bid", {"seat": "S", "kind": "counter", "cards": ["LJ", "S3", "S3"]}
+    )
     assert "8.1" in table.refused("bid", {"seat": "N", "kind": "reinforce", "cards": ["H3"]})
     # The standing bid holds if the opponents do not counter.
     table.ev("bid", {"seat": "E", "kind": "pass", "cards": []})

@@ -118,12 +118,15 @@ def test_time_out_with_stop_voids_the_hand_in_progress():
     t.summary(60, 0, 1, "EW")  # EW keep +3 → 6
     t.next_hand()  # W deals
     t.ev("note", {"text": "继续打牌"}, after=600)
-    assert "has ended" in t.refused("hand_summary", {
-        "defenders_points_before_last": 0,
-        "last_trick_points": 0,
-        "last_trick_cards_per_player": 1,
-        "last_trick_side": "EW",
-    })
+    assert "has ended" in t.refused(
+        "hand_summary",
+        {
+            "defenders_points_before_last": 0,
+            "last_trick_points": 0,
+            "last_trick_cards_per_player": 1,
+            "last_trick_side": "EW",
+        },
+    )
     state = t.state
     assert state.hands[-1].status == "voided"
     assert (state.end.reason, state.end.winner) == ("time_out", Side.EW)

@@ -92,7 +92,9 @@ def test_first_event_must_open_the_match():
 
 def test_validate_does_not_change_the_record(table):
     table.race_hand("N", "H")
-    draft = table.rec.draft("bid", {"seat": "E", "kind": "dark", "cards": ["LJ", "S3"]}, table.now())
+    draft = table.rec.draft(
+        "bid", {"seat": "E", "kind": "dark", "cards": ["LJ", "S3"]}, table.now()
+    )
     before = replay(table.events).to_json()
     try:
         validate(table.events, draft)

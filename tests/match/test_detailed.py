@@ -59,34 +59,39 @@ def test_leader_must_be_the_previous_winner_and_seats_play_once():
 def test_fifth_copy_of_a_card_in_play_is_refused(table):
     """RULES 1: a record that puts a fifth copy in play is a data-entry error."""
     table.race_hand("N", "H")
-    four = {"leader": "N", "plays": [
-        {"seat": s, "cards": ["SA"]} for s in ("N", "W", "S", "E")
-    ]}
+    four = {"leader": "N", "plays": [{"seat": s, "cards": ["SA"]} for s in ("N", "W", "S", "E")]}
     table.ev("trick", four)
     winner = table.state.current_hand.tricks[-1].winner.value
     order = {"N": "NWSE", "W": "WSEN", "S": "SENW", "E": "ENWS"}[winner]
-    fifth = {"leader": winner, "plays": [
-        {"seat": s, "cards": ["SA" if i == 1 else "D5"]} for i, s in enumerate(order)
-    ]}
+    fifth = {
+        "leader": winner,
+        "plays": [{"seat": s, "cards": ["SA" if i == 1 else "D5"]} for i, s in enumerate(order)],
+    }
     assert "5th copy of SA" in table.refused("trick", fifth)
 
 
 def test_unequal_play_and_throw_lead_are_refused(table):
     """4.7: a lead must be exactly one unit; every seat plays as many cards as the lead."""
     table.race_hand("N", "H")
-    throw = {"leader": "N", "plays": [
-        {"seat": "N", "cards": ["SA", "SK"]},
-        {"seat": "W", "cards": ["S4", "S5"]},
-        {"seat": "S", "cards": ["S6", "S7"]},
-        {"seat": "E", "cards": ["S8", "S9"]},
-    ]}
+    throw = {
+        "leader": "N",
+        "plays": [
+            {"seat": "N", "cards": ["SA", "SK"]},
+            {"seat": "W", "cards": ["S4", "S5"]},
+            {"seat": "S", "cards": ["S6", "S7"]},
+            {"seat": "E", "cards": ["S8", "S9"]},
+        ],
+    }
     assert "4.7" in table.refused("trick", throw)
-    short = {"leader": "N", "plays": [
-        {"seat": "N", "cards": ["SA", "SA"]},
-        {"seat": "W", "cards": ["S4", "S5"]},
-        {"seat": "S", "cards": ["S6"]},
-        {"seat": "E", "cards": ["S8", "S9"]},
-    ]}
+    short = {
+        "leader": "N",
+        "plays": [
+            {"seat": "N", "cards": ["SA", "SA"]},
+            {"seat": "W", "cards": ["S4", "S5"]},
+            {"seat": "S", "cards": ["S6"]},
+            {"seat": "E", "cards": ["S8", "S9"]},
+        ],
+    }
     assert "S plays 1 cards to a lead of 2" in table.refused("trick", short)
 
 
@@ -94,20 +99,33 @@ def test_record_proves_void_then_played_and_illegal_follow_and_card_count(table)
     """8.3: having a card and not playing it, or too many / too few cards: the record shows it."""
     table.race_hand("N", "H")
     # Trick 1: W shows void in spades (plays a club) ...
-    table.ev("trick", {"leader": "N", "plays": [
-        {"seat": "N", "cards": ["SA"]},
-        {"seat": "W", "cards": ["C4"]},
-        {"seat": "S", "cards": ["S6"]},
-        {"seat": "E", "cards": ["S8"]},
-    ]})
+    table.ev(
+        "trick",
+        {
+            "leader": "N",
+            "plays": [
+                {"seat": "N", "cards": ["SA"]},
+                {"seat": "W", "cards": ["C4"]},
+                {"seat": "S", "cards": ["S6"]},
+                {"seat": "E", "cards": ["S8"]},
+            ],
+        },
+    )
     assert table.state.current_hand.tricks[0].winner == Seat.N
     # ... and trick 2: W plays a spade after all; the hand is closed early (last).
-    table.ev("trick", {"leader": "N", "plays": [
-        {"seat": "N", "cards": ["SK"]},
-        {"seat": "W", "cards": ["S9"]},
-        {"seat": "S", "cards": ["S7"]},
-        {"seat": "E", "cards": ["D8"]},
-    ], "last": True})
+    table.ev(
+        "trick",
+        {
+            "leader": "N",
+            "plays": [
+                {"seat": "N", "cards": ["SK"]},
+                {"seat": "W", "cards": ["S9"]},
+                {"seat": "S", "cards": ["S7"]},
+                {"seat": "E", "cards": ["D8"]},
+            ],
+            "last": True,
+        },
+    )
     flags = [str(f) for f in table.state.flags]
     assert any("W plays S in trick 2 after showing void" in f for f in flags)
     assert any("N played 2 cards in hand 1, not 54" in f for f in flags)
@@ -120,10 +138,16 @@ def test_wrong_play_replacement_is_a_discard_that_cannot_win(table):
     """8.2: 在出现出错牌这种情况之后，而后再拿来换出的牌 … 全部都作为垫牌进行处理操作."""
     table.race_hand("N", "H")
     table.ev("wrong_play", {"seat": "S", "cards_exposed": 1, "cards": ["SQ"]})
-    table.ev("trick", {"leader": "N", "plays": [
-        {"seat": "N", "cards": ["S4"]},
-        {"seat": "W", "cards": ["S5"]},
-        {"seat": "S", "cards": ["SA"], "discarded": True},
-        {"seat": "E", "cards": ["S8"]},
-    ]})
+    table.ev(
+        "trick",
+        {
+            "leader": "N",
+            "plays": [
+                {"seat": "N", "cards": ["S4"]},
+                {"seat": "W", "cards": ["S5"]},
+                {"seat": "S", "cards": ["SA"], "discarded": True},
+                {"seat": "E", "cards": ["S8"]},
+            ],
+        },
+    )
     assert table.state.current_hand.tricks[0].winner == Seat.E

@@ -44,7 +44,9 @@ def test_recorded_events_pass_and_parse(table):
 )
 def test_bad_fields_are_refused_with_their_path(table, path, value, needle):
     table.ev("hand_started", {"dealer": None})
-    draft = table.rec.draft("bid", {"seat": "N", "kind": "dark", "cards": ["LJ", "H3"]}, table.now())
+    draft = table.rec.draft(
+        "bid", {"seat": "N", "kind": "dark", "cards": ["LJ", "H3"]}, table.now()
+    )
     data = copy.deepcopy(draft.to_dict())
     target = data
     for key in path[:-1]:

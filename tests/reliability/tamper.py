@@ -134,9 +134,9 @@ def mutate_file(conn: sqlite3.Connection, rng: random.Random) -> tuple[str, tupl
         return kind, (match_id, seq)
     if kind == "reorder":
         i, j = sorted(rng.sample(range(1, count + 1), 2))
-        conn.execute(f"UPDATE events SET seq = -1 {where}", (match_id, i))
+        conn.execute(f"UPDATE events SET seq = 1000000 {where}", (match_id, i))
         conn.execute(f"UPDATE events SET seq = ? {where}", (i, match_id, j))
-        conn.execute(f"UPDATE events SET seq = ? {where}", (j, match_id, -1))
+        conn.execute(f"UPDATE events SET seq = ? {where}", (j, match_id, 1000000))
         return kind, (match_id, i)
     if kind == "delete":
         seq = rng.randint(1, count)
@@ -144,9 +144,11 @@ def mutate_file(conn: sqlite3.Connection, rng: random.Random) -> tuple[str, tupl
         return kind, (match_id, seq + 1 if seq < count else seq)
     seq = rng.randint(1, count + 1)  # the forged event takes this seq
     conn.execute(
-        "UPDATE events SET seq = -seq - 1 WHERE match_id = ? AND seq >= ?", (match_id, seq)
+        "UPDATE events SET seq = seq + 1000000 WHERE match_id = ? AND seq >= ?", (match_id, seq)
     )
-    conn.execute("UPDATE events SET seq = -seq WHERE match_id = ? AND seq < 0", (match_id,))
+    conn.execute(
+        "UPDATE events SET seq = seq - 999999 WHERE match_id = ? AND seq > 1000000", (match_id,)
+    )
     before = conn.execute(f"SELECT hash, recorded_at FROM events {where}", (match_id, seq - 1))
     row = before.fetchone()
     prev = row[0] if row else "0" * 64

@@ -235,8 +235,9 @@ def test_card_completer_completes_the_last_token(desk: Any, qtbot: Any) -> None:
     completer = dialog.ui.play1Edit.completer()
     dialog.ui.play1Edit.setText("S5 h1")
     completer.setCompletionPrefix(completer.splitPath(dialog.ui.play1Edit.text())[0])
-    assert completer.currentCompletion() == "H10"
-    index = completer.completionModel().index(0, 0)
+    model = completer.completionModel()
+    assert model.rowCount() == 1 and model.index(0, 0).data() == "H10"
+    index = model.mapToSource(model.index(0, 0))
     assert completer.pathFromIndex(index) == "S5 H10"
     dialog.reject()
 
@@ -269,14 +270,24 @@ def test_undo_records_a_correction(desk: Any, qtbot: Any) -> None:
 def test_correction_of_a_selected_event_needs_a_reason(desk: Any, qtbot: Any) -> None:
     start_clock(desk)
     play_opening_hand(desk, qtbot)
-    desk.ui.eventView.selectRow(3)  # the bid
+    count = len(desk.session.events)
+    desk.ui.eventView.selectRow(3)  # the bid: voiding it would orphan bidding_closed
     dialog = trigger(desk, "actionCorrection")
     ok(dialog)
-    assert desk.active_dialog is dialog
+    assert desk.active_dialog is dialog  # no reason: refused in place
     dialog.ui.reasonCombo.setEditText("叫牌人录错")
     ok(dialog)
+    assert len(desk.session.events) == count  # the match layer refused; nothing written
+    assert "2.1" in desk.last_message
+    desk.ui.eventView.selectRow(4)  # bidding_closed
+    dialog = trigger(desk, "actionCorrection")
+    dialog.ui.reasonCombo.setEditText("主牌录错")
+    ok(dialog)
     last = desk.session.events[-1]
-    assert last.type == "correction" and last.payload["target_seq"] == 4
+    assert last.type == "correction" and last.payload == {
+        "target_seq": 5, "action": "void", "reason": "主牌录错"}
+    assert desk.session.state.current_hand.status == "bidding"
+    assert desk.review_row is None
 
 
 def test_review_mode_steps_through_events(desk: Any, qtbot: Any) -> None:
@@ -333,12 +344,13 @@ def test_thinking_timer_and_overrun(desk: Any, qtbot: Any, fake_time: Any) -> No
     desk.tick()
     assert "3" in desk.ui.thinkLabel.text() and "O" in desk.ui.thinkLabel.text()
     dialog = press(qtbot, desk, Qt.Key.Key_O)
-    assert dialog.ui.secondsSpin.value() == 3
+    assert dialog.ui.secondsSpin.value() == 13  # the time the play took
     dialog.ui.seatCombo.setCurrentIndex(dialog.ui.seatCombo.findData("W"))
     ok(dialog)
     state = desk.session.state
-    assert state.overruns[Side.EW] == 1
-    assert desk.session.events[-1].payload == {"seat": "W", "seconds": 3}
+    assert desk.session.events[-1].type == "think_overrun", dialog.ui.errorLabel.text()
+    assert state.overruns[Side.EW] == 1, state.overruns
+    assert desk.session.events[-1].payload == {"seat": "W", "seconds": 13}
     assert "1" in desk.ui.ewWarningsLabel.text()
 
 

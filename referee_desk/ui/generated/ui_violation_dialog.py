@@ -81,6 +81,7 @@ class Ui_ViolationDialog(object):
         self.secondsSpin.setObjectName(u"secondsSpin")
         self.secondsSpin.setMinimum(1)
         self.secondsSpin.setMaximum(600)
+        self.secondsSpin.setValue(11)
 
         self.formLayout.setWidget(10, QFormLayout.ItemRole.FieldRole, self.secondsSpin)
 
@@ -197,7 +198,7 @@ class Ui_ViolationDialog(object):
         self.seatLabel.setText(QCoreApplication.translate("ViolationDialog", u"Offending seat", None))
         self.sideLabel.setText(QCoreApplication.translate("ViolationDialog", u"Side", None))
         self.kindLabel.setText(QCoreApplication.translate("ViolationDialog", u"What happened", None))
-        self.secondsLabel.setText(QCoreApplication.translate("ViolationDialog", u"Seconds over the limit", None))
+        self.secondsLabel.setText(QCoreApplication.translate("ViolationDialog", u"Seconds the play took", None))
         self.cardsLabel.setText(QCoreApplication.translate("ViolationDialog", u"Cards seen by the opponents", None))
         self.choiceLabel.setText(QCoreApplication.translate("ViolationDialog", u"Choice of the non-offending side", None))
         self.pointsLabel.setText(QCoreApplication.translate("ViolationDialog", u"Defenders' points as they stand", None))
