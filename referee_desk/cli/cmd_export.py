@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", required=True, help="file to write")
     parser.add_argument("--match", dest="match_id", help="match id (for jsonl and match)")
     parser.add_argument("--font", help="TrueType CJK font for PDFs (overrides the search)")
+    parser.add_argument(
+        "--template", help="organizer's xlsx template whose defined names the bracket fills"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,7 +1,7 @@
 """``referee-desk tournament ACTION FILE …``: run a tournament without the desk's window.
 
 Actions: ``create``, ``add-pair``, ``import-pairs``, ``pairs``, ``draw``, ``assign``,
-``import-records``, ``lots``, ``matches``, ``standings``, ``opening``, ``simulate``.
+``import-records``, ``link``, ``lots``, ``matches``, ``standings``, ``opening``, ``simulate``.
 Every action prints one readable result; a refusal is one line on stderr, exit 1.
 """
 
@@ -67,6 +67,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("file")
     p.add_argument("sources", nargs="+")
 
+    p = sub.add_parser("link", help="count a record kept under a desk's own id for a match")
+    p.add_argument("file")
+    p.add_argument("record", help="the match id the desk recorded under")
+    p.add_argument("match", help="the drawn match it decides")
+    p.add_argument("--by", default="", help="who made the link")
+
     p = sub.add_parser("lots", help="record a drawing of lots for tied pairs of a group")
     p.add_argument("file")
     p.add_argument("group")
@@ -98,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"tournament {args.action} refused: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        raise
     except OSError as error:
         print(f"tournament {args.action} failed: {error}", file=sys.stderr)
         return 1
@@ -213,6 +221,21 @@ def _import_records(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+def _link(args: argparse.Namespace) -> int:
+    with _open(args) as t:
+        t.link(args.record, args.match, by=args.by)
+        state = t.state().match(args.match)
+        problem = t.outcome_problems.get(args.match)
+    print(
+        f"record {args.record} now counts for {args.match}: "
+        f"{state.status.label_zh} {state.status.value}"
+    )
+    if problem:
+        print(f"problem: {problem}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def _lots(args: argparse.Namespace) -> int:
     lots = {}
     for item in args.lots:
@@ -326,6 +349,7 @@ ACTIONS = {
     "draw": _draw,
     "assign": _assign,
     "import-records": _import_records,
+    "link": _link,
     "lots": _lots,
     "matches": _matches,
     "standings": _standings,

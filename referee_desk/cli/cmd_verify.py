@@ -14,6 +14,11 @@ import sys
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="tournament file (.sqlite) or match record (.jsonl)")
     parser.add_argument(
+        "--heads",
+        action="store_true",
+        help="also print each match's event count and head hash (as on the match report)",
+    )
+    parser.add_argument(
         "--against",
         metavar="TOURNAMENT",
         help="tournament file whose locked matches the record must agree with",
@@ -31,6 +36,11 @@ def run(args: argparse.Namespace) -> int:
     if problem is None:
         suffix = f" (agrees with {args.against})" if args.against else ""
         print(f"OK {args.file}: hash chains intact, every event acceptable{suffix}")
+        if args.heads:
+            from referee_desk.store.interchange import heads
+
+            for match_id, count, head, locked in heads(args.file):
+                print(f"  {match_id}: {count} events, head {head}{' (locked)' if locked else ''}")
         return 0
     text = str(problem)
     if problem.file is None:

@@ -20,6 +20,8 @@ def _guard(work: Callable[[], str]) -> int:
     except ValueError as error:  # every typed error of the layers is a ValueError
         print(f"export refused: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        raise
     except OSError as error:
         print(f"export failed: {error}", file=sys.stderr)
         return 1
@@ -100,7 +102,8 @@ def _match_events(path: str, match_id: str | None):
     if is_sqlite(path):
         with TournamentFile.open(path, create=False, read_only=True) as tf:
             ids = tf.match_ids()
-            mid = _pick(match_id, ids, path)
+            linked = _links(tf.connection)
+            mid = _pick(linked.get(match_id, match_id) if match_id else None, ids, path)
             seal = tf.seal(mid)
             events = tf.events(mid)
             name = _tournament_name(tf.connection)
@@ -124,6 +127,16 @@ def _pick(match_id: str | None, ids: list[str], path: str) -> str:
     if match_id not in ids:
         raise ValueError(f"{path}: no record of match {match_id!r}")
     return match_id
+
+
+def _links(conn) -> dict[str, str]:
+    """Drawn match id -> record id for records kept under a desk's own id."""
+    row = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'tournament_links'"
+    ).fetchone()
+    if not row:
+        return {}
+    return dict(conn.execute("SELECT match_id, record_id FROM tournament_links").fetchall())
 
 
 def _tournament_name(conn) -> str:

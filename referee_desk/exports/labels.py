@@ -67,3 +67,33 @@ def levels_text(levels: dict[int, int], a: int | None, b: int | None) -> str:
     if a is None or b is None or a not in levels or b not in levels:
         return ""
     return f"{level_name(levels[a])} : {level_name(levels[b])}"
+
+
+#: Short parameter names for page footers (Excel allows 255 characters per footer).
+SHORT_KEYS: dict[str, str] = {
+    "decks": "decks",
+    "bridge_level_gap": "gap",
+    "triple_lead_spares_tractors": "triple_spares",
+    "last_trick": "last",
+    "stage": "stage",
+    "step": "step",
+    "must_play_a": "mustA",
+    "rotation": "rot",
+    "no_bid": "nobid",
+    "misplay_points_per_card": "misplay",
+    "revoke_established": "revoke",
+    "think_seconds": "think",
+    "overrun_counts_as_warning": "overrun_warn",
+    "match_minutes": "minutes",
+    "at_time_out": "timeout",
+}
+
+
+def compact_ruleset(ruleset: Ruleset) -> str:
+    """``guilin-2009: decks=4 gap=no …`` short enough for a spreadsheet footer."""
+
+    def text(v: object) -> str:
+        return ("yes" if v else "no") if isinstance(v, bool) else str(v)
+
+    params = " ".join(f"{SHORT_KEYS.get(k, k)}={text(v)}" for k, v in ruleset.parameters().items())
+    return f"{ruleset.name}: {params}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -124,6 +124,7 @@ def build(
     footer_left: str,
     footer_right: str = "",
     wide: bool = False,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> Path:
     """Build the PDF (invariant, fixed metadata) with a footer on every page."""
     out = Path(out)
@@ -156,6 +157,16 @@ def build(
         )
         canvas.restoreState()
 
+    if progress is not None:
+        total = [max(len(story), 1)]
+
+        def report(kind: str, value: int) -> None:
+            if kind == "SIZE_EST":
+                total[0] = max(value, 1)
+            elif kind == "PROGRESS":
+                progress(min(value, total[0]), total[0], "pdf")
+
+        doc.setProgressCallBack(report)
     doc.build(
         story,
         onFirstPage=furniture,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -29,7 +30,13 @@ from referee_desk.exports.snapshot import Snapshot
 from referee_desk.tournament.state import MatchState, Status
 
 
-def export_results_pdf(snap: Snapshot, out: str | Path, font_path: str | None = None) -> Path:
+def export_results_pdf(
+    snap: Snapshot,
+    out: str | Path,
+    font_path: str | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> Path:
+    """Write the results; ``progress(done, total, what)`` follows the layout (for a dialog)."""
     s = make_styles(font_path)
     info = snap.info
     story: list = [p(info.name, s.title)]
@@ -103,14 +110,16 @@ def export_results_pdf(snap: Snapshot, out: str | Path, font_path: str | None = 
 
     story.append(PageBreak())
     story.append(p("全部比赛 Every match", s.h1))
-    playable = [m for m in snap.state.matches if m.status not in (Status.VOID,)]
+    playable = [m for m in snap.state.matches if m.status not in (Status.VOID, Status.BYE)]
     story.append(_match_table(snap, playable, s, full=True))
 
     story.append(p("处罚汇总 Penalties summary", s.h1))
     story.append(_penalties(snap, s))
     order = tie_break_text(snap.settings.tie_breaks)
     footer = f"{info.name} · {ruleset_line(snap.ruleset)} · 排名 {order}"
-    return build(out, story, s, title=f"{info.name} 成绩 Results", footer_left=footer)
+    return build(
+        out, story, s, title=f"{info.name} 成绩 Results", footer_left=footer, progress=progress
+    )
 
 
 def _match_table(snap: Snapshot, ms: list[MatchState], s, full: bool = False):
@@ -122,10 +131,10 @@ def _match_table(snap: Snapshot, ms: list[MatchState], s, full: bool = False):
         "级 Levels",
         "决胜方式 Decided by (article)",
     ]
-    widths = [22 * mm, 42 * mm, 42 * mm, 30 * mm, 16 * mm, 34 * mm]
+    widths = [25 * mm, 41 * mm, 41 * mm, 30 * mm, 16 * mm, 33 * mm]
     if full:
         head.insert(1, "轮次 Round")
-        widths = [20 * mm, 22 * mm, 36 * mm, 36 * mm, 26 * mm, 16 * mm, 30 * mm]
+        widths = [25 * mm, 20 * mm, 34 * mm, 34 * mm, 26 * mm, 16 * mm, 31 * mm]
     rows: list[list[object]] = [head]
     extra: list[tuple] = []
     for i, m in enumerate(ms, start=1):

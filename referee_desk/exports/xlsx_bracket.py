@@ -20,6 +20,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from referee_desk.exports.labels import (
+    compact_ruleset,
     decision_mark,
     decision_text,
     levels_text,
@@ -28,6 +29,7 @@ from referee_desk.exports.labels import (
     tie_break_text,
 )
 from referee_desk.exports.snapshot import Snapshot
+from referee_desk.tournament.layout import bracket_layout
 from referee_desk.tournament.model import level_name
 from referee_desk.tournament.state import MatchState, Status
 
@@ -112,7 +114,7 @@ def _stamp(snap: Snapshot) -> datetime:
 # -- page setup ---------------------------------------------------------------------
 
 
-def _page(ws: Worksheet, last_col: int) -> None:
+def _page(ws: Worksheet, last_col: int, footer: str = "") -> None:
     ws.page_setup.orientation = "landscape"
     ws.page_setup.paperSize = ws.PAPERSIZE_A4
     ws.page_setup.fitToWidth = 1
@@ -123,8 +125,17 @@ def _page(ws: Worksheet, last_col: int) -> None:
     ws.print_options.horizontalCentered = True
     ws.page_margins.left = ws.page_margins.right = 0.4
     ws.oddFooter.center.text = "&P / &N"
+    if footer:
+        # Excel limits a header/footer to 255 characters in all.
+        ws.oddFooter.left.text = footer[:230]
+        ws.oddFooter.left.size = 6
     ws.oddHeader.right.text = "Referee Desk 裁判台"
     ws.print_area = f"A1:{get_column_letter(last_col)}{max(ws.max_row, HEADER_ROWS)}"
+
+
+def _footer(snap: Snapshot) -> str:
+    """The ruleset in force, printed at the foot of every page."""
+    return compact_ruleset(snap.ruleset)
 
 
 def _header(ws: Worksheet, snap: Snapshot, title: str, columns: list[str]) -> None:
@@ -210,7 +221,7 @@ def _info_sheet(ws: Worksheet, snap: Snapshot) -> None:
     ws.column_dimensions["A"].width = 34
     ws.column_dimensions["B"].width = 44
     ws.column_dimensions["C"].width = 36
-    _page(ws, 3)
+    _page(ws, 3, _footer(snap))
 
 
 def _format_text(snap: Snapshot) -> str:
@@ -245,12 +256,15 @@ def _bracket_sheet(ws: Worksheet, snap: Snapshot) -> None:
     titles.append("冠军 Champion")
     _header(ws, snap, "淘汰赛对阵 Knockout bracket", titles)
     base = HEADER_ROWS + 1
-    for s in ko:
-        r, k = s.match.round, s.match.position
-        half = 2 ** (r - 1)
-        start = base + (k - 1) * 2 * half
-        col = 1 + (r - 1) * cols_per_round
-        _match_box(ws, snap, s, start, half, col)
+    layout = bracket_layout(snap.ko())
+    states = {s.match.match_id: s for s in snap.ko()}
+    for box in layout.boxes:
+        if box.third_place:
+            continue
+        col = 1 + box.column * cols_per_round
+        _match_box(ws, snap, states[box.match_id], base + box.top, box.half, col)
+    for row in range(base, base + layout.lines):
+        ws.row_dimensions[row].height = 21
     champion_col = 1 + rounds * cols_per_round
     final = next(s for s in ko if s.match.round == rounds)
     top = base
@@ -263,10 +277,10 @@ def _bracket_sheet(ws: Worksheet, snap: Snapshot) -> None:
     )  # fmt: skip
     last_row = bottom
     if third:
-        row = bottom + 2
-        ws.cell(row, 1, snap.round_name(third[0].match)).font = HEAD_FONT
-        _match_box(ws, snap, third[0], row + 1, 1, 1)
-        last_row = row + 2
+        box = layout.box(third[0].match.match_id)
+        ws.cell(base + box.top, 1, snap.round_name(third[0].match)).font = HEAD_FONT
+        _match_box(ws, snap, third[0], base + box.top + 1, box.half, 1)
+        last_row = base + box.top + 2
     for r in range(1, rounds + 1):
         ws.column_dimensions[get_column_letter(1 + (r - 1) * 2)].width = 30
         ws.column_dimensions[get_column_letter(2 + (r - 1) * 2)].width = 18
@@ -275,7 +289,7 @@ def _bracket_sheet(ws: Worksheet, snap: Snapshot) -> None:
     ws.cell(legend, 1, "粗体=胜方 bold = winner; 弃权 W/O = forfeit 8.10; "
             "取消资格 DQ = disqualification 8.8; 仲裁 CR = committee ruling 8.11; "
             "待仲裁 = ruling pending, branch held").font = BODY_FONT  # fmt: skip
-    _page(ws, champion_col)
+    _page(ws, champion_col, _footer(snap))
 
 
 def _match_box(
@@ -381,7 +395,7 @@ def _group_sheet(ws: Worksheet, snap: Snapshot, name: str) -> None:
     widths = [9, 30, 14, 6, 6, 6, 8, 8] + [14] * len(ids)
     for c, w in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(c)].width = w
-    _page(ws, len(cols))
+    _page(ws, len(cols), _footer(snap))
 
 
 MATCH_COLUMNS = [
@@ -439,7 +453,7 @@ def _matches_sheet(ws: Worksheet, snap: Snapshot) -> None:
     ws.auto_filter.ref = (
         f"A{HEADER_ROWS}:{get_column_letter(len(MATCH_COLUMNS))}{max(r - 1, HEADER_ROWS)}"
     )
-    _page(ws, len(MATCH_COLUMNS))
+    _page(ws, len(MATCH_COLUMNS), _footer(snap))
 
 
 def _fill_template(wb: Workbook, snap: Snapshot) -> None:

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from referee_desk.match import events as ev
@@ -39,7 +39,15 @@ from referee_desk.match.state import (
     TrickRecord,
     Violation,
 )
-from referee_desk.rules.cards import LITTLE_JOKER, Card, Rank, Suit, format_cards, parse_card
+from referee_desk.rules.cards import (
+    LITTLE_JOKER,
+    Card,
+    Rank,
+    Suit,
+    format_card,
+    format_cards,
+    parse_card,
+)
 from referee_desk.rules.errors import RulesError
 from referee_desk.rules.levels import FIRST_LEVEL, LADDER, compare_levels
 from referee_desk.rules.result import Consequence as RulesConsequence
@@ -54,8 +62,11 @@ from referee_desk.rules.result import (
 )
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.rules.seats import Seat, Side
-from referee_desk.rules.trick import trick_result
+from referee_desk.rules.trick import TrickResult, trick_result
 from referee_desk.rules.trump import TrumpContext, parse_trump
+
+#: A trump context as plain values (level, trump letter or None, bridge_level_gap).
+CtxKey = tuple[int, str | None, bool]
 
 BIDDING, PLAYING, REVOKED, FINISHED, VOIDED = "bidding", "playing", "revoked", "finished", "voided"
 
@@ -63,6 +74,12 @@ BIDDING, PLAYING, REVOKED, FINISHED, VOIDED = "bidding", "playing", "revoked", "
 @cache
 def _card(token: str) -> Card:
     return parse_card(token)
+
+
+@cache
+def _canon(token: str) -> str:
+    """The canonical notation of a card token (``♥10`` → ``H10``)."""
+    return format_card(parse_card(token))
 
 
 def _cards(tokens: Iterable[str]) -> tuple[Card, ...]:
@@ -94,10 +111,10 @@ class _Hand:
     false_bid_trump: str | None = None
     form: str | None = None
     tricks: list[TrickRecord] = field(default_factory=list)
-    trick_cards: list[tuple[Seat, tuple[tuple[Seat, tuple[Card, ...]], ...], int]] = field(
+    trick_cards: list[tuple[Seat, tuple[tuple[Seat, tuple[str, ...]], ...], int]] = field(
         default_factory=list
     )
-    played: Counter[Card] = field(default_factory=Counter)
+    played: dict[str, int] = field(default_factory=dict)
     cards_played: dict[Seat, int] = field(default_factory=lambda: dict.fromkeys(Seat, 0))
     void_in: dict[Seat, set[str]] = field(default_factory=dict)
     next_leader: Seat | None = None
@@ -109,6 +126,9 @@ class _Hand:
     revoke_points: int | None = None
     result: HandOutcome | None = None
     void_reason: str | None = None
+    _ctx: TrumpContext | None = None
+    ctx_key: CtxKey = (3, None, False)
+    _suits: dict[str, str] = field(default_factory=dict)
 
     @property
     def defenders(self) -> Side | None:
@@ -118,9 +138,21 @@ class _Hand:
     def defenders_points(self) -> int:
         return self.captured + self.adjustment
 
+    def suit_of(self, token: str) -> str:
+        """Effective suit of a canonical card token in this hand (memoised)."""
+        found = self._suits.get(token)
+        if found is None:
+            assert self._ctx is not None
+            found = self._suits[token] = self._ctx.effective_suit(_card(token))
+        return found
+
     def ctx(self, ruleset: Ruleset) -> TrumpContext:
         assert self.level is not None
-        return TrumpContext(self.level, self.trump, ruleset.bridge_level_gap)
+        if self._ctx is None:
+            trump = None if self.trump is None else self.trump.value
+            self.ctx_key = (int(self.level), trump, ruleset.bridge_level_gap)
+            self._ctx = _ctx_of(self.ctx_key)
+        return self._ctx
 
     def frozen(self) -> HandState:
         return HandState(
@@ -367,8 +399,7 @@ class Replayer:
         if fix is not None and fix[0] == "void":
             self._touch(event)
             return
-        payload = fix[1] if fix is not None else event.payload
-        data = ev.parse_payload(event.type, payload)
+        data = ev.parse_payload(event.type, fix[1]) if fix is not None else _parsed(event)
         if self.match_id is not None and event.type != ev.MATCH_OPENED:
             self._time_out_check(at, event.seq)
             if self.end is not None and event.type not in ev.AFTER_END_TYPES:
@@ -380,6 +411,8 @@ class Replayer:
                 raise EventRefused("match_ended is already recorded")
         handler = getattr(self, "_on_" + event.type)
         handler(event, data, at)
+        if self.match_id is not None and self.clock_started_at is not None:
+            self._time_out_check(at, event.seq)  # e.g. the hand in play at time-out is over
         self._touch(event)
 
     # -- clock -------------------------------------------------------------------------
@@ -810,7 +843,8 @@ class Replayer:
             raise EventRefused(
                 "plays must be in play order from the leader: " + " ".join(s.value for s in order)
             )
-        plays = [_cards(play.cards) for play in p.plays]
+        # Canonical tokens: cheap to hash and count; Cards only inside the rules calls.
+        plays = tuple(tuple(_canon(t) for t in play.cards) for play in p.plays)
         size = len(plays[0])
         for seat, cards in zip(seats, plays, strict=True):
             if len(cards) != size:
@@ -818,14 +852,19 @@ class Replayer:
                     f"{seat.value} plays {len(cards)} cards to a lead of {size} (record a revoke "
                     "if a player held too many or too few cards, 8.3)"
                 )
-        in_trick = Counter(c for cards in plays for c in cards)
-        for card, count in in_trick.items():
-            if hand.played[card] + count > self.ruleset.decks:
+        in_trick: dict[str, int] = {}
+        for cards in plays:
+            for t in cards:
+                in_trick[t] = in_trick.get(t, 0) + 1
+        played = hand.played
+        decks = self.ruleset.decks
+        for token, count in in_trick.items():
+            if played.get(token, 0) + count > decks:
                 raise EventRefused(
-                    f"a {self.ruleset.decks + 1}th copy of {card} would be in play: there are "
-                    f"only {self.ruleset.decks} (1.4)"
+                    f"a {decks + 1}th copy of {token} would be in play: there are only {decks} "
+                    "(1.4)"
                 )
-        per_player = 54 * self.ruleset.decks // 4
+        per_player = 54 * decks // 4
         for seat in seats:
             if hand.cards_played[seat] + size > per_player:
                 raise EventRefused(
@@ -833,27 +872,29 @@ class Replayer:
                     f"player holds {per_player}"
                 )
         ctx = hand.ctx(self.ruleset)
-        discarded = [i for i, play in enumerate(p.plays) if play.discarded]
-        result = trick_result(plays, ctx, discarded=discarded)
+        discarded = tuple(i for i, play in enumerate(p.plays) if play.discarded)
+        result = _judge_trick(plays, hand.ctx_key, discarded)
         winner = seats[result.winner]
         number = len(hand.tricks) + 1
         # What the record proves: a seat void in a suit that later plays it.
-        self._void_flags(hand, event.seq, number, ctx, seats, plays)
-        hand.played.update(in_trick)
+        self._void_flags(hand, event.seq, number, seats, plays)
+        for token, count in in_trick.items():
+            played[token] = played.get(token, 0) + count
         for seat in seats:
             hand.cards_played[seat] += size
-        record = TrickRecord(
-            number=number,
-            seq=event.seq,
-            leader=leader,
-            plays=tuple(
-                (seat, play.cards, play.discarded)
-                for seat, play in zip(seats, p.plays, strict=True)
-            ),
-            winner=winner,
-            points=result.points,
+        hand.tricks.append(
+            TrickRecord(
+                number=number,
+                seq=event.seq,
+                leader=leader,
+                plays=tuple(
+                    (seat, play.cards, play.discarded)
+                    for seat, play in zip(seats, p.plays, strict=True)
+                ),
+                winner=winner,
+                points=result.points,
+            )
         )
-        hand.tricks.append(record)
         hand.trick_cards.append((leader, tuple(zip(seats, plays, strict=True)), event.seq))
         hand.form = "detailed"
         hand.next_leader = winner
@@ -880,15 +921,15 @@ class Replayer:
         hand: _Hand,
         seq: int,
         number: int,
-        ctx: TrumpContext,
         seats: Sequence[Seat],
-        plays: Sequence[tuple[Card, ...]],
+        plays: Sequence[tuple[str, ...]],
     ) -> None:
-        lead_suit = ctx.effective_suit(plays[0][0])
+        eff = hand.suit_of
+        lead_suit = eff(plays[0][0])
         for seat, cards in zip(seats, plays, strict=True):
             voids = hand.void_in.get(seat)
             if voids:
-                for suit in {ctx.effective_suit(c) for c in cards} & voids:
+                for suit in {eff(c) for c in cards} & voids:
                     self.flags.append(
                         Flag(
                             seq,
@@ -899,34 +940,17 @@ class Replayer:
                     )
                     voids.discard(suit)
         for seat, cards in zip(seats[1:], plays[1:], strict=True):
-            if any(ctx.effective_suit(c) != lead_suit for c in cards):
-                hand.void_in.setdefault(seat, set()).add(lead_suit)
+            for c in cards:
+                if eff(c) != lead_suit:
+                    hand.void_in.setdefault(seat, set()).add(lead_suit)
+                    break
 
     def _follow_flags(self, hand: _Hand, ctx: TrumpContext) -> None:
         """Judge every follow against the cards the record proves the seat held (4.x)."""
-        check = _check_follow()
-        if check is None:
+        if _check_follow() is None:
             return
-        later: dict[Seat, list[Card]] = {s: [] for s in Seat}
-        for number in range(len(hand.trick_cards), 0, -1):
-            _leader, plays, seq = hand.trick_cards[number - 1]
-            for seat, cards in plays:
-                later[seat].extend(cards)
-            lead = plays[0][1]
-            for seat, cards in plays[1:]:
-                try:
-                    verdict = check(lead, tuple(later[seat]), cards, ctx, self.ruleset)
-                except RulesError:
-                    continue
-                if not verdict.legal:
-                    self.flags.append(
-                        Flag(
-                            seq,
-                            hand.number,
-                            getattr(verdict, "rule", "") or "4",
-                            f"{seat.value} in trick {number}: {verdict.reason}",
-                        )
-                    )
+        for seq, rule, text in _follow_findings(tuple(hand.trick_cards), ctx, self.ruleset):
+            self.flags.append(Flag(seq, hand.number, rule, text))
 
     def _on_hand_summary(self, event: Event, p: ev.HandSummaryPayload, at: int) -> None:
         self._need_running_clock()
@@ -1253,6 +1277,105 @@ class Replayer:
                 event.seq, end.article, f"match ended: {end.winner.value} win ({end.reason})"
             )
         )
+
+
+_PARSED: dict[str, tuple[dict[str, Any], Any]] = {}
+_PARSED_MAX = 1 << 18
+
+
+def _parsed(event: Event) -> Any:
+    """The typed payload, memoised for the very same event object (re-replays repeat it).
+
+    The memo is keyed by the sealed hash and used only when the payload is the same
+    object, so an event read again from a file (or altered) is parsed afresh.
+    """
+    key = event.hash
+    if not key:
+        return ev.parse_payload(event.type, event.payload)
+    found = _PARSED.get(key)
+    if found is not None and found[0] is event.payload:
+        return found[1]
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    parsed = ev.parse_payload(event.type, event.payload)
+    _PARSED[key] = (event.payload, parsed)
+    return parsed
+
+
+@cache
+def _ctx_of(key: CtxKey) -> TrumpContext:
+    level, trump, gap = key
+    return TrumpContext(Rank(level), None if trump is None else Suit(trump), gap)
+
+
+@lru_cache(maxsize=1 << 16)
+def _judge_trick(
+    plays: tuple[tuple[str, ...], ...], ctx_key: CtxKey, discarded: tuple[int, ...]
+) -> TrickResult:
+    """The rules core's trick judgement, memoised: replays of one record repeat it.
+
+    Keyed by plain values (card tokens, level, trump) so a cache hit costs little.
+    """
+    return trick_result([_cards(p) for p in plays], _ctx_of(ctx_key), discarded=discarded)
+
+
+@lru_cache(maxsize=1 << 16)
+def _judge_follow(
+    lead: tuple[str, ...],
+    held: tuple[str, ...],
+    play: tuple[str, ...],
+    ctx: TrumpContext,
+    ruleset: Ruleset,
+) -> Any:
+    """The rules core's follow verdict, memoised like :func:`_judge_trick`."""
+    check = _check_follow()
+    return check(_cards(lead), _cards(held), _cards(play), ctx, ruleset)
+
+
+@lru_cache(maxsize=1 << 10)
+def _follow_findings(
+    trick_cards: tuple[tuple[Seat, tuple[tuple[Seat, tuple[str, ...]], ...], int], ...],
+    ctx: TrumpContext,
+    ruleset: Ruleset,
+) -> tuple[tuple[int, str, str], ...]:
+    """(seq, article, text) of every follow the rules core judges illegal in a hand.
+
+    The cards a seat played from a trick to the end of the hand are cards it held
+    when it followed. Follows that section 5 rule 1 settles by counting alone
+    (single leads, or no more cards of the suit than the lead) are not sent to the
+    rules core; every other follow is judged by ``rules.follow.check_follow``.
+    """
+    suits: dict[str, str] = {}
+
+    def eff(token: str) -> str:
+        found = suits.get(token)
+        if found is None:
+            found = suits[token] = ctx.effective_suit(_card(token))
+        return found
+
+    later: dict[Seat, list[str]] = {s: [] for s in Seat}
+    later_suits: dict[Seat, Counter[str]] = {s: Counter() for s in Seat}
+    found: list[tuple[int, str, str]] = []
+    for number in range(len(trick_cards), 0, -1):
+        _leader, plays, seq = trick_cards[number - 1]
+        for seat, cards in plays:
+            later[seat].extend(cards)
+            later_suits[seat].update(eff(c) for c in cards)
+        lead = plays[0][1]
+        suit, n = eff(lead[0]), len(lead)
+        for seat, cards in plays[1:]:
+            held = later_suits[seat][suit]
+            in_suit = sum(1 for c in cards if eff(c) == suit)
+            if in_suit >= min(n, held) and (n == 1 or held <= n):
+                continue  # section 5 rule 1 (or any single of the suit) is met
+            try:
+                verdict = _judge_follow(lead, tuple(later[seat]), cards, ctx, ruleset)
+            except RulesError:
+                continue
+            if not verdict.legal:
+                rule = getattr(verdict, "rule", "") or "4"
+                found.append((seq, rule, f"{seat.value} in trick {number}: {verdict.reason}"))
+    return tuple(sorted(found, key=lambda f: f[0]))
 
 
 @cache

@@ -143,6 +143,8 @@ def parse_card(token: str) -> Card:
             raise CardNotationError(
                 f"bad card {token!r}: it must start with a suit S H D C (or ♠ ♥ ♦ ♣), or be BJ / LJ"
             ) from None
+    if not rest:
+        raise CardNotationError(f"bad card {token!r}: the rank is missing after the suit")
     rank = _LABEL_TO_RANK.get(rest)
     if rank is None:
         raise CardNotationError(

@@ -175,12 +175,13 @@ class FollowVerdict:
 
 
 def _hand_counter(hand: tuple[Card, ...], ruleset: Ruleset) -> Counter[Card]:
-    counts = Counter(hand)
-    for card, count in counts.items():
-        if count > ruleset.decks:
+    counts: Counter[Card] = Counter()
+    for position, card in enumerate(hand, start=1):
+        counts[card] += 1
+        if counts[card] > ruleset.decks:
             raise IllegalInputError(
-                f"the hand holds {card} {count} times; {ruleset.decks} decks hold it "
-                f"only {ruleset.decks} times"
+                f"hand card {position}: {card} appears {counts[card]} times; {ruleset.decks} "
+                f"decks hold it only {ruleset.decks} times (1.4)"
             )
     return counts
 

@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, BinaryIO
 
-from referee_desk.rules.cards import Card, format_cards, parse_cards
+from referee_desk.rules.cards import Card, format_cards, parse_cards, parse_level
 from referee_desk.rules.errors import RulesError
 from referee_desk.rules.follow import check_follow
 from referee_desk.rules.result import hand_result
@@ -232,18 +232,20 @@ class RulesService:
         return parsed
 
     @staticmethod
-    def _check_copies(groups: Iterable[tuple[Card, ...]], what: str, ruleset: Ruleset) -> None:
-        """1.4: each distinct card exists ``decks`` times; a fifth copy is a data error."""
+    def _check_copies(groups: Iterable[tuple[str, tuple[Card, ...]]], ruleset: Ruleset) -> None:
+        """1.4: each distinct card exists ``decks`` times; a fifth copy is a data error.
+
+        The error names the card list and the 1-based position of the first copy too many.
+        """
         counts: Counter[Card] = Counter()
-        for group in groups:
-            counts.update(group)
-        if not counts or max(counts.values()) <= ruleset.decks:
-            return
-        card, count = counts.most_common(1)[0]
-        raise QueryError(
-            f"{what}: {card} appears {count} times; {ruleset.decks} decks hold only "
-            f"{ruleset.decks} (1.4)"
-        )
+        for name, group in groups:
+            for position, card in enumerate(group, start=1):
+                counts[card] += 1
+                if counts[card] > ruleset.decks:
+                    raise QueryError(
+                        f"{name} card {position}: {card} appears {counts[card]} times; "
+                        f"{ruleset.decks} decks hold only {ruleset.decks} (1.4)"
+                    )
 
     # -- ops ------------------------------------------------------------------
 
@@ -252,7 +254,7 @@ class RulesService:
         cards = self._parse(query["cards"], "cards")
         if not cards:
             raise QueryError("cards: no cards given")
-        self._check_copies((cards,), "cards", ruleset)
+        self._check_copies((("cards", cards),), ruleset)
         unit = classify(cards, ctx)
         if unit is None:
             return {"unit": None}
@@ -270,7 +272,7 @@ class RulesService:
         play = self._parse(query["play"], "play")
         if not lead:
             raise QueryError("lead: no cards given")
-        self._check_copies((lead, hand), "lead and hand", ruleset)
+        self._check_copies((("lead", lead), ("hand", hand)), ruleset)
         verdict = check_follow(lead, hand, play, ctx, ruleset)
         answer: Answer = {
             "legal": bool(verdict.legal),
@@ -293,7 +295,7 @@ class RulesService:
             self._parse(value, "plays[0] (the lead)" if i == 0 else f"plays[{i}]")
             for i, value in enumerate(plays_value)
         ]
-        self._check_copies(plays, "plays", ruleset)
+        self._check_copies(((f"plays[{i}]", play) for i, play in enumerate(plays)), ruleset)
         judged = trick_result(plays, ctx)
         return {"winner": judged.winner, "points": judged.points}
 
@@ -314,6 +316,10 @@ class RulesService:
                 value = str(value)
             if not isinstance(value, str):
                 raise QueryError(f"{name} must be a level 3 … A, not {value!r}")
+            try:
+                parse_level(value)
+            except RulesError as exc:
+                raise QueryError(f"{name}: {exc}") from None
             levels[name] = value
         result = hand_result(last_trick_winner=winner, ruleset=ruleset, **numbers, **levels)
         return {

@@ -18,6 +18,7 @@ from referee_desk.store.errors import (
     NotATournamentFile,
     StoreError,
     StoreWriteError,
+    UnreadableFile,
 )
 from referee_desk.store.schema import STORE_SCHEMA_VERSION
 from referee_desk.store.tournament_file import Seal, TournamentFile, open_tournament
@@ -42,6 +43,7 @@ __all__ = [
     "StoreError",
     "StoreWriteError",
     "TournamentFile",
+    "UnreadableFile",
     "backups",
     "make_backup",
     "open_tournament",

@@ -19,6 +19,10 @@ class NotATournamentFile(StoreError):
     """The file is not SQLite, or is SQLite but not a Referee Desk tournament file."""
 
 
+class UnreadableFile(StoreError):
+    """The operating system refuses to let the desk read the file (permissions, I/O)."""
+
+
 class NewerFileError(StoreError):
     """The file was made by a newer Referee Desk (a schema version this code does not know)."""
 

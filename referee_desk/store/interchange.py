@@ -197,6 +197,15 @@ def verify_path(
     return None
 
 
+def heads(path: str | os.PathLike[str]) -> list[tuple[str, int, str, bool]]:
+    """(match, events, head hash, locked?) per match of a record that verified intact."""
+    if is_sqlite(path):
+        with TournamentFile.open(path, create=False, read_only=True, check=False) as tf:
+            return [(m, *tf.head(m), tf.seal(m) is not None) for m in tf.match_ids()]
+    grouped = group_by_match(read_jsonl(path))
+    return [(m, len(g), g[-1].event.hash, False) for m, g in grouped.items()]
+
+
 def _against(
     name: str,
     events: dict[str, list[Event]],
@@ -229,8 +238,9 @@ def _against(
                 found = tf.seal_problem(match_id, evs)
                 if found is not None:
                     line = None
-                    if found.seq is not None and lines.get(match_id):
-                        line = lines[match_id][found.seq - 1]  # type: ignore[index]
+                    known = lines.get(match_id) or []
+                    if found.seq is not None and 0 < found.seq <= len(known):
+                        line = known[found.seq - 1]
                     return Problem(found.reason, match_id, found.seq, line, name)
     except (StoreError, StoreWriteError) as error:
         return Problem(str(error))

@@ -31,8 +31,8 @@ def match_layer_available() -> bool:
 
 
 def _reason(error: BaseException) -> str:
-    message = str(error) or type(error).__name__
-    return " ".join(message.split())
+    message = " ".join((str(error) or type(error).__name__).split())
+    return message if len(message) <= 300 else message[:299] + "…"
 
 
 _ENVELOPE = (*HASHED_FIELDS, "hash")

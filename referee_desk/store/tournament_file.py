@@ -31,6 +31,7 @@ from referee_desk.store.errors import (
     NotATournamentFile,
     StoreError,
     StoreWriteError,
+    UnreadableFile,
 )
 from referee_desk.store.match_checks import MatchChecker
 from referee_desk.store.rows import INSERT_SQL, SELECT_COLUMNS, RowError, from_row, to_row
@@ -123,23 +124,42 @@ class TournamentFile:
         Raises ``NotATournamentFile``, ``NewerFileError`` or ``DamagedFile``.
         """
         file = Path(path)
-        exists = file.exists()
-        if exists and file.is_dir():
-            raise NotATournamentFile(f"{file}: is a folder, not a tournament file")
-        new = not exists or file.stat().st_size == 0
+        try:
+            exists = file.exists()
+            if exists and file.is_dir():
+                raise NotATournamentFile(f"{file}: is a folder, not a tournament file")
+            new = not exists or file.stat().st_size == 0
+            header = b""
+            if not new:
+                with open(file, "rb") as handle:
+                    header = handle.read(100)
+        except OSError as error:
+            raise UnreadableFile(f"{file}: cannot be read ({error.strerror or error})") from None
         if new and (not create or read_only):
             raise NotATournamentFile(f"{file}: no such tournament file")
         wal_mode = False
         if not new:
-            with open(file, "rb") as handle:
-                header = handle.read(100)
             if header[:16] != SQLITE_MAGIC:
                 raise NotATournamentFile(f"{file}: not a Referee Desk tournament file")
             wal_mode = header[18:20] == b"\x02\x02"
         # A missing WAL matters only for a file in WAL mode (backups are not).
-        wal_present = not wal_mode or Path(f"{file}-wal").exists()
+        wal = Path(f"{file}-wal")
+        wal_present = not wal_mode or wal.exists()
+        folder = file.resolve().parent
+        unwritable = not new and not (os.access(file, os.W_OK) and os.access(folder, os.W_OK))
+        if unwritable and wal.exists() and wal.stat().st_size > 0:
+            raise UnreadableFile(
+                f"{file}: read-only, with recent events still in {wal.name}; copy both files "
+                "to a folder you can write to and open the copy"
+            )
+        read_only = read_only or unwritable
         try:
-            if read_only:
+            if unwritable:
+                # Nobody can change it here: read it as it is, without the -shm file.
+                conn = sqlite3.connect(
+                    f"{file.resolve().as_uri()}?mode=ro&immutable=1", uri=True, isolation_level=None
+                )
+            elif read_only:
                 conn = sqlite3.connect(
                     f"{file.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
                 )
@@ -299,7 +319,8 @@ class TournamentFile:
                         "INSERT INTO session_ends (token, ended_at, how) VALUES (?, ?, ?)",
                         (self._session, utc_now(), "closed"),
                     )
-                self.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                # PASSIVE never waits for another desk; the last one out merges the WAL.
+                self.connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except (sqlite3.Error, StoreWriteError):
             pass  # the events are committed already; a missed mark only costs a check
         finally:

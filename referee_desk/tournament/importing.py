@@ -69,9 +69,30 @@ def _read_source(path: Path) -> dict[str, list[Event]]:
 
 
 def import_records(t: Tournament, paths: Sequence[str | Path]) -> ImportResult:
-    """Import every match record found in ``paths`` (``.jsonl`` or SQLite), match by match."""
+    """Import every match record found in ``paths`` (``.jsonl`` or SQLite), match by match.
+
+    JSON Lines files are first tried in one store import (one transaction); if that
+    is refused, every match is imported on its own so the conflicts can be named.
+    """
+    drawn = {m.match_id for m in t.matches()} | set(t.links().values())
+    if paths and not any(is_sqlite(p) for p in paths):
+        try:
+            report = import_jsonl(t.file, list(paths))
+        except (ImportConflict, ImportRefused):
+            pass  # find out match by match below
+        else:
+            t.invalidate()
+            ids = set(report.added) | set(report.unchanged)
+            return ImportResult(
+                added=dict(report.added),
+                unchanged=[m for m in report.unchanged if m not in report.added],
+                not_in_draw=sorted(m for m in ids if m not in drawn),
+            )
+    return _import_each(t, paths, drawn)
+
+
+def _import_each(t: Tournament, paths: Sequence[str | Path], drawn: set[str]) -> ImportResult:
     result = ImportResult()
-    drawn = {m.match_id for m in t.matches()}
     with tempfile.TemporaryDirectory(prefix="refdesk-import-") as tmp:
         for n, raw in enumerate(paths):
             path = Path(raw)

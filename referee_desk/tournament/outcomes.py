@@ -65,9 +65,24 @@ def _level(rank: Any) -> int:
     return int(rank) - 3
 
 
-def _pending_referral(state: Any) -> bool:
-    """A side reported to the committee (8.8) whose decision is not yet recorded."""
-    return bool(getattr(state, "referred", ()))
+def _referral_seq(events: Sequence[Event], voided: frozenset[int]) -> int:
+    """Seq of the last conduct warning (the second offence is what refers a side, 8.8)."""
+    return max(
+        (e.seq for e in events if e.type == "conduct_warning" and e.seq not in voided), default=0
+    )
+
+
+def _pending_referral(state: Any, events: Sequence[Event], rulings: Sequence[Event]) -> bool:
+    """A side reported to the committee (8.8) with neither its decision nor a later ruling.
+
+    After the end the record accepts only a ``committee_ruling`` (8.11), so a ruling
+    entered after the referral settles it.
+    """
+    if not getattr(state, "referred", ()):
+        return False
+    voided = getattr(state, "voided_seqs", frozenset())
+    referred_at = _referral_seq(events, voided)
+    return not any(r.seq > referred_at for r in rulings)
 
 
 def outcome_from_state(
@@ -98,7 +113,8 @@ def outcome_from_state(
         adjusting = [
             e for e in rulings if e.payload.get("level_changes") or "defenders_points" in e.payload
         ]
-        if adjusting and decided_by in (
+        settled = getattr(state, "referred", ()) and not _pending_referral(state, events, rulings)
+        if (adjusting or settled) and decided_by in (
             Decision.PASSED_A,
             Decision.TIME_OUT_LEVEL,
             Decision.TIME_OUT_DEAL,
@@ -115,7 +131,7 @@ def outcome_from_state(
         winner=winner,
         decided_by=decided_by,
         levels=tuple(sorted(levels.items())),
-        dispute_pending=_pending_referral(state),
+        dispute_pending=_pending_referral(state, events, rulings),
         finished=end is not None,
         penalties=penalties,
         hands=hands,
@@ -175,9 +191,16 @@ def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
     """
     t.outcome_problems = {}
     conn = t.conn
-    heads = events_source.heads(conn)
-    if not heads:
+    raw_heads = events_source.heads(conn)
+    if not raw_heads:
         return {}
+    # Records kept under a desk's own id count for the drawn match they are linked to.
+    heads = dict(raw_heads)
+    record_of = {m: m for m in raw_heads}
+    for match_id, record_id in t.links().items():
+        if record_id in raw_heads:
+            heads[match_id] = raw_heads[record_id]
+            record_of[match_id] = record_id
     from referee_desk.tournament.state import resolve
 
     # Which pairs play each match is known only after earlier results; resolve in
@@ -213,7 +236,7 @@ def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
                 outcomes[mid] = outcome_from_dict(cache[mid][1])
                 continue
             try:
-                events = t.file.events(mid)
+                events = t.file.events(record_of[mid])
                 state = replay_events(events)
                 o = outcome_from_state(state, events, pm[s.pair_a], pm[s.pair_b], mid)
             except (ValueError, ImportError) as error:

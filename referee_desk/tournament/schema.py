@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 
 #: Version of these tables (registered in the store's ``extensions`` table when present).
-TOURNAMENT_SCHEMA_VERSION = 1
+TOURNAMENT_SCHEMA_VERSION = 2
 EXTENSION_NAME = "tournament"
 
 SCHEMA = """
@@ -80,13 +80,32 @@ CREATE TABLE IF NOT EXISTS tournament_outcome_cache (
 """
 
 
+#: Version 1 -> 2: records kept under a desk's own match id, linked to a drawn match.
+MIGRATE_V1_TO_V2 = """
+CREATE TABLE IF NOT EXISTS tournament_links (
+    record_id TEXT PRIMARY KEY,
+    match_id TEXT NOT NULL UNIQUE,
+    linked_at TEXT NOT NULL,
+    linked_by TEXT NOT NULL DEFAULT ''
+);
+CREATE TRIGGER IF NOT EXISTS tournament_links_once BEFORE UPDATE ON tournament_links
+BEGIN SELECT RAISE(ABORT, 'a link is recorded once: UPDATE refused'); END;
+"""
+
+
+def _run(conn: sqlite3.Connection, script: str) -> None:
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                conn.execute(buffer.strip())
+            buffer = ""
+
+
 def migrate_schema(conn: sqlite3.Connection, from_version: int) -> None:
     """The store's ``ensure_extension`` hook: bring our tables from ``from_version``."""
     if from_version < 1:
-        buffer = ""
-        for line in SCHEMA.splitlines(keepends=True):
-            buffer += line
-            if sqlite3.complete_statement(buffer):
-                if buffer.strip():
-                    conn.execute(buffer.strip())
-                buffer = ""
+        _run(conn, SCHEMA)
+    if from_version < 2:
+        _run(conn, MIGRATE_V1_TO_V2)

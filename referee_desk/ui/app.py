@@ -12,11 +12,12 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication
 
 from referee_desk.ui.language import LanguageManager
 from referee_desk.ui.main_window import MainWindow
-from referee_desk.ui.sample import build_sample_tournament, liveliest_match
+from referee_desk.ui.sample import build_sample_tournament, liveliest_match, start_live_demo
 from referee_desk.ui.settings import LANGUAGES, DeskSettings
 
 
@@ -38,7 +39,10 @@ def open_desk(window: MainWindow, file: str | None) -> None:
     if not window.open_tournament(path):
         return
     assert window.tf is not None
-    match_id = liveliest_match(window.tf)
+    try:
+        match_id = start_live_demo(window.tf) or liveliest_match(window.tf)
+    except (ValueError, OSError):
+        match_id = liveliest_match(window.tf)
     if match_id is None:
         window.open_match_dialog()
         return
@@ -46,6 +50,11 @@ def open_desk(window: MainWindow, file: str | None) -> None:
         "MainWindow", "Sample referee"
     )
     window.open_match(match_id, referee)
+
+
+def has_chinese_font() -> bool:
+    """Whether any installed font covers Simplified Chinese (else text shows as boxes)."""
+    return bool(QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese))
 
 
 def run_desk(argv: list[str]) -> int:
@@ -60,4 +69,13 @@ def run_desk(argv: list[str]) -> int:
     window = MainWindow(settings, languages)
     window.show()
     open_desk(window, args.file)
+    if not has_chinese_font():
+        window.show_message(
+            QCoreApplication.translate("MainWindow", "No Chinese font"),
+            QCoreApplication.translate(
+                "MainWindow",
+                "No installed font can show Chinese. On Linux install fonts-wqy-microhei "
+                "(or fonts-noto-cjk).",
+            ),
+        )
     return int(app.exec())

@@ -35,7 +35,7 @@ def anchor_from(
     clock_state: Any, wall_now: datetime, monotonic: Callable[[], float] = time.monotonic
 ) -> ClockAnchor:
     """Read the match layer's ClockState at ``wall_now``."""
-    epoch_ms = int(round(wall_now.timestamp() * 1000))
+    epoch_ms = round(wall_now.timestamp() * 1000)
     return ClockAnchor(
         elapsed_ms=int(clock_state.elapsed_at(epoch_ms)),
         limit_ms=int(clock_state.limit_ms),

@@ -165,6 +165,8 @@ class EventLogModel(QAbstractTableModel):
             font = QFont()
             font.setStrikeOut(True)
             return font
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("what", "consequence"):
+            return self._display(event, column)
         if role == Qt.ItemDataRole.ToolTipRole and event.seq in self._corrected:
             return QCoreApplication.translate("EventLogModel", "Corrected: %1").replace(
                 "%1", self._corrected[event.seq]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +46,7 @@ from referee_desk.ui.dialogs.reason import ReasonDialog
 from referee_desk.ui.dialogs.settings_dialog import SettingsDialog
 from referee_desk.ui.dialogs.trick import TrickDialog
 from referee_desk.ui.dialogs.violations import VIOLATION_MENU, OverrunDialog
-from referee_desk.ui.event_model import EventLogModel, ViolationFilterProxy, local_time
+from referee_desk.ui.event_model import COLUMNS, EventLogModel, ViolationFilterProxy, local_time
 from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
 from referee_desk.ui.language import LanguageManager
 from referee_desk.ui.record import StoreMatchRecord
@@ -107,7 +109,10 @@ class MainWindow(QMainWindow):
         self.ui.eventView.setModel(self.proxy)
         header = self.ui.eventView.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        header.setSectionResizeMode(COLUMNS.index("consequence"), QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        self.ui.eventView.setWordWrap(False)
+        self.ui.eventView.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.ui.eventView.selectionModel().currentRowChanged.connect(self._on_row_changed)
         self._build_violation_menu()
         self._connect_actions()
@@ -153,6 +158,7 @@ class MainWindow(QMainWindow):
             ui.actionOpenFile: self.choose_file,
             ui.actionOpenMatch: self.open_match_dialog,
             ui.actionSettings: self.open_settings,
+            ui.actionExportReport: self.choose_report_file,
             ui.actionQuit: self.close,
             ui.actionUndo: self.undo_last,
             ui.actionCorrection: self.correct_selected,
@@ -266,7 +272,10 @@ class MainWindow(QMainWindow):
         self.close_tournament()
         self.tf = tf
         self.settings.last_file = str(path)
-        self.statusBar().showMessage(str(path))
+        note = str(path)
+        if tf.read_only:
+            note = self.tr("%1 (read-only: nothing can be recorded)").replace("%1", str(path))
+        self.statusBar().showMessage(note)
         return True
 
     def close_tournament(self) -> None:
@@ -310,10 +319,15 @@ class MainWindow(QMainWindow):
     def _on_changed(self) -> None:
         if self.session is not None:
             self.model.set_record(self.session.events, self.session.state)
-            self.ui.eventView.scrollToBottom()
-            self._anchor = anchor_from(
-                self.session.state.clock, self.session.now(), self._monotonic
-            )
+            QTimer.singleShot(0, self.ui.eventView.scrollToBottom)
+            state = self.session.state
+            read_at = self.session.now()
+            if state.end is not None and state.end.recorded and state.last_recorded_at:
+                # The match is over: the clock shows what was left when it ended.
+                read_at = datetime.fromisoformat(state.last_recorded_at.replace("Z", "+00:00"))
+            self._anchor = anchor_from(state.clock, read_at, self._monotonic)
+            if state.end is not None and state.end.recorded:
+                self._anchor = replace(self._anchor, running=False)
         else:
             self.model.set_record([], None)
             self._anchor = None
@@ -443,8 +457,15 @@ class MainWindow(QMainWindow):
             paused = self._anchor.started and not self._anchor.running
             ui.clockLabel.setText(format_ms(left))
             ui.clockLabel.setStyleSheet(styles.clock_style(colour_for(left), paused))
+            ended = (
+                self.session is not None
+                and self.session.state.end is not None
+                and (self.session.state.end.recorded)
+            )
             ui.pausedLabel.setVisible(paused or not self._anchor.started)
-            if not self._anchor.started:
+            if ended:
+                ui.pausedLabel.setText(self.tr("MATCH OVER"))
+            elif not self._anchor.started:
                 ui.pausedLabel.setText(self.tr("NOT STARTED"))
             elif paused:
                 reason = self._anchor.paused_reason or ""
@@ -484,6 +505,8 @@ class MainWindow(QMainWindow):
             if on_done is not None:
                 on_done(result)
             dialog.deleteLater()
+            if not isinstance(dialog, MatchEndDialog):
+                self._maybe_announce_end()
 
         dialog.finished.connect(finished)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
@@ -722,6 +745,33 @@ class MainWindow(QMainWindow):
     def set_violations_only(self, enabled: bool) -> None:
         self.ui.violationsOnlyCheck.setChecked(enabled)
         self.proxy.set_only_violations(enabled)
+
+    # ------------------------------------------------------------ report
+
+    def choose_report_file(self) -> None:
+        if (session := self._need_session()) is None:
+            return
+        path, _filter = QFileDialog.getSaveFileName(
+            self, self.tr("Export match report"), f"{session.match_id}.pdf", "PDF (*.pdf)"
+        )
+        if path:
+            self.export_report(path)
+
+    def export_report(self, path: str | Path) -> bool:
+        """Write the match report PDF of the open match (exports layer)."""
+        from referee_desk.exports.pdf_match_report import export_match_report_pdf
+
+        assert self.session is not None and self.tf is not None
+        seal = self.tf.seal(self.session.match_id)
+        try:
+            export_match_report_pdf(
+                self.session.events, path, seal_hash=seal.head_hash if seal else None
+            )
+        except (ValueError, OSError) as error:
+            self.show_message(self.tr("Export failed"), str(error))
+            return False
+        self.statusBar().showMessage(self.tr("Match report written: %1").replace("%1", str(path)))
+        return True
 
     # ------------------------------------------------------------ misc
 

@@ -124,6 +124,10 @@ def points_text(state: Any) -> str:
 
 
 def next_hand_text(state: Any) -> str:
+    """Who shuffles, cuts and deals next: known once a hand is over (2.3, 7)."""
+    hand = getattr(state, "current_hand", None)
+    if hand is not None and str(hand.status) in ("bidding", "playing", "revoked"):
+        return ""
     parts = []
     shuffler = getattr(state, "shuffler", None)
     cutter = getattr(state, "cutter", None)

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal
 
 from referee_desk import match as match_api
 from referee_desk.match.envelope import Event
+from referee_desk.store import AppendConflict
 
 
 class MatchRecord(Protocol):
@@ -106,10 +107,19 @@ class MatchSession(QObject):
             for event in sealed:
                 written.append(self.record.append(event))
                 self.events.append(written[-1])
+        except AppendConflict:
+            # Another desk recorded since: show its events; the entry stays in its dialog.
+            self.reload()
+            raise
         finally:
             if written:
                 self.refresh()
         return written
+
+    def reload(self) -> None:
+        """Read the record again (after another desk appended to the same match)."""
+        self.events = list(self.record.load())
+        self.refresh()
 
     def refresh(self) -> None:
         """Replay at the current time (the clock keeps running between entries)."""

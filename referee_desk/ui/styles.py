@@ -6,6 +6,9 @@ CLOCK_COLOURS = {"normal": "#1b5e20", "amber": "#e69500", "red": "#d50000"}
 
 BASE_STYLE = """
 QMainWindow, QDialog { font-size: 14pt; }
+QDialog QLabel, QDialog QLineEdit, QDialog QComboBox, QDialog QSpinBox, QDialog QCheckBox,
+QDialog QPlainTextEdit, QDialog QGroupBox { font-size: 13pt; }
+QDialog QPushButton { font-size: 14pt; min-height: 40px; }
 QPushButton { font-size: 15pt; min-height: 52px; padding: 4px 12px; }
 QTableView { font-size: 12pt; }
 QGroupBox { font-size: 14pt; font-weight: bold; }

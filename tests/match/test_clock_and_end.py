@@ -70,6 +70,9 @@ def test_pass_a_wins_at_once_and_locks_the_match():
     t.ev("match_ended", {"reason": "passed_a", "winner": "NS"})
     t.ev("note", {"text": "赛后签字", "about_seq": t.events[-1].seq})
     t.ev("committee_ruling", {"text": "赛后复核无异议"})
+    note = t.events[-2].seq
+    t.ev("correction", {"target_seq": note, "action": "void", "reason": "签字记录重复"})
+    assert note in t.state.voided_seqs
     assert t.state.end.recorded
     assert "already recorded" in t.refused("match_ended", {"reason": "passed_a", "winner": "NS"})
 

@@ -8,8 +8,10 @@ and sequence numbers have no gaps; a stale writer gets ``AppendConflict``.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -57,8 +59,12 @@ def test_stale_writer_in_another_process_gets_a_conflict(tmp_path: Path) -> None
             "tf.append(draft('m', 2))\n"
             "tf.close()\n"
         )
-        subprocess.run([sys.executable, "-c", script], check=True, cwd=ROOT,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+        subprocess.run(
+            [sys.executable, "-c", script],
+            check=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         with pytest.raises(AppendConflict, match="another desk recorded"):
             desk.append(draft("m", seen), expected_seq=seen + 1)
         assert [e.seq for e in desk.events("m")] == [1, 2, 3]
@@ -70,12 +76,16 @@ def test_full_disk_fails_clearly_and_leaves_the_file_consistent(tmp_path: Path) 
         record(tf, "m", 3)
         pages = tf.connection.execute("PRAGMA page_count").fetchone()[0]
         tf.connection.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own disk-full path
-        big = draft("m", 3, text="长" * 20000)
+        stored = 3
         with pytest.raises(StoreWriteError, match="not saved: the disk is full"):
-            tf.append(big)
-        assert len(tf.events("m")) == 3
+            for _ in range(500):
+                tf.append(draft("m", stored, text="长" * 900))
+                stored += 1
+        unsaved = draft("m", stored, text="长" * 900)
+        assert len(tf.events("m")) == stored
+        assert tf.verify() is None
         tf.connection.execute("PRAGMA max_page_count = 1073741823")
-        assert tf.append(big).seq == 4  # the same entry, kept by the desk, saves later
+        assert tf.append(unsaved).seq == stored + 1  # the entry the desk kept saves later
     with TournamentFile.open(path, create=False) as tf:
         assert tf.verify() is None
 
@@ -83,19 +93,19 @@ def test_full_disk_fails_clearly_and_leaves_the_file_consistent(tmp_path: Path) 
 @pytest.mark.skipif(not hasattr(os, "setuid"), reason="needs POSIX users")
 def test_read_only_file_opens_for_reading_and_refuses_appends(tmp_path: Path) -> None:
     """A file the desk's user cannot write (run as an unprivileged user: root ignores modes)."""
-    folder = tmp_path / "ro"
-    folder.mkdir()
+    folder = Path(tempfile.mkdtemp(prefix="rd-ro-", dir="/tmp"))
     path = folder / "cup.sqlite"
     with TournamentFile.open(path) as tf:
         record(tf, "m", 3)
     path.chmod(0o444)
     folder.chmod(0o555)
-    tmp_path.chmod(0o755)
     script = (
         "import os, sys\n"
-        "os.setgid(65534); os.setuid(65534)\n"
         "from referee_desk.store import TournamentFile, StoreWriteError\n"
         "from referee_desk.store.synthetic import draft\n"
+        "from referee_desk.store.match_checks import MatchChecker\n"
+        "MatchChecker().problem(draft('warm-up', 0))  # load everything while still root\n"
+        "os.setgid(65534); os.setuid(65534)\n"
         f"tf = TournamentFile.open({str(path)!r}, create=False)\n"
         "print(tf.read_only, len(tf.events('m')))\n"
         "try:\n"
@@ -106,12 +116,17 @@ def test_read_only_file_opens_for_reading_and_refuses_appends(tmp_path: Path) ->
     )
     try:
         done = subprocess.run(
-            [sys.executable, "-c", script], capture_output=True, text=True, cwd="/",
-            env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60,
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            cwd="/",
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=60,
         )
     finally:
         folder.chmod(0o755)
         path.chmod(0o644)
+        shutil.rmtree(folder / "unused", ignore_errors=True)
     if "Operation not permitted" in done.stderr:
         pytest.skip("cannot switch to an unprivileged user here")
     assert done.returncode == 0, done.stderr

@@ -178,3 +178,39 @@ def test_sides_found_by_seated_players_without_ids() -> None:
     info2 = MatchInfo("T", "1", "1", {Side.NS: "x", Side.EW: "y"}, {}, "裁判")
     with pytest.raises(OutcomeError, match="cannot tell"):
         side_pairs(info2, a, b)
+
+
+def test_committee_ruling_after_the_referral_releases_the_branch(tmp_path: Path) -> None:
+    """8.11: 由仲裁委员会……另外去作出处理 — once the ruling is recorded the branch moves on,
+    and the bracket marks the win as a committee ruling."""
+    from referee_desk.match import new_event
+
+    t = cup(tmp_path, 4)
+    m = t.state().matches[0]
+    mid = m.match.match_id
+    imported(t, tmp_path, mid, m.pair_a, "pending")
+    assert t.state().match(mid).status is Status.HELD
+    draft = new_event(
+        t.file.events(mid),
+        "committee_ruling",
+        {"text": "维持比赛结果，东西方警告记录在案"},
+        "仲裁委员会",
+        "2026-11-29T14:00:00.000Z",
+    )
+    t.file.append(draft)
+    t.invalidate()
+    st = t.state().match(mid)
+    assert st.status is Status.DECIDED and st.winner == m.pair_a
+    assert st.decided_by is Decision.COMMITTEE and st.decided_by.is_marked
+    assert t.state().matches[2].pair_a == m.pair_a
+
+
+def test_outcome_cache_follows_the_chain_head(tmp_path: Path) -> None:
+    t = cup(tmp_path, 4)
+    m = t.state().matches[0]
+    imported(t, tmp_path, m.match.match_id, m.pair_a, "passed_a")
+    first = t.state().match(m.match.match_id).outcome
+    cached = t.conn.execute("SELECT head_hash FROM tournament_outcome_cache").fetchall()
+    assert [r[0].split(":")[0] for r in cached] == [first.final_hash]
+    t.invalidate()
+    assert t.state().match(m.match.match_id).outcome == first  # read back from the cache

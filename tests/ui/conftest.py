@@ -72,8 +72,13 @@ def languages(qapp: QApplication) -> Iterator[LanguageManager]:
 
 
 @pytest.fixture
-def window(qtbot: Any, settings: DeskSettings, languages: LanguageManager, fake_time: FakeTime,
-           tmp_path: Path) -> Iterator[MainWindow]:
+def window(
+    qtbot: Any,
+    settings: DeskSettings,
+    languages: LanguageManager,
+    fake_time: FakeTime,
+    tmp_path: Path,
+) -> Iterator[MainWindow]:
     win = MainWindow(settings, languages, monotonic=fake_time.monotonic)
     qtbot.addWidget(win)
     win.resize(1280, 860)
@@ -148,8 +153,13 @@ def close_bidding(dialog: Any, dealer: str | None = None, trump: str | None = No
     dialog.ui.closeBiddingButton.click()
 
 
-def summary_hand(window: MainWindow, points: int, last_points: int = 0, cards_each: int = 1,
-                 last_side: str | None = None) -> Any:
+def summary_hand(
+    window: MainWindow,
+    points: int,
+    last_points: int = 0,
+    cards_each: int = 1,
+    last_side: str | None = None,
+) -> Any:
     dialog = trigger(window, "actionHandResult")
     dialog.ui.pointsBeforeSpin.setValue(points)
     dialog.ui.lastTrickPointsSpin.setValue(last_points)

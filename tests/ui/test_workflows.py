@@ -38,8 +38,13 @@ def test_open_a_new_match_with_sign_in(window: Any) -> None:
     dialog = trigger(window, "actionOpenMatch")
     assert isinstance(dialog, OpenMatchDialog)
     shown = dialog.ui.rulesetView.toPlainText()
-    for name in ("match_minutes = 120", "think_seconds = 10", "misplay_points_per_card = 10",
-                 "last_trick = multiply", "at_time_out = finish_hand"):
+    for name in (
+        "match_minutes = 120",
+        "think_seconds = 10",
+        "misplay_points_per_card = 10",
+        "last_trick = multiply",
+        "at_time_out = finish_hand",
+    ):
         assert name in shown  # every parameter value is shown before confirming
     ui = dialog.ui
     ui.roundEdit.setText("2")
@@ -50,8 +55,12 @@ def test_open_a_new_match_with_sign_in(window: Any) -> None:
     ok(dialog)
     assert window.active_dialog is dialog  # refused: names missing, dialog stays open
     assert "N" in ui.errorLabel.text() and ui.errorLabel.text()
-    for edit, name in ((ui.seatNEdit, "张三"), (ui.seatEEdit, "李四"), (ui.seatSEdit, "王五"),
-                       (ui.seatWEdit, "赵六")):
+    for edit, name in (
+        (ui.seatNEdit, "张三"),
+        (ui.seatEEdit, "李四"),
+        (ui.seatSEdit, "王五"),
+        (ui.seatWEdit, "赵六"),
+    ):
         edit.setText(name)
     ok(dialog)
     assert window.active_dialog is None
@@ -81,9 +90,16 @@ def test_pin_is_checked_by_the_store(window: Any) -> None:
     window.tf.add_person("王磊", "referee", "2468")
     dialog = trigger(window, "actionOpenMatch")
     ui = dialog.ui
-    for edit, text in ((ui.roundEdit, "1"), (ui.tableEdit, "1"), (ui.seatNEdit, "a"),
-                       (ui.seatEEdit, "b"), (ui.seatSEdit, "c"), (ui.seatWEdit, "d"),
-                       (ui.refereeNameEdit, "王磊"), (ui.refereePinEdit, "0000")):
+    for edit, text in (
+        (ui.roundEdit, "1"),
+        (ui.tableEdit, "1"),
+        (ui.seatNEdit, "a"),
+        (ui.seatEEdit, "b"),
+        (ui.seatSEdit, "c"),
+        (ui.seatWEdit, "d"),
+        (ui.refereeNameEdit, "王磊"),
+        (ui.refereePinEdit, "0000"),
+    ):
         edit.setText(text)
     ui.pairNsCombo.setEditText("甲")
     ui.pairEwCombo.setEditText("乙")
@@ -207,8 +223,9 @@ def test_trick_by_trick_with_keyboard_and_picker(desk: Any, qtbot: Any) -> None:
     dialog.ui.play3Edit.setFocus()
     QApplication.processEvents()
     dialog._focused = dialog.ui.play3Edit
-    dialog.picker.findChild(type(dialog.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)),
-                            "card_H4").click()
+    dialog.picker.findChild(
+        type(dialog.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok)), "card_H4"
+    ).click()
     assert dialog.ui.play3Edit.text() == "H4"
     assert "South" in dialog.ui.winnerLabel.text()
     qtbot.keyClicks(dialog.ui.play4Edit, "S5")
@@ -285,7 +302,10 @@ def test_correction_of_a_selected_event_needs_a_reason(desk: Any, qtbot: Any) ->
     ok(dialog)
     last = desk.session.events[-1]
     assert last.type == "correction" and last.payload == {
-        "target_seq": 5, "action": "void", "reason": "主牌录错"}
+        "target_seq": 5,
+        "action": "void",
+        "reason": "主牌录错",
+    }
     assert desk.session.state.current_hand.status == "bidding"
     assert desk.review_row is None
 
@@ -313,8 +333,11 @@ def test_review_mode_steps_through_events(desk: Any, qtbot: Any) -> None:
 def test_filter_to_violations(desk: Any, qtbot: Any) -> None:
     start_clock(desk)
     play_opening_hand(desk, qtbot)
-    dialog = desk.open_violation(__import__(
-        "referee_desk.ui.dialogs.violations", fromlist=["WrongPlayDialog"]).WrongPlayDialog)
+    dialog = desk.open_violation(
+        __import__(
+            "referee_desk.ui.dialogs.violations", fromlist=["WrongPlayDialog"]
+        ).WrongPlayDialog
+    )
     ok(dialog)
     press(qtbot, desk, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
     assert desk.ui.violationsOnlyCheck.isChecked()
@@ -360,3 +383,39 @@ def test_shortcuts_listed_in_help(desk: Any) -> None:
         assert any(line.split("\t")[0] == key for line in lines.splitlines()), key
     trigger(desk, "actionShortcuts")
     assert "Ctrl+Z" in desk.last_message and "8.2" in desk.last_message
+
+
+def test_bid_by_keyboard_only(desk: Any, qtbot: Any) -> None:
+    """DESK.md: B, the seat letter, the cards in notation, Enter."""
+    start_clock(desk)
+    dialog = press(qtbot, desk, Qt.Key.Key_B)
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog, timeout=2000)
+    qtbot.keyClicks(QApplication.focusWidget(), "W")
+    assert dialog.ui.seatCombo.currentData() == "W"
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is dialog.ui.cardsEdit
+    qtbot.keyClicks(dialog.ui.cardsEdit, "LJ D3 D3")
+    qtbot.keyClick(dialog.ui.cardsEdit, Qt.Key.Key_Return)
+    bids = desk.session.state.current_hand.bids
+    assert [(str(b.seat), b.cards) for b in bids] == [("W", ("LJ", "D3", "D3"))]
+    dialog.reject()
+
+
+def test_chinese_font_is_available() -> None:
+    """Chinese must render as Chinese: a font covering it is installed (README: Linux)."""
+    from referee_desk.ui.app import has_chinese_font
+
+    assert has_chinese_font()
+
+
+def test_export_match_report_from_the_desk(desk: Any, qtbot: Any, tmp_path: Any) -> None:
+    from pypdf import PdfReader
+
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    summary_hand(desk, 100)
+    out = tmp_path / "report.pdf"
+    assert desk.export_report(out)
+    text = "".join(page.extract_text() for page in PdfReader(out).pages)
+    assert desk.session.match_id in text

@@ -40,6 +40,10 @@ class BidDialog(EntryDialog):
         self.ui.closeBiddingButton.clicked.connect(self.close_bidding)
         QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.close_bidding)
         self._closing = False
+        # Keyboard order of DESK.md: seat letter, then the cards, Enter.
+        self.setTabOrder(self.ui.seatCombo, self.ui.cardsEdit)
+        self.setTabOrder(self.ui.cardsEdit, self.ui.kindCombo)
+        self.ui.seatCombo.setFocus()
         self.retranslate()
         self.session.changed.connect(self.show_standing)
         self.show_standing()

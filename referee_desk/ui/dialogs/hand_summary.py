@@ -6,6 +6,7 @@ levels, next dealer and the article, exactly what committing would record.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -18,12 +19,10 @@ from referee_desk.ui.dialogs.seat_combos import select
 from referee_desk.ui.generated.ui_hand_summary_dialog import Ui_HandSummaryDialog
 from referee_desk.ui.session import MatchSession
 
-PREVIEW_STYLE = "font-size: 16pt; font-weight: bold; color: #0b5394;"
 
-
-def outcome_text(state: Any, after_seq: int) -> str:
-    """``防守方 105 · 南北 +2 级 → 5 · 下盘 南 坐庄 · 7.2`` from the replayed state."""
-    finished = [h for h in state.hands if h.result is not None and h.seq is not None]
+def outcome_headline(state: Any, after_seq: int) -> str:
+    """``防守方 105 · 南北升 2 级 → 5 · 下盘 南 坐庄 · 7.3 7.2`` from the replayed state."""
+    finished = [h for h in state.hands if h.result is not None]
     hand = finished[-1] if finished else None
     parts: list[str] = []
     if hand is not None and hand.result is not None:
@@ -37,7 +36,10 @@ def outcome_text(state: Any, after_seq: int) -> str:
         for side, gain in result.gains.items():
             if gain:
                 parts.append(
-                    f"{texts.side_name(side)} +{gain} → {texts.level_label(result.levels_after[side])}"
+                    QCoreApplication.translate("HandSummaryDialog", "%1 up %2 → %3")
+                    .replace("%1", texts.side_name(side))
+                    .replace("%2", str(gain))
+                    .replace("%3", texts.level_label(result.levels_after[side]))
                 )
         if result.next_dealer is not None:
             parts.append(
@@ -45,9 +47,19 @@ def outcome_text(state: Any, after_seq: int) -> str:
                     "%1", texts.seat_name(result.next_dealer)
                 )
             )
-    consequences = new_consequences(state, after_seq)
-    parts.extend(str(c) for c in consequences)
+    articles = [c.article for c in new_consequences(state, after_seq) if "." in c.article]
+    if articles:
+        parts.append(" ".join(dict.fromkeys(articles)))
     return " · ".join(parts)
+
+
+def preview_html(headline: str, details: list[str]) -> str:
+    """A large headline and the match layer's consequence lines below it."""
+    lines = "<br>".join(html.escape(d) for d in details)
+    return (
+        f"<div style='font-size:17pt; font-weight:bold; color:#0b5394'>{html.escape(headline)}"
+        f"</div><div style='font-size:11pt; color:#37474f'>{lines}</div>"
+    )
 
 
 class HandSummaryDialog(EntryDialog):
@@ -57,7 +69,6 @@ class HandSummaryDialog(EntryDialog):
         self.ui.setupUi(self)
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
-        self.ui.previewLabel.setStyleSheet(PREVIEW_STYLE)
         for spin in (
             self.ui.pointsBeforeSpin,
             self.ui.lastTrickPointsSpin,
@@ -100,4 +111,6 @@ class HandSummaryDialog(EntryDialog):
             self.show_error(refusal)
             return
         self.clear_error()
-        self.ui.previewLabel.setText(outcome_text(state, self.session.state.last_seq))
+        after = self.session.state.last_seq
+        details = [str(c) for c in new_consequences(state, after)]
+        self.ui.previewLabel.setText(preview_html(outcome_headline(state, after), details))

@@ -48,16 +48,16 @@ class OpenMatchDialog(TranslatedDialog):
         self.retranslate()
         self.show_ruleset()
 
-    def retranslate(self) -> None:
-        current = self.ui.matchCombo.currentData()
-        self.ui.matchCombo.blockSignals(True)
-        self.ui.matchCombo.clear()
-        self.ui.matchCombo.addItem(self.tr("— start a new match —"), None)
+    def _load_matches(self) -> None:
+        """The file's matches, read once (the file may be closed while this dialog lives)."""
+        self.ui.matchCombo.addItem("", None)
         for match_id in self.tf.match_ids():
             self.ui.matchCombo.addItem(match_label(self.tf, match_id), match_id)
-        index = self.ui.matchCombo.findData(current)
-        self.ui.matchCombo.setCurrentIndex(max(index, 0))
-        self.ui.matchCombo.blockSignals(False)
+
+    def retranslate(self) -> None:
+        if self.ui.matchCombo.count() == 0:
+            self._load_matches()
+        self.ui.matchCombo.setItemText(0, self.tr("— start a new match —"))
         self.update_enabled()
 
     def update_enabled(self) -> None:

@@ -24,7 +24,7 @@ class Ui_HandSummaryDialog(object):
     def setupUi(self, HandSummaryDialog):
         if not HandSummaryDialog.objectName():
             HandSummaryDialog.setObjectName(u"HandSummaryDialog")
-        HandSummaryDialog.resize(560, 380)
+        HandSummaryDialog.resize(680, 520)
         self.mainLayout = QVBoxLayout(HandSummaryDialog)
         self.mainLayout.setObjectName(u"mainLayout")
         self.formLayout = QFormLayout()

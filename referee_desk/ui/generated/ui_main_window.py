@@ -38,6 +38,11 @@ class Ui_MainWindow(object):
 #if QT_CONFIG(shortcut)
         self.actionOpenMatch.setShortcut(u"Ctrl+M")
 #endif // QT_CONFIG(shortcut)
+        self.actionExportReport = QAction(MainWindow)
+        self.actionExportReport.setObjectName(u"actionExportReport")
+#if QT_CONFIG(shortcut)
+        self.actionExportReport.setShortcut(u"Ctrl+Shift+P")
+#endif // QT_CONFIG(shortcut)
         self.actionSettings = QAction(MainWindow)
         self.actionSettings.setObjectName(u"actionSettings")
 #if QT_CONFIG(shortcut)
@@ -158,6 +163,12 @@ class Ui_MainWindow(object):
         self.headerSpacer = QSpacerItem(0, 0, QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
 
         self.headerLayout.addItem(self.headerSpacer)
+
+        self.thinkLabel = QLabel(self.centralwidget)
+        self.thinkLabel.setObjectName(u"thinkLabel")
+        self.thinkLabel.setText(u"")
+
+        self.headerLayout.addWidget(self.thinkLabel)
 
         self.pausedLabel = QLabel(self.centralwidget)
         self.pausedLabel.setObjectName(u"pausedLabel")
@@ -308,15 +319,13 @@ class Ui_MainWindow(object):
 
         self.handLayout.addWidget(self.nextHandLabel)
 
-        self.thinkLabel = QLabel(self.handGroup)
-        self.thinkLabel.setObjectName(u"thinkLabel")
-        self.thinkLabel.setText(u"")
-
-        self.handLayout.addWidget(self.thinkLabel)
-
 
         self.matchLayout.addWidget(self.handGroup)
 
+        self.matchLayout.setStretch(0, 3)
+        self.matchLayout.setStretch(1, 2)
+        self.matchLayout.setStretch(2, 2)
+        self.matchLayout.setStretch(3, 3)
 
         self.centralLayout.addLayout(self.matchLayout)
 
@@ -412,6 +421,7 @@ class Ui_MainWindow(object):
         self.menubar.addAction(self.menuHelp.menuAction())
         self.menuFile.addAction(self.actionOpenFile)
         self.menuFile.addAction(self.actionOpenMatch)
+        self.menuFile.addAction(self.actionExportReport)
         self.menuFile.addSeparator()
         self.menuFile.addAction(self.actionSettings)
         self.menuFile.addSeparator()
@@ -447,6 +457,7 @@ class Ui_MainWindow(object):
         MainWindow.setWindowTitle(QCoreApplication.translate("MainWindow", u"Referee Desk", None))
         self.actionOpenFile.setText(QCoreApplication.translate("MainWindow", u"Open tournament file\u2026", None))
         self.actionOpenMatch.setText(QCoreApplication.translate("MainWindow", u"Open or start a match\u2026", None))
+        self.actionExportReport.setText(QCoreApplication.translate("MainWindow", u"Export match report (PDF)\u2026", None))
         self.actionSettings.setText(QCoreApplication.translate("MainWindow", u"Settings\u2026", None))
         self.actionQuit.setText(QCoreApplication.translate("MainWindow", u"Quit", None))
         self.actionUndo.setText(QCoreApplication.translate("MainWindow", u"Undo last entry", None))

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>BidDialog</name>
@@ -54,7 +55,7 @@
         <translation>仲裁委员会对违纪的决定</translation>
     </message>
     <message>
-        <source>After a side's second conduct offence the arbitration committee decides, normally disqualifying that side.</source>
+        <source>After a side&apos;s second conduct offence the arbitration committee decides, normally disqualifying that side.</source>
         <translation>一方第二次违纪后由仲裁委员会决定，一般取消该方比赛资格。</translation>
     </message>
     <message>
@@ -93,7 +94,7 @@
         <translation>不变</translation>
     </message>
     <message>
-        <source>Set the defenders' points to</source>
+        <source>Set the defenders&apos; points to</source>
         <translation>防守方得分改为</translation>
     </message>
     <message>
@@ -108,7 +109,7 @@
         <translation>警告</translation>
     </message>
     <message>
-        <source>Talking, signalling, peeking or looking at scores or played cards: a side's first offence is a warning; at the second the referee reports it at once to the arbitration committee.</source>
+        <source>Talking, signalling, peeking or looking at scores or played cards: a side&apos;s first offence is a warning; at the second the referee reports it at once to the arbitration committee.</source>
         <translation>讲话、暗示、偷看、翻看记分或已出的牌：一方第一次违纪给予警告；第二次由裁判立即报告仲裁委员会。</translation>
     </message>
     <message>
@@ -211,6 +212,10 @@
         <translation>防守方 %1</translation>
     </message>
     <message>
+        <source>%1 up %2 → %3</source>
+        <translation>%1升 %2 级 → %3</translation>
+    </message>
+    <message>
         <source>next dealer %1</source>
         <translation>下盘 %1 坐庄</translation>
     </message>
@@ -219,7 +224,7 @@
         <translation>本盘结果</translation>
     </message>
     <message>
-        <source>Defenders' points before the last trick</source>
+        <source>Defenders&apos; points before the last trick</source>
         <translation>最后一墩前防守方得分</translation>
     </message>
     <message>
@@ -257,6 +262,10 @@
 %2</translation>
     </message>
     <message>
+        <source>%1 (read-only: nothing can be recorded)</source>
+        <translation>%1（只读：无法记录）</translation>
+    </message>
+    <message>
         <source>No file</source>
         <translation>没有文件</translation>
     </message>
@@ -287,6 +296,10 @@
     <message>
         <source>Resume (P)</source>
         <translation>继续 P</translation>
+    </message>
+    <message>
+        <source>MATCH OVER</source>
+        <translation>比赛已结束</translation>
     </message>
     <message>
         <source>NOT STARTED</source>
@@ -377,6 +390,18 @@
         <translation>作废事件 %1（%2）。原因（必填）：</translation>
     </message>
     <message>
+        <source>Export match report</source>
+        <translation>导出比赛报告</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Match report written: %1</source>
+        <translation>比赛报告已写入：%1</translation>
+    </message>
+    <message>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
@@ -385,7 +410,7 @@
         <translation>关于裁判台</translation>
     </message>
     <message>
-        <source>Referee Desk: the referee's desk for Guilin four-deck Tractor tournaments.</source>
+        <source>Referee Desk: the referee&apos;s desk for Guilin four-deck Tractor tournaments.</source>
         <translation>裁判台：桂林四副牌拖拉机比赛的裁判工具。</translation>
     </message>
     <message>
@@ -473,6 +498,10 @@
         <translation>打开或开始比赛…</translation>
     </message>
     <message>
+        <source>Export match report (PDF)…</source>
+        <translation>导出比赛报告 (PDF)…</translation>
+    </message>
+    <message>
         <source>Settings…</source>
         <translation>设置…</translation>
     </message>
@@ -543,6 +572,14 @@
     <message>
         <source>Sample referee</source>
         <translation>示例裁判</translation>
+    </message>
+    <message>
+        <source>No Chinese font</source>
+        <translation>没有中文字体</translation>
+    </message>
+    <message>
+        <source>No installed font can show Chinese. On Linux install fonts-wqy-microhei (or fonts-noto-cjk).</source>
+        <translation>没有可显示中文的字体。Linux 上请安装 fonts-wqy-microhei（或 fonts-noto-cjk）。</translation>
     </message>
 </context>
 <context>
@@ -623,7 +660,7 @@
         <translation>主 %1 · 打 %2</translation>
     </message>
     <message>
-        <source>Defenders' points %1 after %2 tricks</source>
+        <source>Defenders&apos; points %1 after %2 tricks</source>
         <translation>防守方 %1 分（%2 墩后）</translation>
     </message>
     <message>
@@ -685,7 +722,7 @@
         <translation>— 开始新比赛 —</translation>
     </message>
     <message>
-        <source>Enter the referee's name.</source>
+        <source>Enter the referee&apos;s name.</source>
         <translation>请输入裁判姓名。</translation>
     </message>
     <message>
@@ -778,7 +815,7 @@
         <translation>劳改</translation>
     </message>
     <message>
-        <source>Having a card and not playing it, not following, following wrongly or holding too many or too few cards, found once the next trick has begun: the hand ends at once. The non-offending side chooses: A) it goes up two levels (taking the deal if it was defending); B) 160 is added to the defenders' points (declarer offended) or taken from them (defender offended).</source>
+        <source>Having a card and not playing it, not following, following wrongly or holding too many or too few cards, found once the next trick has begun: the hand ends at once. The non-offending side chooses: A) it goes up two levels (taking the deal if it was defending); B) 160 is added to the defenders&apos; points (declarer offended) or taken from them (defender offended).</source>
         <translation>有牌不出、不按规定跟牌、跟错牌或多牌少牌，在下一轮开始后发现：本盘立即结束。由非违规方选择：A）升两级（如为防守方则同时上台）；B）庄家方违规时防守方得分加 160，防守方违规时减 160。</translation>
     </message>
     <message>
@@ -1007,7 +1044,7 @@
         <translation>记录本墩</translation>
     </message>
     <message>
-        <source>Defenders' points recorded so far: %1</source>
+        <source>Defenders&apos; points recorded so far: %1</source>
         <translation>已记录防守方得分：%1</translation>
     </message>
     <message>
@@ -1052,7 +1089,7 @@
     </message>
     <message>
         <source>Seconds the play took</source>
-        <translation type="unfinished" />
+        <translation>本次出牌用时（秒）</translation>
     </message>
     <message>
         <source>Cards seen by the opponents</source>
@@ -1063,7 +1100,7 @@
         <translation>非违规方的选择</translation>
     </message>
     <message>
-        <source>Defenders' points as they stand</source>
+        <source>Defenders&apos; points as they stand</source>
         <translation>防守方当前得分</translation>
     </message>
     <message>
@@ -1105,7 +1142,7 @@
         <translation>出错牌</translation>
     </message>
     <message>
-        <source>Each card played in error that the opponents clearly saw costs points: a defender's error is taken from the defenders' points, a declarer's is added to them. The cards played in their place are discards and cannot win.</source>
+        <source>Each card played in error that the opponents clearly saw costs points: a defender&apos;s error is taken from the defenders&apos; points, a declarer&apos;s is added to them. The cards played in their place are discards and cannot win.</source>
         <translation>出错的牌被对方看清的，每张罚分：防守方出错从防守方得分中扣除，庄家方出错加给防守方。替换打出的牌作垫牌，不能赢墩。</translation>
     </message>
 </context>

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QWidget
 
 from referee_desk.ui import texts
 from referee_desk.ui.dialogs.base import Entries, EntryDialog, new_consequences
+from referee_desk.ui.dialogs.hand_summary import preview_html
 from referee_desk.ui.dialogs.seat_combos import fill_seats, fill_sides, fill_trumps
 from referee_desk.ui.generated.ui_violation_dialog import Ui_ViolationDialog
 from referee_desk.ui.session import MatchSession
@@ -28,7 +29,6 @@ ROWS: dict[str, tuple[str, str]] = {
     "kind": ("kindLabel", "kindCombo"),
     "seconds": ("secondsLabel", "secondsSpin"),
 }
-CONSEQUENCE_STYLE = "font-size: 15pt; font-weight: bold; color: #0b5394;"
 ARTICLE_STYLE = "font-size: 18pt; font-weight: bold;"
 
 
@@ -45,7 +45,6 @@ class ViolationDialog(EntryDialog):
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
         self.ui.articleLabel.setStyleSheet(ARTICLE_STYLE)
-        self.ui.consequenceLabel.setStyleSheet(CONSEQUENCE_STYLE)
         for name, (_label, field) in ROWS.items():
             self.ui.formLayout.setRowVisible(getattr(self.ui, field), name in self.FIELDS)
         self.setup_fields()
@@ -109,7 +108,8 @@ class ViolationDialog(EntryDialog):
             self.show_error(refusal)
             return
         self.clear_error()
-        self.ui.consequenceLabel.setText(consequence_text(state, self.session.state.last_seq))
+        lines = consequence_text(state, self.session.state.last_seq).split("\n")
+        self.ui.consequenceLabel.setText(preview_html(lines[0], lines[1:]))
 
 
 def consequence_text(state: Any, after_seq: int) -> str:

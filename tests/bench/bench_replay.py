@@ -1,0 +1,121 @@
+"""Benchmark (not collected by pytest): median time to replay a 5,000-event match.
+
+Run: ``uv run python tests/bench/bench_replay.py [--events 5000] [--runs 15]``.
+The match is realistic in shape: hands recorded trick by trick (216 dealt cards,
+legal follows from the rules core), bids, a few violations and notes; when a side
+nears A a committee ruling (8.11) moves it back so the match runs on.
+Target (issue 3): replay of a 5,000-event match under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from referee_desk.match import Recorder, format_time, parse_time, replay
+from referee_desk.match.simulate import deal, play_hand
+from referee_desk.rules.cards import Rank
+from referee_desk.rules.ruleset import get_ruleset
+from referee_desk.rules.seats import Seat
+from referee_desk.rules.trump import TrumpContext
+
+
+def build(n_events: int, seed: int = 5000) -> list:
+    rng = random.Random(seed)
+    ruleset = get_ruleset("guilin-2009", {"match_minutes": 100_000})
+    rec = Recorder("BENCH-1", "陈裁判")
+    t = parse_time("2026-11-28T01:00:00.000Z")
+
+    def ev(kind: str, payload: dict, after: float = 20) -> None:
+        nonlocal t
+        t += int(after * 1000)
+        rec.record(kind, payload, format_time(t))
+
+    ev(
+        "match_opened",
+        {
+            "tournament": "bench",
+            "round": "1",
+            "table": "1",
+            "pairs": {"NS": "甲", "EW": "乙"},
+            "seats": {"N": "n", "E": "e", "S": "s", "W": "w"},
+            "referee": "陈裁判",
+            "ruleset": ruleset.to_dict(),
+        },
+        after=0,
+    )
+    ev("clock_started", {})
+    while len(rec.events) < n_events:
+        state = rec.state()
+        for side, level in state.levels.items():
+            if level >= Rank.QUEEN:
+                ev(
+                    "committee_ruling",
+                    {"text": "bench reset", "level_changes": {side.value: -(int(level) - 4)}},
+                )
+        state = rec.state()
+        hands = deal(rng, ruleset)
+        if state.next_dealer is None:
+            ev("hand_started", {"dealer": None})
+            ev("bid", {"seat": "N", "kind": "dark", "cards": ["LJ", "H3"]})
+            ev("bidding_closed", {"dealer": "N", "trump": "H"})
+        else:
+            dealer = state.next_dealer
+            ev("hand_started", {"dealer": dealer.value})
+            ev("bidding_closed", {"dealer": dealer.value, "trump": "NT"})
+        hand = rec.state().current_hand
+        ctx = TrumpContext(hand.level, hand.trump)
+        if rng.random() < 0.2:
+            ev("wrong_play", {"seat": rng.choice("NESW"), "cards_exposed": 1})
+        for trick in play_hand(hands, ctx, hand.dealer or Seat.N, rng, ruleset):
+            ev("trick", trick.payload())
+        if rng.random() < 0.3:
+            ev("note", {"text": "bench note"})
+    return rec.events
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--events", type=int, default=5000)
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    events = build(args.events)
+    print(
+        f"built {len(events)} events in {time.perf_counter() - started:.1f} s "
+        f"({sum(e.type == 'trick' for e in events)} tricks)"
+    )
+    replay_module = sys.modules["referee_desk.match.replay"]
+
+    def cold() -> None:
+        for name in ("_judge_trick", "_judge_follow", "_follow_findings"):
+            getattr(replay_module, name).cache_clear()
+        replay_module._PARSED.clear()
+
+    cases = (
+        ("replay, warm (memoised rules calls, as when the desk re-replays)", {}, None, args.runs),
+        ("replay, cold (rules-core caches cleared first)", {}, cold, max(3, args.runs // 3)),
+        ("replay + JSON Schema per event, warm", {"check_schema": True}, None, 3),
+    )
+    for label, kwargs, before, runs in cases:
+        wall, cpu = [], []
+        for _ in range(runs):
+            if before is not None:
+                before()
+            w0, c0 = time.perf_counter(), time.process_time()
+            replay(events, **kwargs)
+            cpu.append(time.process_time() - c0)
+            wall.append(time.perf_counter() - w0)
+        print(
+            f"{label}: median {statistics.median(wall) * 1000:.1f} ms wall, "
+            f"{statistics.median(cpu) * 1000:.1f} ms CPU over {runs} runs "
+            f"(wall min {min(wall) * 1000:.1f})"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

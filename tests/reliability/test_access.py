@@ -1,0 +1,87 @@
+"""Issue 5, who may change what: PINs as salted scrypt hashes, the match's referee,
+the committee after locking, and every refused attempt recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee_desk.match import new_event
+from referee_desk.store import AccessRefused, TournamentFile
+from referee_desk.store.synthetic import draft, record
+
+
+@pytest.fixture
+def guarded(tmp_path: Path):
+    tf = TournamentFile.open(tmp_path / "cup.sqlite")
+    record(tf, "r1-t1", 3, referee="王裁判")  # entered before PINs were set up
+    tf.add_person("王裁判", "referee", "739155")
+    tf.add_person("李裁判", "referee", "739155")
+    tf.add_person("周主任", "committee", "246810")
+    tf.assign_referee("r1-t1", "王裁判")
+    yield tf
+    tf.close()
+
+
+def test_pins_are_stored_only_as_salted_scrypt_hashes(guarded: TournamentFile) -> None:
+    rows = guarded.connection.execute("SELECT name, pin_salt, pin_hash, kdf FROM people").fetchall()
+    assert {r[0] for r in rows} == {"王裁判", "李裁判", "周主任"}
+    same_pin = [r for r in rows if r[0] in ("王裁判", "李裁判")]
+    assert same_pin[0][1] != same_pin[1][1] and same_pin[0][2] != same_pin[1][2]  # salted
+    assert all(r[3].startswith("scrypt:") for r in rows)
+    guarded.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw = guarded.path.read_bytes()
+    assert b"739155" not in raw and b"246810" not in raw
+
+
+def test_wrong_pin_is_refused_and_recorded(guarded: TournamentFile) -> None:
+    with pytest.raises(AccessRefused, match="wrong name or PIN"):
+        guarded.login("王裁判", "000000")
+    with pytest.raises(AccessRefused):
+        guarded.login("无名氏", "739155")
+    assert [r["action"] for r in guarded.refusals()] == ["sign in as 王裁判", "sign in as 无名氏"]
+    assert guarded.login("王裁判", "739155").role == "referee"
+
+
+def test_only_the_matchs_referee_enters_events(guarded: TournamentFile) -> None:
+    with pytest.raises(AccessRefused, match="sign in with your PIN"):
+        guarded.append(draft("r1-t1", 3))
+    other = guarded.login("李裁判", "739155")
+    with pytest.raises(AccessRefused, match="not this match's referee"):
+        guarded.append(draft("r1-t1", 3), by=other)
+    committee = guarded.login("周主任", "246810")
+    with pytest.raises(AccessRefused, match="the referee does"):
+        guarded.append(draft("r1-t1", 1), by=committee)  # clock_started is the referee's
+    assert len(guarded.events("r1-t1")) == 3
+    assert len(guarded.refusals()) == 3
+    referee = guarded.login("王裁判", "739155")
+    assert guarded.append(draft("r1-t1", 3), by=referee).referee == "王裁判"
+
+
+def test_after_locking_only_the_committee_adds_a_ruling(guarded: TournamentFile) -> None:
+    referee = guarded.login("王裁判", "739155")
+    committee = guarded.login("周主任", "246810")
+    seal = guarded.lock_match("r1-t1", "周主任")
+    with pytest.raises(AccessRefused, match="locked"):
+        guarded.append(draft("r1-t1", 3), by=referee)
+    with pytest.raises(AccessRefused, match="locked"):
+        guarded.append(draft("r1-t1", 3))
+    ruling = new_event(
+        guarded.events("r1-t1"),
+        "committee_ruling",
+        {"text": "8.11: 经仲裁委员会裁定, 本局维持原判"},
+        "周主任",
+        now="2026-11-29T11:00:00.000Z",
+    )
+    stored = guarded.append(ruling, by=committee)
+    assert guarded.seal("r1-t1").head_hash == stored.hash != seal.head_hash  # re-sealed
+    assert guarded.verify() is None
+    assert [r["person"] for r in guarded.refusals()] == ["王裁判", None]
+
+
+def test_the_guard_is_what_refuses(guarded: TournamentFile, monkeypatch) -> None:
+    """Remove the protection and the same attempt goes through: the test can fail."""
+    other = guarded.login("李裁判", "739155")
+    monkeypatch.setattr(TournamentFile, "_authorize", lambda *args: None)
+    assert guarded.append(draft("r1-t1", 3), by=other).seq == 4

@@ -1,0 +1,68 @@
+"""The event log model and its violation filter, checked by pytest-qt's model tester."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from referee_desk.ui.dialogs.violations import WrongPlayDialog
+from referee_desk.ui.event_model import COLUMNS, EventLogModel, ViolationFilterProxy
+from tests.ui.conftest import ok, play_opening_hand, start_clock, summary_hand
+
+
+def _record_some(desk: Any, qtbot: Any, fake_time: Any) -> None:
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    dialog = desk.open_violation(WrongPlayDialog)
+    dialog.ui.seatCombo.setCurrentIndex(dialog.ui.seatCombo.findData("E"))
+    ok(dialog)
+    fake_time.advance(60)
+    summary_hand(desk, 100)
+
+
+def test_model_tester_on_a_real_record(
+    desk: Any, qtbot: Any, qtmodeltester: Any, fake_time: Any
+) -> None:
+    _record_some(desk, qtbot, fake_time)
+    model = EventLogModel()
+    model.set_record(desk.session.events, desk.session.state)
+    qtmodeltester.check(model)
+    proxy = ViolationFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.set_only_violations(True)
+    qtmodeltester.check(proxy)
+
+
+def test_rows_newest_last_with_every_column(desk: Any, qtbot: Any, fake_time: Any) -> None:
+    _record_some(desk, qtbot, fake_time)
+    model = desk.model
+    events = desk.session.events
+    assert model.rowCount() == len(events) and model.columnCount() == len(COLUMNS) == 7
+    assert model.headerData(0, Qt.Orientation.Vertical) == "1"
+    last = model.rowCount() - 1
+    assert model.index(last, 3).data().startswith("hand result")
+    assert "7.2" in model.index(last, 5).data()  # the article that decided the hand
+    assert model.index(last, 6).data() == "王磊"
+    assert model.index(last, 1).data() == "0:01:00"  # clock reading of the entry
+    wrong = next(i for i, e in enumerate(events) if e.type == "wrong_play")
+    assert model.index(wrong, 2).data() == "East"
+    assert model.index(wrong, 5).data() == "8.2"
+    assert model.data(model.index(wrong, 0), Qt.ItemDataRole.ForegroundRole) is not None
+
+
+def test_filter_keeps_only_violations(desk: Any, qtbot: Any, fake_time: Any) -> None:
+    _record_some(desk, qtbot, fake_time)
+    proxy = desk.proxy
+    desk.set_violations_only(True)
+    assert proxy.rowCount() == 1
+    assert proxy.index(0, 3).data().startswith("wrong play")
+    desk.set_violations_only(False)
+    assert proxy.rowCount() == len(desk.session.events)
+
+
+def test_bid_cards_are_shown_with_suit_symbols(desk: Any, qtbot: Any) -> None:
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    row = next(i for i, e in enumerate(desk.session.events) if e.type == "bid")
+    assert desk.model.index(row, 3).data() == "dark bid LJ ♥3"

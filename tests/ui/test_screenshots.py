@@ -1,0 +1,92 @@
+"""Render the main window and every dialog to PNG (zh and en) under screenshots/ so a
+person can look at them; the files are kept out of git."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication, QWidget
+
+from referee_desk.ui.dialogs.bid import BidDialog
+from referee_desk.ui.dialogs.hand_summary import HandSummaryDialog
+from referee_desk.ui.dialogs.match_end import MatchEndDialog
+from referee_desk.ui.dialogs.open_match import OpenMatchDialog
+from referee_desk.ui.dialogs.reason import ReasonDialog
+from referee_desk.ui.dialogs.settings_dialog import SettingsDialog
+from referee_desk.ui.dialogs.trick import TrickDialog
+from referee_desk.ui.dialogs.violations import VIOLATION_MENU, ForfeitDialog
+from tests.ui.conftest import ok, play_opening_hand, start_clock, summary_hand
+
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+
+
+def _save(widget: QWidget, name: str) -> Path:
+    SHOTS.mkdir(exist_ok=True)
+    widget.show()
+    QApplication.processEvents()
+    image = widget.grab().toImage()
+    path = SHOTS / f"{name}.png"
+    assert image.save(str(path))
+    colours = {
+        image.pixel(x, y) for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)
+    }
+    assert len(colours) > 3, f"{name} rendered blank"
+    return path
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_render_every_screen(
+    desk: Any, qtbot: Any, languages: Any, fake_time: Any, language: str
+) -> None:
+    languages.apply(language)
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    summary_hand(desk, 100)
+    bid = BidDialog(desk.session, desk)
+    bid.ui.cardsEdit.setText("H5 H5")
+    desk.run_dialog(bid)
+    bid.accept()  # later hand: records hand_started and the bid, stays open
+    bid.close_bidding()
+    fake_time.advance(47 * 60 + 49)
+    desk.ui.actionThink.trigger()
+    fake_time.advance(4)
+    desk.tick()
+    shots = [_save(desk, f"{language}-main")]
+    desk.ui.eventView.selectRow(3)
+    shots.append(_save(desk, f"{language}-main-review"))
+    desk.leave_review()
+    trick = TrickDialog(desk.session, desk)
+    trick.ui.play1Edit.setText("SA SA")
+    trick.ui.play2Edit.setText("SK SK")
+    trick.update_running()
+    dialogs: list[tuple[str, QWidget]] = [
+        ("open-match", OpenMatchDialog(desk.tf, "王磊", desk)),
+        ("bid", BidDialog(desk.session, desk)),
+        ("trick", trick),
+        ("settings", SettingsDialog(desk.settings, desk)),
+        (
+            "reason",
+            ReasonDialog(desk.tr("Pause the clock"), desk.tr("Why is the clock paused?"), [], desk),
+        ),
+    ]
+    summary = HandSummaryDialog(desk.session, desk)
+    summary.ui.pointsBeforeSpin.setValue(155)
+    summary.ui.lastTrickPointsSpin.setValue(25)
+    summary.ui.lastTrickCardsSpin.setValue(2)
+    dialogs.append(("hand-summary", summary))
+    for key, cls in VIOLATION_MENU:
+        dialogs.append((f"violation-{key}-{cls.__name__}", cls(desk.session, desk)))
+    for name, dialog in dialogs:
+        shots.append(_save(dialog, f"{language}-{name}"))
+        dialog.close()
+        dialog.deleteLater()
+    forfeit = desk.open_violation(ForfeitDialog)
+    ok(forfeit)
+    qtbot.waitUntil(lambda: isinstance(desk.active_dialog, MatchEndDialog), timeout=2000)
+    shots.append(_save(desk.active_dialog, f"{language}-match-end"))
+    assert all(p.stat().st_size > 2000 for p in shots)
+    desk.active_dialog.reject()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
