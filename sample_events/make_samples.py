@@ -182,6 +182,13 @@ class Match:
         self.ev("bidding_closed", {"dealer": seat.value, "trump": suit.value}, after=15)
         return hands
 
+    def nobody_bids(self) -> None:
+        """An opening hand where nobody shows LJ plus level cards: redeal (2.1, no_bid)."""
+        self.ev("hand_started", {"dealer": None}, after=90)
+        for s in Seat.N.play_order_from():
+            self.ev("bid", {"seat": s.value, "kind": "pass", "cards": []}, after=20)
+        self.ev("redeal", {"reason": "四家均不叫主, 重新洗牌发牌"}, after=30)
+
     def later(
         self,
         *,
@@ -303,9 +310,10 @@ def pass_a() -> Match:
 
 
 def time_out_by_level() -> Match:
-    """Time-out decided by level; 劳改 with choice A; wrong plays by each side; a pause."""
+    """Time-out decided by level; a redeal; 劳改 choice A; wrong plays by each side; a pause."""
     m = Match(1, seed=20261102, start="2026-11-28T01:05:00.000Z")
     m.open()
+    m.nobody_bids()  # no_bid=redeal_first_else_nt: the opening hand is dealt again
     m.race("E")  # EW declarers at 3
     m.summary(125, 15, 2, "EW", minutes=21)  # 125 − 30 = 95 → EW +2 → 5
     m.later()  # W deals

@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from reportlab.graphics.shapes import Drawing, Line, Rect, String
+from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Spacer
 
@@ -27,6 +29,7 @@ from referee_desk.exports.pdf_common import (
     ruleset_line,
 )
 from referee_desk.exports.snapshot import Snapshot
+from referee_desk.tournament.layout import bracket_layout
 from referee_desk.tournament.state import MatchState, Status
 
 
@@ -85,6 +88,10 @@ def export_results_pdf(
     if ko:
         story.append(PageBreak())
         story.append(p("淘汰赛对阵 Knockout bracket", s.h1))
+        drawing = bracket_drawing(snap, s)
+        if drawing is not None:
+            story.append(drawing)
+            story.append(PageBreak())
         rounds = sorted({(m.match.round, m.match.third_place) for m in ko})
         for rnd, third in rounds:
             ms = [m for m in ko if m.match.round == rnd and m.match.third_place == third]
@@ -185,3 +192,74 @@ def _penalties(snap: Snapshot, s):
     if len(rows) == 1:
         rows.append(["—", "无 none", "", "", ""])
     return grid(rows, [50 * mm, 40 * mm, 18 * mm, 16 * mm, 56 * mm], s)
+
+
+#: Largest bracket (lines) drawn as a picture; bigger fields get the tables only.
+DRAWN_LINES = 32
+
+
+def bracket_drawing(snap: Snapshot, s) -> Drawing | None:
+    """The knockout drawn as nested boxes (``tournament.layout``), winners in bold."""
+    layout = bracket_layout(snap.ko())
+    if not layout.boxes or layout.lines > DRAWN_LINES:
+        return None
+    width, height = 186 * mm, 235 * mm
+    extra_lines = 3 if any(b.third_place for b in layout.boxes) else 0
+    line_h = height / (layout.lines + extra_lines)
+    col_w = width / (layout.rounds + 1)
+    size = min(7.0, line_h * 0.42)
+    d = Drawing(width, height)
+    states = {m.match.match_id: m for m in snap.ko()}
+    bold = s.font.name
+
+    def y_of(line: int) -> float:
+        return height - line * line_h
+
+    def label(text: str, x: float, y: float, strong: bool) -> None:
+        shown = text if len(text) <= 22 else text[:21] + "…"
+        color = colors.HexColor("#0b3d91") if strong else colors.HexColor("#444444")
+        if strong:
+            shown = "▶ " + shown
+        d.add(String(x + 2, y, shown, fontName=bold, fontSize=size + (0.5 if strong else 0),
+                     fillColor=color))  # fmt: skip
+
+    for box in layout.boxes:
+        m = states[box.match_id]
+        x = box.column * col_w
+        top, mid, bottom = y_of(box.top), y_of(box.top + box.half), y_of(box.bottom + 1)
+        fill = None
+        if m.status is Status.HELD:
+            fill = HELD_BG
+        elif m.decided_by is not None and m.decided_by.is_marked:
+            fill = MARK_BG
+        d.add(Rect(x, bottom, col_w - 3 * mm, top - bottom, strokeColor=colors.black,
+                   strokeWidth=0.8, fillColor=fill))  # fmt: skip
+        d.add(Line(x, mid, x + col_w - 3 * mm, mid, strokeColor=colors.grey, strokeWidth=0.4))
+        for pid, slot, y_top, y_bot in (
+            (m.pair_a, m.match.slot_a, top, mid),
+            (m.pair_b, m.match.slot_b, mid, bottom),
+        ):
+            pair = snap.pair(pid)
+            text = (
+                pair_text(pair) if pair else ("轮空 bye" if slot.kind == "bye" else slot.describe())
+            )
+            label(text, x, (y_top + y_bot) / 2 - size / 3, pid is not None and pid == m.winner)
+        note = m.match.match_id
+        if m.outcome is not None and m.status is Status.DECIDED:
+            note += "  " + levels_text(dict(m.outcome.levels), m.pair_a, m.pair_b)
+        if m.decided_by is not None and m.decided_by.is_marked:
+            note += f" {decision_mark(m.decided_by)}"
+        elif m.status is Status.HELD:
+            note += " 待仲裁"
+        d.add(String(x + 2, bottom + 1.5, note, fontName=bold, fontSize=max(size - 1.5, 4),
+                     fillColor=colors.HexColor("#555555")))  # fmt: skip
+        if box.third_place:
+            d.add(String(x + 2, top + 2, snap.round_name(m.match), fontName=bold, fontSize=size))
+    final = next(b for b in layout.boxes if b.column == layout.rounds - 1 and not b.third_place)
+    winner = states[final.match_id].winner
+    if winner is not None:
+        x = layout.rounds * col_w
+        y = (y_of(final.top) + y_of(final.bottom + 1)) / 2
+        d.add(String(x + 2, y + size + 2, "冠军 Champion", fontName=bold, fontSize=size))
+        label(pair_text(snap.pair(winner)), x, y - size / 3, True)
+    return d

@@ -71,6 +71,16 @@ CtxKey = tuple[int, str | None, bool]
 BIDDING, PLAYING, REVOKED, FINISHED, VOIDED = "bidding", "playing", "revoked", "finished", "voided"
 
 
+@lru_cache(maxsize=1 << 16)
+def _time(text: str) -> int:
+    """``parse_time`` memoised (each event's time is read several times per replay)."""
+    return parse_time(text)
+
+
+_SEAT = {seat.value: seat for seat in Seat}
+_ORDER = {seat: seat.play_order_from() for seat in Seat}
+
+
 @cache
 def _card(token: str) -> Card:
     return parse_card(token)
@@ -307,16 +317,16 @@ class Replayer:
                 raise EventRefused("the first event of a match must be match_opened")
         elif event.match_id != self.match_id:
             raise EventRefused(f"match_id {event.match_id!r} is not this match ({self.match_id!r})")
-        at = parse_time(event.recorded_at)
+        at = _time(event.recorded_at)
         if self.last_time is not None and at < self.last_time:
             raise EventRefused(
                 f"recorded_at {event.recorded_at} is earlier than the previous event "
                 f"({self.last_recorded_at})"
             )
-        if event.type == ev.CLOCK_STARTED:
-            expected = 0 if self.clock_started_at is None else self._clock(at).elapsed_at(at)
+        if self.clock_started_at is not None:
+            expected: int | None = self._elapsed(at)
         else:
-            expected = None if self.clock_started_at is None else self._clock(at).elapsed_at(at)
+            expected = 0 if event.type == ev.CLOCK_STARTED else None
         if event.clock_ms != expected:
             raise EventRefused(
                 f"clock_ms {event.clock_ms} does not match the clock derived from the record "
@@ -356,7 +366,8 @@ class Replayer:
                 f"with event {target} {'voided' if p.action == 'void' else 'replaced'}, "
                 f"event {exc.seq} ({exc.event_type}) would be refused: {exc.reason}"
             ) from None
-        self.__dict__.update({k: v for k, v in fresh.__dict__.items() if k != "events"})
+        keep = ("events", "check_schema")
+        self.__dict__.update({k: v for k, v in fresh.__dict__.items() if k not in keep})
         self.fixes = fixes
         self._fold(event, fixes, strict=True)
 
@@ -372,7 +383,7 @@ class Replayer:
 
     def _touch(self, event: Event) -> None:
         self.last_seq = event.seq
-        self.last_time = parse_time(event.recorded_at)
+        self.last_time = _time(event.recorded_at)
         self.last_recorded_at = event.recorded_at
         self.types_by_seq[event.seq] = event.type
         if self.match_id is None:
@@ -381,7 +392,7 @@ class Replayer:
     # -- the fold ----------------------------------------------------------------------
 
     def _fold(self, event: Event, fixes: dict[int, tuple[str, Any]], *, strict: bool) -> None:
-        at = parse_time(event.recorded_at)
+        at = _time(event.recorded_at)
         fix = fixes.get(event.seq)
         if event.type == ev.CORRECTION:
             p: ev.CorrectionPayload = ev.payload_of(event)
@@ -409,8 +420,10 @@ class Replayer:
                 )
             if self.end is not None and self.end.recorded and event.type == ev.MATCH_ENDED:
                 raise EventRefused("match_ended is already recorded")
-        handler = getattr(self, "_on_" + event.type)
-        handler(event, data, at)
+        handler = _HANDLERS.get(event.type)
+        if handler is None:
+            raise EventRefused(f"unknown event type {event.type!r}")
+        handler(self, event, data, at)
         if self.match_id is not None and self.clock_started_at is not None:
             self._time_out_check(at, event.seq)  # e.g. the hand in play at time-out is over
         self._touch(event)
@@ -496,6 +509,12 @@ class Replayer:
         if self.info is not None:
             raise EventRefused("the match is already opened")
         self.ruleset = Ruleset.from_dict(p.ruleset)
+        missing = sorted(set(self.ruleset.parameters()) - set(p.ruleset.get("params") or {}))
+        if missing:
+            raise EventRefused(
+                "match_opened must freeze every ruleset parameter (Ruleset.to_dict()); "
+                f"missing: {', '.join(missing)}"
+            )
         self.limit_ms = self.ruleset.match_minutes * 60_000
         self.info = MatchInfo(
             tournament=p.tournament,
@@ -823,7 +842,7 @@ class Replayer:
         hand = self._need_hand(PLAYING)
         if hand.form == "summary":
             raise EventRefused("this hand is recorded in summary form")
-        leader = Seat(p.leader)
+        leader = _SEAT[p.leader]
         if leader != hand.next_leader:
             assert hand.next_leader is not None
             why = (
@@ -832,19 +851,19 @@ class Replayer:
                 else (f"{hand.next_leader.value} won trick {len(hand.tricks)}")
             )
             raise EventRefused(f"the leader must be {hand.next_leader.value} ({why})")
-        seats = [Seat(play.seat) for play in p.plays]
-        seen: set[Seat] = set()
-        for seat in seats:
-            if seat in seen:
-                raise EventRefused(f"{seat.value} plays twice in this trick")
-            seen.add(seat)
-        order = leader.play_order_from()
-        if tuple(seats) != order:
+        seats = tuple(_SEAT[play.seat] for play in p.plays)
+        order = _ORDER[leader]
+        if seats != order:
+            seen: set[Seat] = set()
+            for seat in seats:
+                if seat in seen:
+                    raise EventRefused(f"{seat.value} plays twice in this trick")
+                seen.add(seat)
             raise EventRefused(
                 "plays must be in play order from the leader: " + " ".join(s.value for s in order)
             )
         # Canonical tokens: cheap to hash and count; Cards only inside the rules calls.
-        plays = tuple(tuple(_canon(t) for t in play.cards) for play in p.plays)
+        plays = tuple(tuple(map(_canon, play.cards)) for play in p.plays)
         size = len(plays[0])
         for seat, cards in zip(seats, plays, strict=True):
             if len(cards) != size:
@@ -925,25 +944,27 @@ class Replayer:
         plays: Sequence[tuple[str, ...]],
     ) -> None:
         eff = hand.suit_of
-        lead_suit = eff(plays[0][0])
-        for seat, cards in zip(seats, plays, strict=True):
-            voids = hand.void_in.get(seat)
-            if voids:
-                for suit in {eff(c) for c in cards} & voids:
-                    self.flags.append(
-                        Flag(
-                            seq,
-                            hand.number,
-                            "8.3",
-                            f"{seat.value} plays {suit} in trick {number} after showing void in it",
+        suits = [{eff(c) for c in cards} for cards in plays]
+        (lead_suit,) = suits[0] if len(suits[0]) == 1 else (eff(plays[0][0]),)
+        void_in = hand.void_in
+        if void_in:
+            for seat, played in zip(seats, suits, strict=True):
+                voids = void_in.get(seat)
+                if voids and not voids.isdisjoint(played):
+                    for suit in sorted(played & voids):
+                        self.flags.append(
+                            Flag(
+                                seq,
+                                hand.number,
+                                "8.3",
+                                f"{seat.value} plays {suit} in trick {number} after showing "
+                                "void in it",
+                            )
                         )
-                    )
-                    voids.discard(suit)
-        for seat, cards in zip(seats[1:], plays[1:], strict=True):
-            for c in cards:
-                if eff(c) != lead_suit:
-                    hand.void_in.setdefault(seat, set()).add(lead_suit)
-                    break
+                        voids.discard(suit)
+        for seat, played in zip(seats[1:], suits[1:], strict=True):
+            if len(played) > 1 or lead_suit not in played:
+                void_in.setdefault(seat, set()).add(lead_suit)
 
     def _follow_flags(self, hand: _Hand, ctx: TrumpContext) -> None:
         """Judge every follow against the cards the record proves the seat held (4.x)."""
@@ -1330,6 +1351,11 @@ def _judge_follow(
     """The rules core's follow verdict, memoised like :func:`_judge_trick`."""
     check = _check_follow()
     return check(_cards(lead), _cards(held), _cards(play), ctx, ruleset)
+
+
+_HANDLERS = {
+    name: getattr(Replayer, "_on_" + name) for name in ev.PAYLOAD_TYPES if name != ev.CORRECTION
+}
 
 
 @lru_cache(maxsize=1 << 10)

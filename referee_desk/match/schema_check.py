@@ -28,10 +28,35 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
+@cache
+def _fast() -> Any:
+    """The same schema compiled by fastjsonschema (a quick yes), or None if unavailable.
+
+    ``jsonschema`` keeps the last word: anything the compiled check doubts is checked
+    again by it, which also gives the readable message.
+    """
+    try:
+        import fastjsonschema
+    except ImportError:
+        return None
+    try:
+        schema = {k: v for k, v in load_schema().items() if k != "$schema"}
+        return fastjsonschema.compile(schema)
+    except Exception:
+        return None
+
+
 def validate_schema(event_dict: dict[str, Any]) -> None:
     """Raise SchemaRefused naming the first problem (with its JSON path)."""
     if not isinstance(event_dict, dict):
         raise SchemaRefused("an event must be a JSON object")
+    fast = _fast()
+    if fast is not None:
+        try:
+            fast(event_dict)
+            return
+        except Exception:
+            pass
     errors = sorted(_validator().iter_errors(event_dict), key=lambda e: len(list(e.path)))
     if errors:
         # Prefer the deepest message under the payload: it names the field.

@@ -124,11 +124,13 @@ _JOKER_TOKENS = {
     "小王": LITTLE_JOKER,
 }
 _SPLIT = re.compile(r"[\s,，、]+")
+#: Variation selector that phones and some keyboards append to ♠♥♦♣ (``♥️``).
+_EMOJI_STYLE = "\ufe0f"
 
 
 def parse_card(token: str) -> Card:
     """Parse one card token; raise CardNotationError naming the token."""
-    text = token.strip()
+    text = token.strip().replace(_EMOJI_STYLE, "")
     upper = text.upper()
     if upper in _JOKER_TOKENS:
         return _JOKER_TOKENS[upper]

@@ -180,7 +180,7 @@ def _hand_counter(hand: tuple[Card, ...], ruleset: Ruleset) -> Counter[Card]:
         counts[card] += 1
         if counts[card] > ruleset.decks:
             raise IllegalInputError(
-                f"hand card {position}: {card} appears {counts[card]} times; {ruleset.decks} "
+                f"hand: card {position}: {card} appears {counts[card]} times; {ruleset.decks} "
                 f"decks hold it only {ruleset.decks} times (1.4)"
             )
     return counts

@@ -243,7 +243,7 @@ class RulesService:
                 counts[card] += 1
                 if counts[card] > ruleset.decks:
                     raise QueryError(
-                        f"{name} card {position}: {card} appears {counts[card]} times; "
+                        f"{name}: card {position}: {card} appears {counts[card]} times; "
                         f"{ruleset.decks} decks hold only {ruleset.decks} (1.4)"
                     )
 

@@ -33,7 +33,7 @@ def parse_trump(text: str | Suit | None) -> Suit | None:
     """A trump from ``S H D C`` (or ♠♥♦♣) or ``NT`` / 无主 (returns None)."""
     if text is None or isinstance(text, Suit):
         return text
-    value = str(text).strip().upper()
+    value = str(text).strip().replace("\ufe0f", "").upper()  # ♥️ as typed on phones
     if value in ("NT", "无主", "NO-TRUMP", "NOTRUMP"):
         return None
     symbols = {"♠": Suit.S, "♥": Suit.H, "♦": Suit.D, "♣": Suit.C}

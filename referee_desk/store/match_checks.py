@@ -39,8 +39,13 @@ _ENVELOPE = (*HASHED_FIELDS, "hash")
 
 
 @cache
-def _fast_validator() -> Callable[[dict[str, Any]], Any] | None:
-    """The match layer's event schema compiled by fastjsonschema (a fast yes), or None."""
+def _fast_validator(event_type: str) -> Callable[[dict[str, Any]], Any] | None:
+    """The match layer's schema for one event type, compiled by fastjsonschema (a fast yes).
+
+    The schema's ``allOf`` holds one ``if type == T then payload ...`` branch per type;
+    for an event whose type is T only T's branch can apply, so the base schema plus
+    that branch is the whole check. None when the schema has another shape.
+    """
     load = _lookup("load_schema")
     if load is None:
         return None
@@ -48,9 +53,12 @@ def _fast_validator() -> Callable[[dict[str, Any]], Any] | None:
         import fastjsonschema
 
         schema = {k: v for k, v in load().items() if k != "$schema"}
-        return fastjsonschema.compile(schema)
+        for branch in schema.get("allOf", []):
+            if branch["if"]["properties"]["type"]["const"] == event_type:
+                return fastjsonschema.compile({**schema, "allOf": [branch["then"]]})
     except Exception:
         return None
+    return None
 
 
 def schema_problem(event: Event) -> str | None:
@@ -64,7 +72,7 @@ def schema_problem(event: Event) -> str | None:
     if check is None:
         return None
     data = {name: getattr(event, name) for name in _ENVELOPE}
-    fast = _fast_validator()
+    fast = _fast_validator(data["type"]) if isinstance(data["type"], str) else None
     if fast is not None:
         try:
             fast(data)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee_desk.match.envelope import GENESIS_HASH, Event
+from referee_desk.match.envelope import GENESIS_HASH, Event, compute_hash
 from referee_desk.store.match_checks import first_problem
 
 
@@ -62,11 +62,10 @@ def chain_problem(
             )
         if event.prev_hash != prev:
             return problem("hash chain broken: prev_hash does not match the previous event")
-        if stored_canonical is not None and stored_canonical[index] != (
-            event.canonical_json().decode("utf-8")
-        ):
+        canonical = event.canonical_json()
+        if stored_canonical is not None and stored_canonical[index] != canonical.decode("utf-8"):
             return problem("stored canonical JSON differs from the stored fields")
-        if event.hash != event.computed_hash():
+        if event.hash != compute_hash(event.prev_hash, canonical):
             return problem("hash chain broken: the event's content does not match its hash")
         prev = event.hash
     return None

@@ -97,7 +97,15 @@ class Tournament:
 
     @classmethod
     def open(cls, path: str | Path, read_only: bool = False) -> Tournament:
-        t = cls(TournamentFile.open(path, create=False, read_only=read_only))
+        """Open an existing tournament; a desk's file without one is refused untouched."""
+        file = TournamentFile.open(path, create=False, read_only=read_only)
+        known = file.connection.execute(
+            "SELECT 1 FROM extensions WHERE name = ?", (EXTENSION_NAME,)
+        ).fetchone()
+        if not known:
+            file.close()
+            raise TournamentError(f"{path}: no tournament in this file (create one first)")
+        t = cls(file)
         if t._row_info() is None:
             t.close()
             raise TournamentError(f"{path}: no tournament in this file (create one first)")
@@ -185,18 +193,30 @@ class Tournament:
 
     def add_pair(self, player1: str, player2: str, club: str = "", seed: int | None = None) -> Pair:
         """Register a pair (before the draw); the id is the next free number."""
-        self._refuse_if_drawn("add a pair")
-        next_id = self.conn.execute("SELECT COALESCE(MAX(pair_id), 0) + 1 FROM tournament_pairs")
-        pair = Pair(next_id.fetchone()[0], player1.strip(), player2.strip(), club.strip(), seed)
-        self._check_seed(pair)
-        self._exec(
-            "INSERT INTO tournament_pairs VALUES (?, ?, ?, ?, ?)",
-            (pair.pair_id, pair.player1, pair.player2, pair.club, pair.seed),
-        )
-        return pair
+        return self.add_pairs([(player1, player2, club, seed)])[0]
 
     def add_pairs(self, pairs: Iterable[tuple[str, str, str, int | None]]) -> list[Pair]:
-        return [self.add_pair(*p) for p in pairs]
+        """Register several pairs at once: all of them or, on any bad row, none."""
+        self._refuse_if_drawn("add a pair")
+        next_id = self.conn.execute("SELECT COALESCE(MAX(pair_id), 0) + 1 FROM tournament_pairs")
+        first = next_id.fetchone()[0]
+        new = [
+            Pair(first + i, p1.strip(), p2.strip(), club.strip(), seed)
+            for i, (p1, p2, club, seed) in enumerate(pairs)
+        ]
+        taken = {p.seed: p.pair_id for p in self.pairs() if p.seed is not None}
+        for pair in new:
+            if pair.seed is None:
+                continue
+            if pair.seed in taken:
+                raise PairError(f"seed {pair.seed} is already pair {taken[pair.seed]}'s")
+            taken[pair.seed] = pair.pair_id
+        with self._write() as conn:
+            conn.executemany(
+                "INSERT INTO tournament_pairs VALUES (?, ?, ?, ?, ?)",
+                [(p.pair_id, p.player1, p.player2, p.club, p.seed) for p in new],
+            )
+        return new
 
     def update_pair(self, pair: Pair) -> None:
         """Edit names or club (always); the seed only before the draw."""

@@ -78,8 +78,13 @@ def describe(event: Event) -> str:
         )
     elif event.type == "hand_summary":
         parts.append(
-            f"{payload.get('defenders_points_before_last')} + "
-            f"{payload.get('last_trick_points')}×{payload.get('last_trick_cards_per_player')}"
+            QCoreApplication.translate(
+                "EventLogModel", "defenders %1, last trick %2 × %3 won by %4"
+            )
+            .replace("%1", str(payload.get("defenders_points_before_last")))
+            .replace("%2", str(payload.get("last_trick_points")))
+            .replace("%3", str(payload.get("last_trick_cards_per_player")))
+            .replace("%4", texts.side_name(str(payload.get("last_trick_side", ""))))
         )
     elif event.type in ("wrong_play",):
         parts.append(str(payload.get("cards_exposed", "")))

@@ -104,6 +104,8 @@ def trump_text(state: Any) -> str:
         return ""
     level = texts.level_label(hand.level)
     trump = texts.trump_text(hand.trump) if hand.trump_decided else "?"
+    if hand.trump_decided and hand.trump is not None and hand.trump.value in "HD":
+        trump = f"<span style='color:#c00000'>{trump}</span>"  # red suits in red
 
     return (
         QCoreApplication.translate("MatchView", "Trump %1 · playing %2")

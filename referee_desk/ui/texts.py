@@ -19,7 +19,7 @@ def seat_name(seat: Seat | str) -> str:
         "S": QCoreApplication.translate("Texts", "South"),
         "W": QCoreApplication.translate("Texts", "West"),
     }
-    return names[str(seat)]
+    return names.get(str(seat), str(seat))
 
 
 def side_name(side: Side | str) -> str:
@@ -27,7 +27,7 @@ def side_name(side: Side | str) -> str:
         "NS": QCoreApplication.translate("Texts", "N–S"),
         "EW": QCoreApplication.translate("Texts", "E–W"),
     }
-    return names[str(side)]
+    return names.get(str(side), str(side))
 
 
 def role_name(is_declarers: bool) -> str:

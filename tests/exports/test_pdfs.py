@@ -68,6 +68,8 @@ def test_group_results_show_standings(groups, tmp_path: Path) -> None:
     text = text_of(export_results_pdf(take_snapshot(groups), tmp_path / "g.pdf"))
     assert has(text, "A组积分 Group A standings") and has(text, "B组积分 Group B standings")
     assert has(text, "第1名") and has(text, "决赛 Final")
+    # The knockout drawn as a bracket: the champion beside the final, winners marked.
+    assert has(text, "冠军 Champion") and "▶" in text
 
 
 def test_match_report_of_a_sample_record(tmp_path: Path) -> None:

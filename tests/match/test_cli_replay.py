@@ -108,3 +108,15 @@ def test_replays_a_tournament_sqlite_file(tmp_path, capsys):
     match_id = _lines(PASS_A)[0]["match_id"]
     code, out, _ = _run(capsys, str(path), "--match", match_id, "--json")
     assert code == 0 and json.loads(out)["end"]["winner"] == "NS"
+
+
+def test_at_reads_the_clock_later(capsys):
+    """1.5: the clock is read at --at; a hand in play at time-out is finished first."""
+    path = str(SAMPLES / "06_forfeit.jsonl")
+    code, out, _ = _run(capsys, path, "--json")
+    elapsed = json.loads(out)["clock"]["elapsed_ms"]
+    code, out, _ = _run(capsys, path, "--json", "--at", "2026-11-28T09:00:00.000Z")
+    doc = json.loads(out)
+    assert code == 0 and doc["clock"]["elapsed_ms"] == elapsed  # paused: the clock stands
+    code, _, err = _run(capsys, path, "--at", "yesterday")
+    assert code == 1 and "bad time" in err

@@ -128,3 +128,30 @@ def test_replay_is_deterministic_and_schema_clean(points):
     again = [Event.from_dict(json.loads(line)) for line in lines]
     assert replay(again, check_schema=True).to_json() == first
     assert json.loads(json.dumps(first)) == first
+
+
+def test_replayer_keeps_checking_the_schema_after_a_correction(table):
+    table.ev("note", {"text": "x"})
+    table.ev("correction", {"target_seq": 3, "action": "void", "reason": "重复"})
+    assert table.rec.replayer.check_schema
+    assert "payload" in table.refused("note", {"text": "y", "bogus": 1})
+
+
+def test_match_opened_freezes_every_parameter():
+    """RULES.md: every printed result states the values in force, so all are recorded."""
+    t = Table()
+    payload = {
+        "tournament": "t",
+        "round": "1",
+        "table": "1",
+        "pairs": {"NS": "a", "EW": "b"},
+        "seats": {"N": "n", "E": "e", "S": "s", "W": "w"},
+        "referee": "r",
+        "ruleset": {"name": "guilin-2009", "params": {"match_minutes": 90}},
+    }
+    assert "missing: at_time_out" in t.refused("match_opened", payload, after=0)
+    payload["ruleset"] = {"name": "guilin-2009", "params": {"match_minuets": 90}}
+    assert "unknown parameter" in t.refused("match_opened", payload, after=0)
+    payload["ruleset"] = t.ruleset.to_dict()
+    t.ev("match_opened", payload, after=0)
+    assert t.state.ruleset == t.ruleset

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from match_table import Table
 
 from referee_desk.match.simulate import deal, play_hand
@@ -151,3 +153,25 @@ def test_wrong_play_replacement_is_a_discard_that_cannot_win(table):
         },
     )
     assert table.state.current_hand.tricks[0].winner == Seat.E
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(min_value=0, max_value=10_000), st.sampled_from(["S", "H", "D", "C"]))
+def test_any_legal_simulated_hand_replays_without_flags(seed, suit):
+    """Legal play (follows chosen through rules.follow) never raises a flag, and the
+    defenders' points before the last trick equal their captured points (7)."""
+    t = Table().start()
+    t.race_hand("E", suit)
+    ctx = TrumpContext.of("3", suit)
+    rng = random.Random(seed)
+    tricks = play_hand(deal(rng), ctx, Seat.E, rng)
+    for trick in tricks:
+        t.ev("trick", trick.payload(), after=20)
+    hand = t.state.hands[-1]
+    assert not t.state.flags
+    captured = sum(
+        points_of(c for _, cards in tr.plays for c in cards)
+        for tr in tricks[:-1]
+        if tr.winner.side == Side.NS
+    )
+    assert hand.defenders_points == captured

@@ -165,6 +165,9 @@ class Walk:
     def on_wrong_dealer(self, p, at):  # 8.5
         self.hand = False
 
+    def on_redeal(self, p, at):  # 2.1, no_bid
+        self.hand = False
+
     def on_conduct_warning(self, p, at):
         self.warnings[SIDE[p["seat"]]] += 1
 
@@ -206,6 +209,13 @@ def test_sample_with_a_whole_hand_trick_by_trick():
     cards = [c for e in events if e.type == "trick" for p in e.payload["plays"] for c in p["cards"]]
     assert len(cards) == 216
     assert not state.flags
+
+
+def test_samples_use_every_event_type():
+    from referee_desk.match import EVENT_TYPES
+
+    used = {e.type for name in EXPECTED_FILES for e in load(name)}
+    assert used == set(EVENT_TYPES)
 
 
 def test_samples_cover_every_violation():

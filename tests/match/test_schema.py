@@ -72,3 +72,34 @@ def test_correction_replace_requires_payload_and_void_forbids_it(table):
     base["payload"] = {"target_seq": 1, "action": "void", "reason": "typo", "payload": {}}
     with pytest.raises(SchemaRefused):
         validate_schema(base)
+
+
+def test_fast_and_full_validators_agree_on_samples_and_mutations():
+    """The compiled quick check never accepts what jsonschema refuses."""
+    import json
+    from pathlib import Path
+
+    from referee_desk.match.schema_check import _fast, _validator
+
+    fast = _fast()
+    if fast is None:
+        pytest.skip("fastjsonschema not installed")
+    samples = Path(__file__).resolve().parents[2] / "sample_events"
+    lines = [json.loads(x) for p in sorted(samples.glob("*.jsonl")) for x in p.open()]
+    mutations = []
+    for data in lines[:120]:
+        for key in list(data["payload"]):
+            bad = copy.deepcopy(data)
+            bad["payload"][key] = {"nested": True}
+            mutations.append(bad)
+        extra = copy.deepcopy(data)
+        extra["payload"]["zzz"] = 1
+        mutations.append(extra)
+    for data in lines + mutations:
+        full_ok = not list(_validator().iter_errors(data))
+        try:
+            fast(data)
+            fast_ok = True
+        except Exception:
+            fast_ok = False
+        assert fast_ok == full_ok, data

@@ -25,6 +25,9 @@ def kill_drill(path: Path, kills: int, seed: int) -> int:
         assert writer.stdout is not None
         first = writer.stdout.readline()  # "ready": the file is open
         assert first == "ready\n", writer.stderr.read() if writer.stderr else first
+        early: list[str] = []
+        if rng.random() < 0.8:  # most kills once appends flow, some while it starts up
+            early.append(writer.stdout.readline())
         time.sleep(rng.uniform(0.0, 0.25))
         writer.send_signal(signal.SIGKILL)
         rest = writer.stdout.read()
@@ -32,7 +35,7 @@ def kill_drill(path: Path, kills: int, seed: int) -> int:
         writer.stdout.close()
         if writer.stderr is not None:
             writer.stderr.close()
-        reported.extend(committed(rest.splitlines(keepends=True)))
+        reported.extend(committed([*early, *rest.splitlines(keepends=True)]))
         with TournamentFile.open(path, create=False) as tf:  # check=True: integrity + chains
             assert tf.chain_problem() is None
             for match_id, seq, digest in {r for r in reported}:

@@ -85,6 +85,10 @@ def test_trump_order_on_singles(article: str, level: str, trump: str, plays, win
 
 # (article, level, trump, cards, (kind, length, each, suit) or None)
 UNITS = [
+    ("3.1: 红桃3344 is a tractor (level 5)", "5", "S", "H3 H3 H4 H4", ("tractor", 2, 2, "H")),
+    ("3.1: …but not at level 3, where 3s are level cards", "3", "S", "H3 H3 H4 H4", None),
+    ("3.1: 黑桃AAKK (♠ trump, level 5)", "5", "S", "SA SA SK SK", ("tractor", 2, 2, "trump")),
+    ("3.2: KKKQQQ", "5", "S", "DK DK DK DQ DQ DQ", ("bulldozer", 2, 3, "D")),
     ("11: level 4 trump ♠: ♥33 ♥55 not a tractor", "4", "S", "H3 H3 H5 H5", None),
     ("11: level 4 trump ♠: ♥55 ♥66 is", "4", "S", "H5 H5 H6 H6", ("tractor", 2, 2, "H")),
     ("3.1: the gap inside the trump suit (level 7, ♠66 ♠88)", "7", "S", "S6 S6 S8 S8", None),
@@ -154,6 +158,14 @@ def test_bridge_level_gap_parameter_both_ways() -> None:
 
 # (article, level, trump, plays, winner)
 TRICKS = [
+    ("6.2: 副牌拖拉机 AAKK … 4433: AAKK beats 4433", "9", "S", ["H4 H4 H3 H3", "HA HA HK HK"], 1),
+    (
+        "6.2: KKQQ beats 4433, AAKK beats KKQQ",
+        "9",
+        "S",
+        ["H4 H4 H3 H3", "HK HK HQ HQ", "HA HA HK HK"],
+        2,
+    ),
     ("6.4: ♥6666 beats ♥AAKK", "9", "S", ["HA HA HK HK", "H6 H6 H6 H6"], 1),
     ("6.3: ♥555666 beats ♥AAKKQQ", "9", "S", ["HA HA HK HK HQ HQ", "H5 H5 H5 H6 H6 H6"], 1),
     (
@@ -615,6 +627,16 @@ def test_follow_table(article: str, lead: str, hand: str, play: str, legal: bool
         assert check_follow(P(lead), P(hand), verdict.instead, ctx(*L10)).legal
 
 
+def test_throws_are_refused() -> None:
+    """4.7 不允许甩牌: a lead that is not exactly one unit is refused, by name."""
+    c = ctx(*L10)
+    for lead in ["HA HK", "HA HA HK", "HA HA H3 H3", "H9 D9", "HA HA HA HK HK"]:
+        with pytest.raises(IllegalInputError, match=r"4\.7"):
+            check_follow(P(lead), P("H3 H4 H5 H6 H7 H8"), P("H3 H4 H5 H6 H7")[: len(P(lead))], c)
+        with pytest.raises(IllegalInputError, match=r"4\.7"):
+            trick_winner([P(lead)], c)
+
+
 def test_follow_rule_articles() -> None:
     """The verdict names the chapter-4 article of the lead type."""
     c = ctx(*L10)
@@ -835,6 +857,12 @@ def test_accepted_spellings() -> None:
     assert P("♠10, hT h10 大王 小王 bj lj ♦a") == P("S10 H10 H10 BJ LJ BJ LJ DA")
 
 
+def test_emoji_style_suit_symbols_are_accepted() -> None:
+    """1: ♠ ♥ ♦ ♣ accepted — also as typed on phones, with the emoji variation selector."""
+    assert P("\u2665\ufe0f10 \u2660\ufe0fA") == P("H10 SA")
+    assert TrumpContext.of("10", "\u2665\ufe0f").trump is Suit.H
+
+
 def test_fifth_copy_in_a_follow_hand_is_named_with_its_position() -> None:
     """1: each card exists 4 times [P decks=4]; a fifth copy is a data-entry error."""
     hand = P("H3 H4 H4 H4 H4 C5 H4")
@@ -1007,7 +1035,7 @@ def test_service_errors_name_the_bad_token() -> None:
     assert "'H1'" in answers[0]["error"] and "card 2" in answers[0]["error"]
     assert "no cards" in answers[1]["error"]
     assert "H6" in answers[2]["error"] and "5 times" in answers[2]["error"]
-    assert "S4" in answers[3]["error"] and "hand card 6" in answers[3]["error"]
+    assert "S4" in answers[3]["error"] and "hand: card 6" in answers[3]["error"]
     assert "level" in answers[4]["error"]
     assert "trump" in answers[5]["error"]
     assert "defender_level" in answers[6]["error"] and "'2'" in answers[6]["error"]

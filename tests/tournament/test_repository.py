@@ -168,3 +168,22 @@ def test_import_pairs_errors_name_the_place(tmp_path: Path) -> None:
     bad.write_text("player1,player2\n张三,\n", "utf-8")
     with pytest.raises(PairError, match="row 2: both"):
         read_pairs(bad)
+
+
+def test_a_desk_file_without_a_tournament_is_refused_untouched(tmp_path: Path) -> None:
+    from referee_desk.store.tournament_file import TournamentFile
+
+    desk = tmp_path / "desk.sqlite"
+    TournamentFile.open(desk, create=True).close()
+    with pytest.raises(TournamentError, match="no tournament"):
+        Tournament.open(desk)
+    with TournamentFile.open(desk, create=False, read_only=True) as tf:
+        tables = {r[0] for r in tf.connection.execute("SELECT name FROM sqlite_master")}
+    assert not any(name.startswith("tournament_") for name in tables)
+
+
+def test_pair_list_with_a_clashing_seed_adds_nothing(tmp_path: Path) -> None:
+    t = new(tmp_path, 2)
+    with pytest.raises(PairError, match="seed 3"):
+        t.add_pairs([("甲", "乙", "", 3), ("丙", "丁", "", 3)])
+    assert len(t.pairs()) == 2

@@ -86,3 +86,22 @@ def test_link_refusals(cup: Tournament) -> None:
     cup.link(record_id, "GA-R1-M01")
     with pytest.raises(TournamentError, match="already linked"):
         cup.link(record_id, "GB-R1-M01")
+
+
+def test_match_report_by_drawn_id_of_a_linked_record(
+    cup: Tournament, tmp_path: Path, capsys
+) -> None:
+    from pypdf import PdfReader
+
+    from referee_desk.cli.main import main
+
+    import_records(cup, SAMPLES[:1])
+    record_id = openings()[0][0]
+    cup.link(record_id, "GA-R1-M01")
+    path = str(cup.file.path)
+    cup.close()
+    out = tmp_path / "a.pdf"
+    assert main(["export", "match", path, "--match", "GA-R1-M01", "-o", str(out)]) == 0
+    assert record_id in capsys.readouterr().out
+    text = "".join(p.extract_text() for p in PdfReader(out).pages).replace("\n", "")
+    assert record_id in text

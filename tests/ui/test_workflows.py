@@ -419,3 +419,108 @@ def test_export_match_report_from_the_desk(desk: Any, qtbot: Any, tmp_path: Any)
     assert desk.export_report(out)
     text = "".join(page.extract_text() for page in PdfReader(out).pages)
     assert desk.session.match_id in text
+
+
+def test_start_a_drawn_match_of_the_tournament(
+    qtbot: Any, settings: Any, languages: Any, tmp_path: Any
+) -> None:
+    """The organizer's draw offers the table its match; the record uses the draw's id."""
+    from referee_desk.tournament.model import TournamentInfo
+    from referee_desk.tournament.repository import Tournament
+    from referee_desk.ui.main_window import MainWindow
+
+    path = tmp_path / "cup.sqlite"
+    with Tournament.create(
+        path, TournamentInfo("桂林杯", tables=("1号桌", "2号桌"), referees=("王磊",))
+    ) as t:
+        for a, b in (("张伟", "王芳"), ("李娜", "刘洋"), ("陈静", "杨帆"), ("赵磊", "周敏")):
+            t.add_pair(a, b)
+        t.draw(draw_seed=7)
+        first = t.matches()[0].match_id
+    window = MainWindow(settings, languages)
+    qtbot.addWidget(window)
+    assert window.open_tournament(path)
+    dialog = trigger(window, "actionOpenMatch")
+    combo = dialog.ui.matchCombo
+    drawn = [combo.itemData(i) for i in range(combo.count()) if combo.itemText(i).startswith("▶")]
+    assert {d.match_id for d in drawn} >= {first}
+    combo.setCurrentIndex(
+        next(i for i in range(combo.count()) if combo.itemText(i).startswith(f"▶ {first}"))
+    )
+    assert dialog.ui.seatNEdit.text() and dialog.ui.pairNsCombo.currentText().startswith("#")
+    dialog.ui.refereeNameEdit.setText("王磊")
+    ok(dialog)
+    assert window.active_dialog is None, dialog.ui.errorLabel.text()
+    assert window.session.match_id == first
+    window.close_tournament()
+    with Tournament.open(path) as t:
+        assert str(t.state().match(first).status) == "playing"
+
+
+def test_clock_turns_amber_then_red(desk: Any, fake_time: Any) -> None:
+    """DESK.md: amber at 15 minutes left, red at 5."""
+    from referee_desk.ui.styles import CLOCK_COLOURS
+
+    start_clock(desk)
+    fake_time.advance(104 * 60)
+    desk.tick()
+    assert CLOCK_COLOURS["normal"] in desk.ui.clockLabel.styleSheet()
+    fake_time.advance(60)
+    desk.tick()
+    assert desk.ui.clockLabel.text() == "0:15:00"
+    assert CLOCK_COLOURS["amber"] in desk.ui.clockLabel.styleSheet()
+    fake_time.advance(10 * 60)
+    desk.tick()
+    assert CLOCK_COLOURS["red"] in desk.ui.clockLabel.styleSheet()
+
+
+def test_discarded_play_cannot_win_the_trick(desk: Any, qtbot: Any) -> None:
+    """8.2: cards played in place of a wrong play are discards and cannot win."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)  # trump ♥, N leads
+    dialog = trigger(desk, "actionTrick")
+    dialog.ui.play1Edit.setText("S9")
+    dialog.ui.play2Edit.setText("SA")
+    assert "West" in dialog.ui.winnerLabel.text()
+    dialog.ui.discard2Check.setChecked(True)
+    assert "North" in dialog.ui.winnerLabel.text()
+    dialog.ui.play3Edit.setText("S4")
+    dialog.ui.play4Edit.setText("S5")
+    ok(dialog)
+    trick = desk.session.state.current_hand.tricks[-1]
+    assert trick.winner is Seat.N
+    assert desk.session.events[-1].payload["plays"][1] == {
+        "seat": "W",
+        "cards": ["SA"],
+        "discarded": True,
+    }
+    dialog.reject()
+
+
+def test_settings_dialog_switches_language_and_seat_at_once(desk: Any, languages: Any) -> None:
+    from referee_desk.ui.dialogs.settings_dialog import SettingsDialog
+
+    languages.apply("zh_CN")
+    bid_dialog = trigger(desk, "actionBid")  # a dialog open during the switch follows it
+    assert bid_dialog.windowTitle() == "叫牌"
+    desk.active_dialog = None  # the settings dialog opens on top of it
+    dialog = desk.run_dialog(SettingsDialog(desk.settings, desk), None)
+    desk.active_dialog = None
+    dialog.reject()
+    trigger(desk, "actionSettings")
+    dialog = desk.active_dialog
+    assert isinstance(dialog, SettingsDialog)
+    dialog.ui.languageCombo.setCurrentIndex(dialog.ui.languageCombo.findData("en"))
+    dialog.ui.bottomSeatCombo.setCurrentIndex(dialog.ui.bottomSeatCombo.findData("W"))
+    ok(dialog)
+    assert desk.ui.bidButton.text() == "Bid (B)"
+    assert bid_dialog.windowTitle() == "Bid"
+    assert bid_dialog.ui.kindCombo.itemText(0) == "dark bid"
+    assert desk.ui.seatBottom.text().startswith("West W")
+    assert desk.settings.language == "en" and desk.settings.bottom_seat is Seat.W
+    bid_dialog.reject()
+
+
+def test_window_layout_is_remembered(desk: Any) -> None:
+    desk.close()
+    assert desk.settings.window_geometry is not None

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 from referee_desk.rules.ruleset import PARAMETER_ARTICLES, PRESETS, get_ruleset
 from referee_desk.store import TournamentFile
 from referee_desk.ui.dialogs.base import TranslatedDialog, refusal_text
+from referee_desk.ui.drawn_matches import DrawnMatch, ready_matches
 from referee_desk.ui.generated.ui_open_match_dialog import Ui_OpenMatchDialog
 from referee_desk.ui.record import StoreMatchRecord, match_label, start_match
 
@@ -49,8 +50,14 @@ class OpenMatchDialog(TranslatedDialog):
         self.show_ruleset()
 
     def _load_matches(self) -> None:
-        """The file's matches, read once (the file may be closed while this dialog lives)."""
+        """The file's matches, read once (the file may be closed while this dialog lives).
+
+        Item data: None (a new match), a recorded match id, or a DrawnMatch of the
+        tournament's draw (its pairs, seats and table fill the new-match fields).
+        """
         self.ui.matchCombo.addItem("", None)
+        for drawn in ready_matches(self.tf):
+            self.ui.matchCombo.addItem("▶ " + drawn.label, drawn)
         for match_id in self.tf.match_ids():
             self.ui.matchCombo.addItem(match_label(self.tf, match_id), match_id)
 
@@ -61,7 +68,28 @@ class OpenMatchDialog(TranslatedDialog):
         self.update_enabled()
 
     def update_enabled(self) -> None:
-        self.ui.newGroup.setEnabled(self.ui.matchCombo.currentData() is None)
+        data = self.ui.matchCombo.currentData()
+        self.ui.newGroup.setEnabled(data is None or isinstance(data, DrawnMatch))
+        if isinstance(data, DrawnMatch):
+            self.fill_from(data.payload)
+
+    def fill_from(self, payload: dict[str, Any]) -> None:
+        """Pre-fill the new-match fields from the draw (the referee may change seats)."""
+        ui = self.ui
+        ui.roundEdit.setText(str(payload.get("round", "")))
+        ui.tableEdit.setText(str(payload.get("table", "")))
+        ui.pairNsCombo.setEditText(payload["pairs"]["NS"])
+        ui.pairEwCombo.setEditText(payload["pairs"]["EW"])
+        seats = payload["seats"]
+        for edit, seat in (
+            (ui.seatNEdit, "N"),
+            (ui.seatEEdit, "E"),
+            (ui.seatSEdit, "S"),
+            (ui.seatWEdit, "W"),
+        ):
+            edit.setText(seats[seat])
+        if payload.get("referee") and not ui.refereeNameEdit.text():
+            ui.refereeNameEdit.setText(payload["referee"])
 
     def show_ruleset(self) -> None:
         self.ui.rulesetView.setPlainText(ruleset_text(self.ui.rulesetCombo.currentData()))
@@ -113,12 +141,19 @@ class OpenMatchDialog(TranslatedDialog):
     def accept(self) -> None:
         try:
             signed_in = self._sign_in()
-            match_id = self.ui.matchCombo.currentData()
-            if match_id is not None:
-                self.record = StoreMatchRecord(self.tf, match_id, signed_in)
+            data = self.ui.matchCombo.currentData()
+            if isinstance(data, str):
+                self.record = StoreMatchRecord(self.tf, data, signed_in)
             else:
                 payload = self.new_match_payload()
-                self.record = start_match(self.tf, payload, self.referee, signed_in)
+                match_id = None
+                if isinstance(data, DrawnMatch):
+                    match_id = data.match_id
+                    payload["tournament"] = data.payload["tournament"]
+                    payload["ruleset"] = data.payload["ruleset"]  # frozen at the draw
+                self.record = start_match(
+                    self.tf, payload, self.referee, signed_in, match_id=match_id
+                )
         except (ValueError, OSError) as error:
             self.show_error(refusal_text(error))
             return

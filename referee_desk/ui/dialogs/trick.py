@@ -51,6 +51,14 @@ class TrickDialog(EntryDialog):
             self.ui.play4Edit,
         ]
         self._focused = self.edits[0]
+        self.discards = [
+            self.ui.discard1Check,
+            self.ui.discard2Check,
+            self.ui.discard3Check,
+            self.ui.discard4Check,
+        ]
+        for check in self.discards:
+            check.toggled.connect(self.update_running)
         for edit in self.edits:
             attach_completer(edit)
             edit.textChanged.connect(self.update_running)
@@ -119,7 +127,8 @@ class TrickDialog(EntryDialog):
             self.ui.winnerLabel.setText("")
             return
         try:
-            result = trick_result(plays, context)
+            discarded = [i for i in range(len(plays)) if self.discards[i].isChecked()]
+            result = trick_result(plays, context, discarded=discarded)
         except RulesError as error:
             self.ui.winnerLabel.setText("")
             self.show_error(str(error))
@@ -133,9 +142,12 @@ class TrickDialog(EntryDialog):
 
     def entries(self) -> Entries:
         plays = []
-        for seat, edit in zip(self.order, self.edits, strict=True):
+        for seat, edit, check in zip(self.order, self.edits, self.discards, strict=True):
             cards = [format_cards([c]) for c in parse_cards(edit.text())]
-            plays.append({"seat": seat.value, "cards": cards})
+            play: dict[str, Any] = {"seat": seat.value, "cards": cards}
+            if check.isChecked():
+                play["discarded"] = True  # played in place of a wrong play (8.2)
+            plays.append(play)
         payload: dict[str, Any] = {"leader": self.order[0].value, "plays": plays}
         if self.ui.lastCheck.isChecked():
             payload["last"] = True
@@ -155,5 +167,8 @@ class TrickDialog(EntryDialog):
             return
         for edit in self.edits:
             edit.clear()
+        for check in self.discards:
+            check.setChecked(False)
+        self.ui.lastCheck.setChecked(False)
         self.retranslate()
         self.edits[0].setFocus()

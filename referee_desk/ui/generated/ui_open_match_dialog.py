@@ -25,7 +25,7 @@ class Ui_OpenMatchDialog(object):
     def setupUi(self, OpenMatchDialog):
         if not OpenMatchDialog.objectName():
             OpenMatchDialog.setObjectName(u"OpenMatchDialog")
-        OpenMatchDialog.resize(640, 640)
+        OpenMatchDialog.resize(680, 900)
         self.mainLayout = QVBoxLayout(OpenMatchDialog)
         self.mainLayout.setObjectName(u"mainLayout")
         self.existingGroup = QGroupBox(OpenMatchDialog)
@@ -138,6 +138,7 @@ class Ui_OpenMatchDialog(object):
 
         self.rulesetView = QPlainTextEdit(self.newGroup)
         self.rulesetView.setObjectName(u"rulesetView")
+        self.rulesetView.setMinimumSize(QSize(0, 300))
         self.rulesetView.setReadOnly(True)
 
         self.newLayout.setWidget(9, QFormLayout.ItemRole.SpanningRole, self.rulesetView)

@@ -17,8 +17,9 @@ from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
     QImage, QKeySequence, QLinearGradient, QPainter,
     QPalette, QPixmap, QRadialGradient, QTransform)
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QCheckBox, QDialog,
-    QDialogButtonBox, QFormLayout, QGroupBox, QLabel,
-    QLineEdit, QSizePolicy, QVBoxLayout, QWidget)
+    QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout,
+    QLabel, QLineEdit, QSizePolicy, QVBoxLayout,
+    QWidget)
 
 class Ui_TrickDialog(object):
     def setupUi(self, TrickDialog):
@@ -41,10 +42,20 @@ class Ui_TrickDialog(object):
 
         self.playsLayout.setWidget(0, QFormLayout.ItemRole.LabelRole, self.play1Label)
 
+        self.play1Layout = QHBoxLayout()
+        self.play1Layout.setObjectName(u"play1Layout")
         self.play1Edit = QLineEdit(TrickDialog)
         self.play1Edit.setObjectName(u"play1Edit")
 
-        self.playsLayout.setWidget(0, QFormLayout.ItemRole.FieldRole, self.play1Edit)
+        self.play1Layout.addWidget(self.play1Edit)
+
+        self.discard1Check = QCheckBox(TrickDialog)
+        self.discard1Check.setObjectName(u"discard1Check")
+
+        self.play1Layout.addWidget(self.discard1Check)
+
+
+        self.playsLayout.setLayout(0, QFormLayout.ItemRole.FieldRole, self.play1Layout)
 
         self.play2Label = QLabel(TrickDialog)
         self.play2Label.setObjectName(u"play2Label")
@@ -52,10 +63,20 @@ class Ui_TrickDialog(object):
 
         self.playsLayout.setWidget(1, QFormLayout.ItemRole.LabelRole, self.play2Label)
 
+        self.play2Layout = QHBoxLayout()
+        self.play2Layout.setObjectName(u"play2Layout")
         self.play2Edit = QLineEdit(TrickDialog)
         self.play2Edit.setObjectName(u"play2Edit")
 
-        self.playsLayout.setWidget(1, QFormLayout.ItemRole.FieldRole, self.play2Edit)
+        self.play2Layout.addWidget(self.play2Edit)
+
+        self.discard2Check = QCheckBox(TrickDialog)
+        self.discard2Check.setObjectName(u"discard2Check")
+
+        self.play2Layout.addWidget(self.discard2Check)
+
+
+        self.playsLayout.setLayout(1, QFormLayout.ItemRole.FieldRole, self.play2Layout)
 
         self.play3Label = QLabel(TrickDialog)
         self.play3Label.setObjectName(u"play3Label")
@@ -63,10 +84,20 @@ class Ui_TrickDialog(object):
 
         self.playsLayout.setWidget(2, QFormLayout.ItemRole.LabelRole, self.play3Label)
 
+        self.play3Layout = QHBoxLayout()
+        self.play3Layout.setObjectName(u"play3Layout")
         self.play3Edit = QLineEdit(TrickDialog)
         self.play3Edit.setObjectName(u"play3Edit")
 
-        self.playsLayout.setWidget(2, QFormLayout.ItemRole.FieldRole, self.play3Edit)
+        self.play3Layout.addWidget(self.play3Edit)
+
+        self.discard3Check = QCheckBox(TrickDialog)
+        self.discard3Check.setObjectName(u"discard3Check")
+
+        self.play3Layout.addWidget(self.discard3Check)
+
+
+        self.playsLayout.setLayout(2, QFormLayout.ItemRole.FieldRole, self.play3Layout)
 
         self.play4Label = QLabel(TrickDialog)
         self.play4Label.setObjectName(u"play4Label")
@@ -74,10 +105,20 @@ class Ui_TrickDialog(object):
 
         self.playsLayout.setWidget(3, QFormLayout.ItemRole.LabelRole, self.play4Label)
 
+        self.play4Layout = QHBoxLayout()
+        self.play4Layout.setObjectName(u"play4Layout")
         self.play4Edit = QLineEdit(TrickDialog)
         self.play4Edit.setObjectName(u"play4Edit")
 
-        self.playsLayout.setWidget(3, QFormLayout.ItemRole.FieldRole, self.play4Edit)
+        self.play4Layout.addWidget(self.play4Edit)
+
+        self.discard4Check = QCheckBox(TrickDialog)
+        self.discard4Check.setObjectName(u"discard4Check")
+
+        self.play4Layout.addWidget(self.discard4Check)
+
+
+        self.playsLayout.setLayout(3, QFormLayout.ItemRole.FieldRole, self.play4Layout)
 
 
         self.mainLayout.addLayout(self.playsLayout)
@@ -128,6 +169,10 @@ class Ui_TrickDialog(object):
 
     def retranslateUi(self, TrickDialog):
         TrickDialog.setWindowTitle(QCoreApplication.translate("TrickDialog", u"Trick by trick", None))
+        self.discard1Check.setText(QCoreApplication.translate("TrickDialog", u"discard (8.2)", None))
+        self.discard2Check.setText(QCoreApplication.translate("TrickDialog", u"discard (8.2)", None))
+        self.discard3Check.setText(QCoreApplication.translate("TrickDialog", u"discard (8.2)", None))
+        self.discard4Check.setText(QCoreApplication.translate("TrickDialog", u"discard (8.2)", None))
         self.lastCheck.setText(QCoreApplication.translate("TrickDialog", u"Last trick of the hand", None))
         self.pickerGroup.setTitle(QCoreApplication.translate("TrickDialog", u"Card picker (adds to the focused play)", None))
     # retranslateUi

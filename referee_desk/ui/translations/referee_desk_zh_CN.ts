@@ -159,6 +159,10 @@
         <translation>裁判</translation>
     </message>
     <message>
+        <source>defenders %1, last trick %2 × %3 won by %4</source>
+        <translation>防守方 %1 分，末墩 %2 分 × %3 张，%4 得</translation>
+    </message>
+    <message>
         <source>Corrected: %1</source>
         <translation>已更正：%1</translation>
     </message>
@@ -705,6 +709,49 @@
     </message>
 </context>
 <context>
+    <name>MatchesModel</name>
+    <message>
+        <source>Match</source>
+        <translation>比赛</translation>
+    </message>
+    <message>
+        <source>Round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>桌号</translation>
+    </message>
+    <message>
+        <source>Referee</source>
+        <translation>裁判</translation>
+    </message>
+    <message>
+        <source>Pair A</source>
+        <translation>组合 A</translation>
+    </message>
+    <message>
+        <source>Pair B</source>
+        <translation>组合 B</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Winner</source>
+        <translation>胜方</translation>
+    </message>
+    <message>
+        <source>Levels at the end</source>
+        <translation>终局级数</translation>
+    </message>
+    <message>
+        <source>Decided by</source>
+        <translation>决胜方式</translation>
+    </message>
+</context>
+<context>
     <name>OpenBidDialog</name>
     <message>
         <source>Open bid</source>
@@ -791,6 +838,625 @@
     </message>
 </context>
 <context>
+    <name>OrganizerBracket</name>
+    <message>
+        <source>held: ruling pending</source>
+        <translation>暂停：待裁决</translation>
+    </message>
+</context>
+<context>
+    <name>OrganizerDrawDialog</name>
+    <message>
+        <source>Seeding and draw</source>
+        <translation>种子与抽签</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>赛制</translation>
+    </message>
+    <message>
+        <source>Third-place match</source>
+        <translation>三四名决赛</translation>
+    </message>
+    <message>
+        <source>Groups</source>
+        <translation>小组数</translation>
+    </message>
+    <message>
+        <source>Pairs advancing per group</source>
+        <translation>每组出线组合数</translation>
+    </message>
+    <message>
+        <source>Tie-break order</source>
+        <translation>同分排序规则</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Draw number</source>
+        <translation>抽签号</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>%1 pairs, %2 seeded. Seeds take the standard bracket positions (byes go to the top seeds); the other pairs are placed by lot from the draw number.</source>
+        <translation>共 %1 个组合，%2 个种子。种子按标准对阵位置排列（轮空给予头号种子）；其余组合按抽签号抽签排位。</translation>
+    </message>
+</context>
+<context>
+    <name>OrganizerLinkDialog</name>
+    <message>
+        <source>Link a record to a drawn match</source>
+        <translation>将记录关联到抽签比赛</translation>
+    </message>
+    <message>
+        <source>A desk recorded this match under its own id: count its record as the result of a drawn match.</source>
+        <translation>裁判台以自己的编号记录了这场比赛：把该记录作为抽签比赛的结果。</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <source>Drawn match</source>
+        <translation>抽签比赛</translation>
+    </message>
+    <message>
+        <source>Choose a record and a drawn match.</source>
+        <translation>请选择一条记录和一场抽签比赛。</translation>
+    </message>
+</context>
+<context>
+    <name>OrganizerNewDialog</name>
+    <message>
+        <source>New tournament</source>
+        <translation>新赛事</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>姓名</translation>
+    </message>
+    <message>
+        <source>First day</source>
+        <translation>开始日期</translation>
+    </message>
+    <message>
+        <source>Last day</source>
+        <translation>结束日期</translation>
+    </message>
+    <message>
+        <source>Venue</source>
+        <translation>地点</translation>
+    </message>
+    <message>
+        <source>Organizer</source>
+        <translation>主办方</translation>
+    </message>
+    <message>
+        <source>Tables (comma-separated)</source>
+        <translation>桌号（逗号分隔）</translation>
+    </message>
+    <message>
+        <source>Referees (comma-separated)</source>
+        <translation>裁判（逗号分隔）</translation>
+    </message>
+    <message>
+        <source>The tournament needs a name.</source>
+        <translation>赛事需要名称。</translation>
+    </message>
+    <message>
+        <source>The last day is before the first day.</source>
+        <translation>结束日期早于开始日期。</translation>
+    </message>
+</context>
+<context>
+    <name>OrganizerPairDialog</name>
+    <message>
+        <source>Pair</source>
+        <translation>组合</translation>
+    </message>
+    <message>
+        <source>Player 1</source>
+        <translation>选手1</translation>
+    </message>
+    <message>
+        <source>Player 2</source>
+        <translation>选手2</translation>
+    </message>
+    <message>
+        <source>Club</source>
+        <translation>俱乐部</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Add pair</source>
+        <translation>添加组合</translation>
+    </message>
+    <message>
+        <source>Edit pair</source>
+        <translation>编辑组合</translation>
+    </message>
+</context>
+<context>
+    <name>OrganizerTabs</name>
+    <message>
+        <source>Match</source>
+        <translation>比赛</translation>
+    </message>
+    <message>
+        <source>Tournament</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OrganizerTexts</name>
+    <message>
+        <source>waiting</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>playing</source>
+        <translation>打牌中</translation>
+    </message>
+    <message>
+        <source>held: committee ruling pending</source>
+        <translation>暂停：待仲裁裁决</translation>
+    </message>
+    <message>
+        <source>decided</source>
+        <translation>已决出</translation>
+    </message>
+    <message>
+        <source>bye</source>
+        <translation>轮空</translation>
+    </message>
+    <message>
+        <source>passed A</source>
+        <translation>打过A</translation>
+    </message>
+    <message>
+        <source>time-out, higher level</source>
+        <translation>时间到，级数高者胜</translation>
+    </message>
+    <message>
+        <source>time-out, equal level, holding the deal</source>
+        <translation>时间到，级数相同，坐庄方胜</translation>
+    </message>
+    <message>
+        <source>forfeit</source>
+        <translation>弃权</translation>
+    </message>
+    <message>
+        <source>disqualification</source>
+        <translation>取消资格</translation>
+    </message>
+    <message>
+        <source>committee ruling</source>
+        <translation>仲裁裁决</translation>
+    </message>
+    <message>
+        <source>W/O (forfeit)</source>
+        <translation>W/O（弃权）</translation>
+    </message>
+    <message>
+        <source>DQ (disqualification)</source>
+        <translation>DQ（取消资格）</translation>
+    </message>
+    <message>
+        <source>committee</source>
+        <translation>仲裁</translation>
+    </message>
+    <message>
+        <source>Single elimination</source>
+        <translation>单败淘汰</translation>
+    </message>
+    <message>
+        <source>Round-robin groups, then a knockout</source>
+        <translation>小组循环后淘汰</translation>
+    </message>
+    <message>
+        <source>match wins</source>
+        <translation>胜场数</translation>
+    </message>
+    <message>
+        <source>level difference at the end</source>
+        <translation>终局级差</translation>
+    </message>
+    <message>
+        <source>head-to-head</source>
+        <translation>相互胜负</translation>
+    </message>
+    <message>
+        <source>drawing of lots</source>
+        <translation>抽签</translation>
+    </message>
+    <message>
+        <source>Tie-break order: %1</source>
+        <translation>同分排序：%1</translation>
+    </message>
+    <message>
+        <source>winner of %1</source>
+        <translation>%1 胜者</translation>
+    </message>
+    <message>
+        <source>loser of %1</source>
+        <translation>%1 负者</translation>
+    </message>
+    <message>
+        <source>group %1, place %2</source>
+        <translation>%1 组第 %2 名</translation>
+    </message>
+    <message>
+        <source>group %1, round %2</source>
+        <translation>%1 组第 %2 轮</translation>
+    </message>
+    <message>
+        <source>third place</source>
+        <translation>三四名决赛</translation>
+    </message>
+    <message>
+        <source>final</source>
+        <translation>决赛</translation>
+    </message>
+    <message>
+        <source>semifinal</source>
+        <translation>半决赛</translation>
+    </message>
+    <message>
+        <source>quarterfinal</source>
+        <translation>四分之一决赛</translation>
+    </message>
+    <message>
+        <source>round %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+</context>
+<context>
+    <name>OrganizerView</name>
+    <message>
+        <source>&amp;Export</source>
+        <extracomment>The documents of File ▸ Export, by kind. How a written document is opened (tests replace it so nothing is launched).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Tournament</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New tournament…</source>
+        <translation>新赛事…</translation>
+    </message>
+    <message>
+        <source>Add pair…</source>
+        <translation>添加组合…</translation>
+    </message>
+    <message>
+        <source>Edit pair…</source>
+        <translation>编辑组合…</translation>
+    </message>
+    <message>
+        <source>Remove pair</source>
+        <translation>删除组合</translation>
+    </message>
+    <message>
+        <source>Import pair list (CSV or xlsx)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import match records from desks…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Link a record to a drawn match…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bracket sheet (xlsx)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Results (PDF)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Match report of the selected match (PDF)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Blank table scoresheet (PDF)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bold: the winner. Red marks: wins by forfeit (8.10), disqualification (8.8) or committee ruling (8.11). Orange: held while a committee ruling is pending.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>No tournament file open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This file holds no tournament</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a tournament file (File ▸ Open) or create a new tournament.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>third-place match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ruleset %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drawn (draw number %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 pairs registered, not drawn yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group %1 (complete)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group %1 (in progress)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tournament</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a tournament file or create a new tournament first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New tournament file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tournament files (*.sqlite *.db)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose where to keep the tournament file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tournament created: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No pair</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a pair in the list first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove pair %1 (%2)?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pair not removed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import a pair list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pair lists (*.csv *.xlsx);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pair list not read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pair list partly imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 pairs were registered; the next one was refused:
+%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 pairs registered from %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tournament is open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draw made (draw number %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import match records</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Match records (*.jsonl *.sqlite *.db);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Records not imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Match records imported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added: %1 events in %2 matches.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unchanged: %1 matches.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conflicts: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Conflict in match %1 from %2: %3 (nothing was guessed; the committee must decide which record is right)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Recorded under a desk&apos;s own id (link them to their drawn matches with “Link a record…”): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to link</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every imported record already counts for a drawn match.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Assignment refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No match selected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a match in the bracket or in the matches list first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export refused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Written: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>%1 could not be written:
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Make the draw first: there is nothing to print yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a match first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Match %1 has no record in this file yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import pair list…</source>
+        <translation>导入组合名单…</translation>
+    </message>
+    <message>
+        <source>Seeding and draw…</source>
+        <translation>种子与抽签…</translation>
+    </message>
+    <message>
+        <source>Import match records…</source>
+        <translation>导入比赛记录…</translation>
+    </message>
+    <message>
+        <source>Link a record…</source>
+        <translation>关联记录…</translation>
+    </message>
+    <message>
+        <source>Pairs</source>
+        <translation>组合</translation>
+    </message>
+    <message>
+        <source>Bracket</source>
+        <translation>对阵图</translation>
+    </message>
+    <message>
+        <source>Group standings</source>
+        <translation>小组排名</translation>
+    </message>
+    <message>
+        <source>Matches and assignment</source>
+        <translation>比赛与安排</translation>
+    </message>
+    <message>
+        <source>Double-click the table or referee of a match to assign it.</source>
+        <translation>双击比赛的桌号或裁判进行安排。</translation>
+    </message>
+</context>
+<context>
     <name>OverrunDialog</name>
     <message>
         <source>Thinking-time overrun</source>
@@ -799,6 +1465,30 @@
     <message>
         <source>Each play must be made within the thinking time (10 seconds unless the ruleset says otherwise); an overrun is recorded.</source>
         <translation>每次出牌须在思考时间内完成（除规则另有规定外为 10 秒）；超时予以记录。</translation>
+    </message>
+</context>
+<context>
+    <name>PairsModel</name>
+    <message>
+        <source>No.</source>
+        <extracomment>The id (pair id or match id) of a row, for views and tests. The choices an editable cell offers (tables or referees of the tournament).</extracomment>
+        <translation>序号</translation>
+    </message>
+    <message>
+        <source>Player 1</source>
+        <translation>选手1</translation>
+    </message>
+    <message>
+        <source>Player 2</source>
+        <translation>选手2</translation>
+    </message>
+    <message>
+        <source>Club</source>
+        <translation>俱乐部</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>种子</translation>
     </message>
 </context>
 <context>
@@ -860,6 +1550,49 @@
     <message>
         <source>Seat nearest the referee</source>
         <translation>离裁判最近的座位</translation>
+    </message>
+</context>
+<context>
+    <name>StandingsModel</name>
+    <message>
+        <source>Place</source>
+        <translation>名次</translation>
+    </message>
+    <message>
+        <source>Pair</source>
+        <translation>组合</translation>
+    </message>
+    <message>
+        <source>Played</source>
+        <translation>场次</translation>
+    </message>
+    <message>
+        <source>Wins</source>
+        <translation>胜</translation>
+    </message>
+    <message>
+        <source>Losses</source>
+        <translation>负</translation>
+    </message>
+    <message>
+        <source>Level difference</source>
+        <translation>级差</translation>
+    </message>
+    <message>
+        <source>Lot</source>
+        <translation>签号</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>tied: a drawing of lots is needed</source>
+        <translation>同分：需抽签决定</translation>
+    </message>
+    <message>
+        <source>tied</source>
+        <translation>同分</translation>
     </message>
 </context>
 <context>
@@ -1054,6 +1787,10 @@
     <message>
         <source>Trick by trick</source>
         <translation>逐墩录入</translation>
+    </message>
+    <message>
+        <source>discard (8.2)</source>
+        <translation>垫牌 (8.2)</translation>
     </message>
     <message>
         <source>Last trick of the hand</source>

@@ -1,0 +1,41 @@
+"""The organizer's part of the desk: pairs, the draw, the bracket, standings and exports.
+
+``install_organizer(window)`` puts the organizer view beside the match view of the
+main window (a tab), adds File ▸ Export and a Tournament menu, and follows the file the
+window has open. The main window itself is not changed otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee_desk.ui.organizer.tabs import OrganizerTabs
+from referee_desk.ui.organizer.view import EXPORT_KINDS, OrganizerView
+
+
+def install_organizer(window: Any) -> OrganizerView:
+    """Add the organizer view to ``window`` (a ``MainWindow``) and return it."""
+    view = OrganizerView(window=window)
+    central = window.takeCentralWidget()
+    tabs = OrganizerTabs(central, view, window)
+    window.setCentralWidget(tabs)
+    ui = window.ui
+    ui.menuFile.insertMenu(ui.actionSettings, view.export_menu)
+    ui.menuFile.insertSeparator(ui.actionSettings)
+    window.menuBar().insertMenu(ui.menuHelp.menuAction(), view.tournament_menu)
+    window.addAction(view.action_refresh)
+    # The window opens files on its own: follow it after File ▸ Open and on showing the tab.
+    ui.actionOpenFile.triggered.connect(view.sync_with_window)
+
+    def tab_changed(index: int) -> None:
+        if tabs.widget(index) is view:
+            view.reload()
+
+    tabs.currentChanged.connect(tab_changed)
+    window.organizer_tabs = tabs
+    window.organizer = view
+    view.sync_with_window()
+    return view
+
+
+__all__ = ["EXPORT_KINDS", "OrganizerTabs", "OrganizerView", "install_organizer"]
