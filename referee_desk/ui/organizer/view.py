@@ -59,6 +59,12 @@ from referee_desk.ui.organizer.models import (
 EXPORT_KINDS = ("bracket", "results", "match", "scoresheet")
 
 TITLE_STYLE = "font-size: 16pt; font-weight: bold;"
+#: The organizer works at a desk, not a card table: smaller buttons than the match view.
+VIEW_STYLE = """
+QPushButton { font-size: 11pt; min-height: 30px; padding: 2px 10px; }
+QGroupBox { font-size: 12pt; font-weight: bold; }
+QTableView { font-size: 11pt; }
+"""
 PROBLEM_STYLE = "color: #b00020;"
 
 
@@ -120,6 +126,7 @@ class OrganizerView(QWidget):
         self.font_path = font_path
         self.ui = Ui_OrganizerView()
         self.ui.setupUi(self)
+        self.setStyleSheet(VIEW_STYLE)
         self.ui.titleLabel.setStyleSheet(TITLE_STYLE)
         self.ui.problemsLabel.setStyleSheet(PROBLEM_STYLE)
         self._tf: TournamentFile | None = None
@@ -346,6 +353,8 @@ class OrganizerView(QWidget):
             item = layout.takeAt(0)
             widget = item.widget()
             if widget is not None:
+                widget.hide()
+                widget.setParent(None)
                 widget.deleteLater()
         self.standings_models = {}
         self.standings_views: dict[str, QTableView] = {}
@@ -363,11 +372,13 @@ class OrganizerView(QWidget):
             view.horizontalHeader().setStretchLastSection(True)
             view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
             rows_height = sum(view.rowHeight(r) for r in range(model.rowCount()))
-            view.setMinimumHeight(rows_height + view.horizontalHeader().sizeHint().height() + 6)
+            height = rows_height + view.horizontalHeader().sizeHint().height() + 6
+            view.setFixedHeight(height)
             inner.addWidget(view)
             layout.addWidget(box, k // 2, k % 2)
             self.standings_models[standings.group] = model
             self.standings_views[standings.group] = view
+        layout.setRowStretch((len(state.standings) + 1) // 2, 1)
 
     def _group_title(self, group: str, complete: bool) -> str:
         if complete:

@@ -1000,7 +1000,7 @@
     </message>
     <message>
         <source>Tournament</source>
-        <translation type="unfinished"></translation>
+        <translation>赛事</translation>
     </message>
 </context>
 <context>
@@ -1134,12 +1134,12 @@
     <name>OrganizerView</name>
     <message>
         <source>&amp;Export</source>
-        <extracomment>The documents of File ▸ Export, by kind. How a written document is opened (tests replace it so nothing is launched).</extracomment>
-        <translation type="unfinished"></translation>
+        <extracomment>The documents of File ▸ Export, by kind. The organizer works at a desk, not a card table: smaller buttons than the match view. How a written document is opened (tests replace it so nothing is launched).</extracomment>
+        <translation>导出(&amp;X)</translation>
     </message>
     <message>
         <source>&amp;Tournament</source>
-        <translation type="unfinished"></translation>
+        <translation>赛事(&amp;T)</translation>
     </message>
     <message>
         <source>New tournament…</source>
@@ -1159,39 +1159,39 @@
     </message>
     <message>
         <source>Import pair list (CSV or xlsx)…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入组合名单（CSV 或 xlsx）…</translation>
     </message>
     <message>
         <source>Import match records from desks…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入各裁判台的比赛记录…</translation>
     </message>
     <message>
         <source>Link a record to a drawn match…</source>
-        <translation type="unfinished"></translation>
+        <translation>将记录关联到抽签比赛…</translation>
     </message>
     <message>
         <source>Refresh results</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新结果</translation>
     </message>
     <message>
         <source>Bracket sheet (xlsx)…</source>
-        <translation type="unfinished"></translation>
+        <translation>对阵表 (xlsx)…</translation>
     </message>
     <message>
         <source>Results (PDF)…</source>
-        <translation type="unfinished"></translation>
+        <translation>成绩 (PDF)…</translation>
     </message>
     <message>
         <source>Match report of the selected match (PDF)…</source>
-        <translation type="unfinished"></translation>
+        <translation>所选比赛的比赛报告 (PDF)…</translation>
     </message>
     <message>
         <source>Blank table scoresheet (PDF)…</source>
-        <translation type="unfinished"></translation>
+        <translation>空白记分表 (PDF)…</translation>
     </message>
     <message>
         <source>Bold: the winner. Red marks: wins by forfeit (8.10), disqualification (8.8) or committee ruling (8.11). Orange: held while a committee ruling is pending.</source>
-        <translation type="unfinished"></translation>
+        <translation>粗体：胜方。红色标记：因弃权 (8.10)、取消资格 (8.8) 或仲裁裁决 (8.11) 获胜。橙色：待仲裁裁决而暂停。</translation>
     </message>
     <message>
         <source>Cannot open the file</source>
@@ -1199,144 +1199,145 @@
     </message>
     <message>
         <source>No tournament file open</source>
-        <translation type="unfinished"></translation>
+        <translation>未打开赛事文件</translation>
     </message>
     <message>
         <source>This file holds no tournament</source>
-        <translation type="unfinished"></translation>
+        <translation>此文件中没有赛事</translation>
     </message>
     <message>
         <source>Open a tournament file (File ▸ Open) or create a new tournament.</source>
-        <translation type="unfinished"></translation>
+        <translation>请打开赛事文件（文件 ▸ 打开）或新建赛事。</translation>
     </message>
     <message>
         <source>third-place match</source>
-        <translation type="unfinished"></translation>
+        <translation>三四名决赛</translation>
     </message>
     <message>
         <source>ruleset %1</source>
-        <translation type="unfinished"></translation>
+        <translation>规则 %1</translation>
     </message>
     <message>
         <source>drawn (draw number %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>已抽签（抽签号 %1）</translation>
     </message>
     <message>
         <source>%1 pairs registered, not drawn yet</source>
-        <translation type="unfinished"></translation>
+        <translation>已登记 %1 个组合，尚未抽签</translation>
     </message>
     <message>
         <source>Group %1 (complete)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 组（已完成）</translation>
     </message>
     <message>
         <source>Group %1 (in progress)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 组（进行中）</translation>
     </message>
     <message>
         <source>No tournament</source>
-        <translation type="unfinished"></translation>
+        <translation>没有赛事</translation>
     </message>
     <message>
         <source>Open a tournament file or create a new tournament first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先打开赛事文件或新建赛事。</translation>
     </message>
     <message>
         <source>New tournament file</source>
-        <translation type="unfinished"></translation>
+        <translation>新赛事文件</translation>
     </message>
     <message>
         <source>Tournament files (*.sqlite *.db)</source>
-        <translation type="unfinished"></translation>
+        <translation>赛事文件 (*.sqlite *.db)</translation>
     </message>
     <message>
         <source>Choose where to keep the tournament file.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择赛事文件的保存位置。</translation>
     </message>
     <message>
         <source>Tournament created: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>赛事已创建：%1</translation>
     </message>
     <message>
         <source>No pair</source>
-        <translation type="unfinished"></translation>
+        <translation>没有组合</translation>
     </message>
     <message>
         <source>Select a pair in the list first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先在列表中选择一个组合。</translation>
     </message>
     <message>
         <source>Remove pair %1 (%2)?</source>
-        <translation type="unfinished"></translation>
+        <translation>删除组合 %1（%2）？</translation>
     </message>
     <message>
         <source>Pair not removed</source>
-        <translation type="unfinished"></translation>
+        <translation>组合未删除</translation>
     </message>
     <message>
         <source>Import a pair list</source>
-        <translation type="unfinished"></translation>
+        <translation>导入组合名单</translation>
     </message>
     <message>
         <source>Pair lists (*.csv *.xlsx);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>组合名单 (*.csv *.xlsx);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Pair list not read</source>
-        <translation type="unfinished"></translation>
+        <translation>未能读取组合名单</translation>
     </message>
     <message>
         <source>Pair list partly imported</source>
-        <translation type="unfinished"></translation>
+        <translation>组合名单部分导入</translation>
     </message>
     <message>
         <source>%1 of %2 pairs were registered; the next one was refused:
 %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 个组合中已登记 %1 个；下一个被拒绝：
+%3</translation>
     </message>
     <message>
         <source>%1 pairs registered from %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已从 %2 登记 %1 个组合</translation>
     </message>
     <message>
         <source>No tournament is open.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有打开的赛事。</translation>
     </message>
     <message>
         <source>Draw made (draw number %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>已抽签（抽签号 %1）</translation>
     </message>
     <message>
         <source>Import match records</source>
-        <translation type="unfinished"></translation>
+        <translation>导入比赛记录</translation>
     </message>
     <message>
         <source>Match records (*.jsonl *.sqlite *.db);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>比赛记录 (*.jsonl *.sqlite *.db);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Records not imported</source>
-        <translation type="unfinished"></translation>
+        <translation>记录未导入</translation>
     </message>
     <message>
         <source>Match records imported</source>
-        <translation type="unfinished"></translation>
+        <translation>比赛记录已导入</translation>
     </message>
     <message>
         <source>Added: %1 events in %2 matches.</source>
-        <translation type="unfinished"></translation>
+        <translation>新增：%2 场比赛中的 %1 个事件。</translation>
     </message>
     <message>
         <source>Unchanged: %1 matches.</source>
-        <translation type="unfinished"></translation>
+        <translation>未变：%1 场比赛。</translation>
     </message>
     <message>
         <source>Conflicts: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>冲突：%1。</translation>
     </message>
     <message>
         <source>Conflict in match %1 from %2: %3 (nothing was guessed; the committee must decide which record is right)</source>
-        <translation type="unfinished"></translation>
+        <translation>比赛 %1（来自 %2）有冲突：%3（未作任何推测；须由仲裁委员会决定哪份记录正确）</translation>
     </message>
     <message>
         <source>Refused: %1</source>
@@ -1344,51 +1345,51 @@
     </message>
     <message>
         <source>Recorded under a desk&apos;s own id (link them to their drawn matches with “Link a record…”): %1</source>
-        <translation type="unfinished"></translation>
+        <translation>以裁判台自己的编号记录（请用“关联记录…”关联到抽签比赛）：%1</translation>
     </message>
     <message>
         <source>Nothing to link</source>
-        <translation type="unfinished"></translation>
+        <translation>没有需要关联的记录</translation>
     </message>
     <message>
         <source>Every imported record already counts for a drawn match.</source>
-        <translation type="unfinished"></translation>
+        <translation>所有导入的记录都已计入抽签比赛。</translation>
     </message>
     <message>
         <source>Assignment refused</source>
-        <translation type="unfinished"></translation>
+        <translation>安排被拒绝</translation>
     </message>
     <message>
         <source>No match selected</source>
-        <translation type="unfinished"></translation>
+        <translation>未选择比赛</translation>
     </message>
     <message>
         <source>Select a match in the bracket or in the matches list first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先在对阵图或比赛列表中选择一场比赛。</translation>
     </message>
     <message>
         <source>Excel workbook (*.xlsx)</source>
-        <translation type="unfinished"></translation>
+        <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
         <source>Export refused</source>
-        <translation type="unfinished"></translation>
+        <translation>导出被拒绝</translation>
     </message>
     <message>
         <source>Writing %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在写入 %1…</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>导出</translation>
     </message>
     <message>
         <source>Writing %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>正在写入 %1：%2</translation>
     </message>
     <message>
         <source>Written: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已写入：%1</translation>
     </message>
     <message>
         <source>Export failed</source>
@@ -1397,27 +1398,28 @@
     <message>
         <source>%1 could not be written:
 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 无法写入：
+%2</translation>
     </message>
     <message>
         <source>Make the draw first: there is nothing to print yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先抽签：目前没有可打印的内容。</translation>
     </message>
     <message>
         <source>Select a match first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先选择一场比赛。</translation>
     </message>
     <message>
         <source>Match %1 has no record in this file yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>比赛 %1 在此文件中还没有记录。</translation>
     </message>
     <message>
         <source>Export finished</source>
-        <translation type="unfinished"></translation>
+        <translation>导出完成</translation>
     </message>
     <message>
         <source>Open</source>
-        <translation type="unfinished"></translation>
+        <translation>打开</translation>
     </message>
     <message>
         <source>Import pair list…</source>
