@@ -162,6 +162,7 @@ class _Hand:
             trump = None if self.trump is None else self.trump.value
             self.ctx_key = (int(self.level), trump, ruleset.bridge_level_gap)
             self._ctx = _ctx_of(self.ctx_key)
+            self._suits = _suit_memo(self.ctx_key)
         return self._ctx
 
     def frozen(self) -> HandState:
@@ -907,8 +908,10 @@ class Replayer:
                 seq=event.seq,
                 leader=leader,
                 plays=tuple(
-                    (seat, play.cards, play.discarded)
-                    for seat, play in zip(seats, p.plays, strict=True)
+                    [
+                        (seat, play.cards, play.discarded)
+                        for seat, play in zip(seats, p.plays, strict=True)
+                    ]
                 ),
                 winner=winner,
                 points=result.points,
@@ -917,7 +920,7 @@ class Replayer:
         hand.trick_cards.append((leader, tuple(zip(seats, plays, strict=True)), event.seq))
         hand.form = "detailed"
         hand.next_leader = winner
-        last = p.last or all(n >= per_player for n in hand.cards_played.values())
+        last = p.last or min(hand.cards_played.values()) >= per_player
         if not last:
             if winner.side == hand.defenders:
                 hand.captured += result.points
@@ -943,28 +946,31 @@ class Replayer:
         seats: Sequence[Seat],
         plays: Sequence[tuple[str, ...]],
     ) -> None:
+        memo = hand._suits
         eff = hand.suit_of
-        suits = [{eff(c) for c in cards} for cards in plays]
-        (lead_suit,) = suits[0] if len(suits[0]) == 1 else (eff(plays[0][0]),)
+        lead_suit = memo.get(plays[0][0]) or eff(plays[0][0])
         void_in = hand.void_in
         if void_in:
-            for seat, played in zip(seats, suits, strict=True):
+            for seat, cards in zip(seats, plays, strict=True):
                 voids = void_in.get(seat)
-                if voids and not voids.isdisjoint(played):
-                    for suit in sorted(played & voids):
-                        self.flags.append(
-                            Flag(
-                                seq,
-                                hand.number,
-                                "8.3",
-                                f"{seat.value} plays {suit} in trick {number} after showing "
-                                "void in it",
-                            )
+                if not voids:
+                    continue
+                played = {memo.get(c) or eff(c) for c in cards}
+                for suit in sorted(played & voids):
+                    self.flags.append(
+                        Flag(
+                            seq,
+                            hand.number,
+                            "8.3",
+                            f"{seat.value} plays {suit} in trick {number} after showing void in it",
                         )
-                        voids.discard(suit)
-        for seat, played in zip(seats[1:], suits[1:], strict=True):
-            if len(played) > 1 or lead_suit not in played:
-                void_in.setdefault(seat, set()).add(lead_suit)
+                    )
+                    voids.discard(suit)
+        for i in range(1, len(plays)):
+            for c in plays[i]:
+                if (memo.get(c) or eff(c)) != lead_suit:
+                    void_in.setdefault(seats[i], set()).add(lead_suit)
+                    break
 
     def _follow_flags(self, hand: _Hand, ctx: TrumpContext) -> None:
         """Judge every follow against the cards the record proves the seat held (4.x)."""
@@ -1101,10 +1107,10 @@ class Replayer:
             )
         if hand.form == "detailed":
             points = hand.defenders_points
-            if p.defenders_points is not None and p.defenders_points != points:
+            if p.defenders_points is not None and p.defenders_points != hand.captured:
                 raise EventRefused(
-                    f"defenders_points {p.defenders_points} differs from the {points} the "
-                    "recorded tricks give"
+                    f"defenders_points {p.defenders_points} differs from the {hand.captured} "
+                    "the recorded tricks give"
                 )
         else:
             points = hand.adjustment + (p.defenders_points or 0)
@@ -1301,7 +1307,7 @@ class Replayer:
 
 
 _PARSED: dict[str, tuple[dict[str, Any], Any]] = {}
-_PARSED_MAX = 1 << 18
+_PARSED_MAX = 1 << 16
 
 
 def _parsed(event: Event) -> Any:
@@ -1327,6 +1333,12 @@ def _parsed(event: Event) -> Any:
 def _ctx_of(key: CtxKey) -> TrumpContext:
     level, trump, gap = key
     return TrumpContext(Rank(level), None if trump is None else Suit(trump), gap)
+
+
+@cache
+def _suit_memo(key: CtxKey) -> dict[str, str]:
+    """A shared token → effective-suit memo for one trump context (filled on demand)."""
+    return {}
 
 
 @lru_cache(maxsize=1 << 16)

@@ -197,3 +197,22 @@ def test_read_jsonl_skips_blank_lines_and_keeps_numbers(tmp_path: Path) -> None:
     path.write_text("\n" + "\n\n".join(_good_lines(2)) + "\n", encoding="utf-8")
     assert [i.line for i in read_jsonl(path)] == [2, 4]
     assert verify_path(path) is None
+
+
+SAMPLES = sorted((Path(__file__).resolve().parents[2] / "sample_events").glob("*.jsonl"))
+
+
+@pytest.mark.skipif(not SAMPLES, reason="sample_events/ not generated yet")
+def test_sample_matches_verify_import_and_export_unchanged(tmp_path: Path, capsys) -> None:
+    cup = tmp_path / "samples.sqlite"
+    assert main(["import", *map(str, SAMPLES), "--into", str(cup)]) == 0
+    for sample in SAMPLES:
+        assert main(["verify", str(sample)]) == 0
+        match_id = read_jsonl(sample)[0].event.match_id
+        out = tmp_path / sample.name
+        assert main(["export", "jsonl", str(cup), "-o", str(out), "--match", match_id]) == 0
+        exported = [i.event for i in read_jsonl(out)]
+        assert exported == [i.event for i in read_jsonl(sample)]
+    assert main(["verify", str(cup), "--heads"]) == 0
+    heads = capsys.readouterr().out
+    assert heads.count(" events, head ") == len(SAMPLES)

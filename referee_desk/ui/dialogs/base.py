@@ -17,6 +17,7 @@ from referee_desk.match.envelope import Event
 from referee_desk.ui.session import MatchSession
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
+HINT_STYLE = "color: #616161;"
 Entries = list[tuple[str, dict[str, Any]]]
 
 
@@ -62,6 +63,11 @@ class EntryDialog(TranslatedDialog):
 
     def show_error(self, text: str) -> None:
         self.error_label.setStyleSheet(ERROR_STYLE)
+        self.error_label.setText(text)
+
+    def show_hint(self, text: str) -> None:
+        """A refusal of the preview while typing: shown quietly, not as an error yet."""
+        self.error_label.setStyleSheet(HINT_STYLE)
         self.error_label.setText(text)
 
     def clear_error(self) -> None:

@@ -108,7 +108,7 @@ class HandSummaryDialog(EntryDialog):
         state, refusal = self.preview_state()
         if state is None:
             self.ui.previewLabel.setText("")
-            self.show_error(refusal)
+            self.show_hint(refusal)
             return
         self.clear_error()
         after = self.session.state.last_seq

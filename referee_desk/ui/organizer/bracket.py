@@ -87,11 +87,20 @@ class MatchBoxItem(QGraphicsRectItem):
         info.setBrush(QBrush(QColor("#37474f")))
         info.setPos(x, y + 2 * ROW)
         if content.mark:
-            mark = QGraphicsSimpleTextItem(content.mark, self)
+            # On the winner's line (the first line while held), over a patch of the fill.
+            sides = (state.pair_a, state.pair_b)
+            line = sides.index(state.winner) if state.winner in sides else 0
+            mark = QGraphicsSimpleTextItem(content.mark)
             mark.setFont(bold)
             mark.setBrush(QBrush(QColor("#e65100" if held else "#b00020")))
             width = mark.boundingRect().width()
-            mark.setPos(rect.right() - width - 6, y + 2 * ROW)
+            patch = QGraphicsRectItem(
+                rect.right() - width - 10, y + line * ROW, width + 8, ROW - 2, self
+            )
+            patch.setPen(QPen(Qt.PenStyle.NoPen))
+            patch.setBrush(QBrush(QColor(FILL[state.status])))
+            mark.setParentItem(patch)
+            mark.setPos(rect.right() - width - 6, y + line * ROW)
         # Clip long names to the box.
         self.setFlag(QGraphicsRectItem.GraphicsItemFlag.ItemClipsChildrenToShape, True)
 

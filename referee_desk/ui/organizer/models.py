@@ -79,7 +79,7 @@ class _RowsModel(QAbstractTableModel):
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.columnCount() - 1)
 
 
-class PairsModel(_RowsModel):
+class OrganizerPairsModel(_RowsModel):
     """The registered pairs: id, both players, club, seed."""
 
     def headers(self) -> list[str]:
@@ -96,7 +96,7 @@ class PairsModel(_RowsModel):
         self.endResetModel()
 
 
-class MatchesModel(_RowsModel):
+class OrganizerMatchesModel(_RowsModel):
     """Every drawn match with its state; the table and referee cells are editable.
 
     ``assign(match_id, table, referee)`` is the tournament layer's call; it raises a
@@ -213,7 +213,7 @@ class MatchesModel(_RowsModel):
         return True
 
 
-class StandingsModel(_RowsModel):
+class OrganizerStandingsModel(_RowsModel):
     """One group's standings as the tournament layer ranked them."""
 
     def __init__(self, parent: QObject | None = None) -> None:

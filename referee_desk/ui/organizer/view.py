@@ -50,9 +50,9 @@ from referee_desk.ui.organizer.dialogs import (
 from referee_desk.ui.organizer.exporting import ExportJob, Progress, start
 from referee_desk.ui.organizer.models import (
     CHOICES_ROLE,
-    MatchesModel,
-    PairsModel,
-    StandingsModel,
+    OrganizerMatchesModel,
+    OrganizerPairsModel,
+    OrganizerStandingsModel,
 )
 
 #: The documents of File ▸ Export, by kind.
@@ -142,19 +142,19 @@ class OrganizerView(QWidget):
         #: How a written document is opened (tests replace it so nothing is launched).
         self.open_url: Callable[[QUrl], Any] = QDesktopServices.openUrl
 
-        self.pairs_model = PairsModel(self)
+        self.pairs_model = OrganizerPairsModel(self)
         self.ui.pairsView.setModel(self.pairs_model)
-        self.matches_model = MatchesModel(self)
+        self.matches_model = OrganizerMatchesModel(self)
         self.matches_model.assign = self._assign
         self.ui.matchesView.setModel(self.matches_model)
         self._delegate = _ChoiceDelegate(self)
-        self.ui.matchesView.setItemDelegateForColumn(MatchesModel.TABLE, self._delegate)
-        self.ui.matchesView.setItemDelegateForColumn(MatchesModel.REFEREE, self._delegate)
+        self.ui.matchesView.setItemDelegateForColumn(OrganizerMatchesModel.TABLE, self._delegate)
+        self.ui.matchesView.setItemDelegateForColumn(OrganizerMatchesModel.REFEREE, self._delegate)
         for view in (self.ui.pairsView, self.ui.matchesView):
             view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
             view.verticalHeader().hide()
         self.ui.pairsView.doubleClicked.connect(lambda _i: self.edit_pair_dialog())
-        self.standings_models: dict[str, StandingsModel] = {}
+        self.standings_models: dict[str, OrganizerStandingsModel] = {}
         self.scene = QGraphicsScene(self)
         self.ui.bracketView.setScene(self.scene)
         self.scene.selectionChanged.connect(self._on_box_selected)
@@ -361,7 +361,7 @@ class OrganizerView(QWidget):
         if state is None or not state.standings:
             return
         for k, standings in enumerate(state.standings):
-            model = StandingsModel(self)
+            model = OrganizerStandingsModel(self)
             model.set_standings(standings, pairs)
             box = QGroupBox(self._group_title(standings.group, standings.complete))
             inner = QVBoxLayout(box)
@@ -724,7 +724,10 @@ class OrganizerView(QWidget):
         """Put a match on a table and/or give it a referee, through the matches table."""
         row = self.matches_model.row_of(match_id)
         ok = True
-        for column, value in ((MatchesModel.TABLE, table), (MatchesModel.REFEREE, referee)):
+        for column, value in (
+            (OrganizerMatchesModel.TABLE, table),
+            (OrganizerMatchesModel.REFEREE, referee),
+        ):
             if value is not None:
                 ok = self.matches_model.setData(self.matches_model.index(row, column), value) and ok
         if not ok:

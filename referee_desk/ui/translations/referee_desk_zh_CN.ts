@@ -709,49 +709,6 @@
     </message>
 </context>
 <context>
-    <name>MatchesModel</name>
-    <message>
-        <source>Match</source>
-        <translation>比赛</translation>
-    </message>
-    <message>
-        <source>Round</source>
-        <translation>轮次</translation>
-    </message>
-    <message>
-        <source>Table</source>
-        <translation>桌号</translation>
-    </message>
-    <message>
-        <source>Referee</source>
-        <translation>裁判</translation>
-    </message>
-    <message>
-        <source>Pair A</source>
-        <translation>组合 A</translation>
-    </message>
-    <message>
-        <source>Pair B</source>
-        <translation>组合 B</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Winner</source>
-        <translation>胜方</translation>
-    </message>
-    <message>
-        <source>Levels at the end</source>
-        <translation>终局级数</translation>
-    </message>
-    <message>
-        <source>Decided by</source>
-        <translation>决胜方式</translation>
-    </message>
-</context>
-<context>
     <name>OpenBidDialog</name>
     <message>
         <source>Open bid</source>
@@ -841,7 +798,7 @@
     <name>OrganizerBracket</name>
     <message>
         <source>held: ruling pending</source>
-        <translation>暂停：待裁决</translation>
+        <translation>待仲裁</translation>
     </message>
 </context>
 <context>
@@ -856,7 +813,7 @@
     </message>
     <message>
         <source>Third-place match</source>
-        <translation>三四名决赛</translation>
+        <translation>第三名决赛（三四名决赛）</translation>
     </message>
     <message>
         <source>Groups</source>
@@ -868,7 +825,7 @@
     </message>
     <message>
         <source>Tie-break order</source>
-        <translation>同分排序规则</translation>
+        <translation>排名依据顺序</translation>
     </message>
     <message>
         <source>Up</source>
@@ -888,18 +845,18 @@
     </message>
     <message>
         <source>%1 pairs, %2 seeded. Seeds take the standard bracket positions (byes go to the top seeds); the other pairs are placed by lot from the draw number.</source>
-        <translation>共 %1 个组合，%2 个种子。种子按标准对阵位置排列（轮空给予头号种子）；其余组合按抽签号抽签排位。</translation>
+        <translation>共 %1 个组合，其中种子 %2 个。种子按标准位置进入对阵表（轮空给排名靠前的种子）；其余组合按抽签号抽签定位。</translation>
     </message>
 </context>
 <context>
     <name>OrganizerLinkDialog</name>
     <message>
         <source>Link a record to a drawn match</source>
-        <translation>将记录关联到抽签比赛</translation>
+        <translation>将记录关联到抽签产生的比赛</translation>
     </message>
     <message>
         <source>A desk recorded this match under its own id: count its record as the result of a drawn match.</source>
-        <translation>裁判台以自己的编号记录了这场比赛：把该记录作为抽签比赛的结果。</translation>
+        <translation>某裁判台用自己的编号记录了这场比赛：将该记录计为抽签产生的某场比赛的结果。</translation>
     </message>
     <message>
         <source>Record</source>
@@ -907,22 +864,65 @@
     </message>
     <message>
         <source>Drawn match</source>
-        <translation>抽签比赛</translation>
+        <translation>抽签产生的比赛</translation>
     </message>
     <message>
         <source>Choose a record and a drawn match.</source>
-        <translation>请选择一条记录和一场抽签比赛。</translation>
+        <translation>请选择一条记录和一场抽签产生的比赛。</translation>
+    </message>
+</context>
+<context>
+    <name>OrganizerMatchesModel</name>
+    <message>
+        <source>Match</source>
+        <translation>比赛</translation>
+    </message>
+    <message>
+        <source>Round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>桌</translation>
+    </message>
+    <message>
+        <source>Referee</source>
+        <translation>裁判</translation>
+    </message>
+    <message>
+        <source>Pair A</source>
+        <translation>组合 A</translation>
+    </message>
+    <message>
+        <source>Pair B</source>
+        <translation>组合 B</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Winner</source>
+        <translation>胜方</translation>
+    </message>
+    <message>
+        <source>Levels at the end</source>
+        <translation>终局级数</translation>
+    </message>
+    <message>
+        <source>Decided by</source>
+        <translation>胜负方式</translation>
     </message>
 </context>
 <context>
     <name>OrganizerNewDialog</name>
     <message>
         <source>New tournament</source>
-        <translation>新赛事</translation>
+        <translation>新建赛事</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation>姓名</translation>
+        <translation>赛事名称</translation>
     </message>
     <message>
         <source>First day</source>
@@ -934,23 +934,23 @@
     </message>
     <message>
         <source>Venue</source>
-        <translation>地点</translation>
+        <translation>比赛地点</translation>
     </message>
     <message>
         <source>Organizer</source>
-        <translation>主办方</translation>
+        <translation>主办单位</translation>
     </message>
     <message>
         <source>Tables (comma-separated)</source>
-        <translation>桌号（逗号分隔）</translation>
+        <translation>比赛桌（用逗号分隔）</translation>
     </message>
     <message>
         <source>Referees (comma-separated)</source>
-        <translation>裁判（逗号分隔）</translation>
+        <translation>裁判（用逗号分隔）</translation>
     </message>
     <message>
         <source>The tournament needs a name.</source>
-        <translation>赛事需要名称。</translation>
+        <translation>请填写赛事名称。</translation>
     </message>
     <message>
         <source>The last day is before the first day.</source>
@@ -993,6 +993,73 @@
     </message>
 </context>
 <context>
+    <name>OrganizerPairsModel</name>
+    <message>
+        <source>No.</source>
+        <extracomment>The id (pair id or match id) of a row, for views and tests. The choices an editable cell offers (tables or referees of the tournament).</extracomment>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <source>Player 1</source>
+        <translation>选手1</translation>
+    </message>
+    <message>
+        <source>Player 2</source>
+        <translation>选手2</translation>
+    </message>
+    <message>
+        <source>Club</source>
+        <translation>俱乐部</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+</context>
+<context>
+    <name>OrganizerStandingsModel</name>
+    <message>
+        <source>Place</source>
+        <translation>名次</translation>
+    </message>
+    <message>
+        <source>Pair</source>
+        <translation>组合</translation>
+    </message>
+    <message>
+        <source>Played</source>
+        <translation>已赛</translation>
+    </message>
+    <message>
+        <source>Wins</source>
+        <translation>胜</translation>
+    </message>
+    <message>
+        <source>Losses</source>
+        <translation>负</translation>
+    </message>
+    <message>
+        <source>Level difference</source>
+        <translation>终局级差</translation>
+    </message>
+    <message>
+        <source>Lot</source>
+        <translation>抽签</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>tied: a drawing of lots is needed</source>
+        <translation>并列：需要抽签</translation>
+    </message>
+    <message>
+        <source>tied</source>
+        <translation>并列</translation>
+    </message>
+</context>
+<context>
     <name>OrganizerTabs</name>
     <message>
         <source>Match</source>
@@ -1007,23 +1074,23 @@
     <name>OrganizerTexts</name>
     <message>
         <source>waiting</source>
-        <translation>等待</translation>
+        <translation>待定</translation>
     </message>
     <message>
         <source>ready</source>
-        <translation>就绪</translation>
+        <translation>待赛</translation>
     </message>
     <message>
         <source>playing</source>
-        <translation>打牌中</translation>
+        <translation>进行中</translation>
     </message>
     <message>
         <source>held: committee ruling pending</source>
-        <translation>暂停：待仲裁裁决</translation>
+        <translation>待仲裁（仲裁裁定未出，本分支暂停）</translation>
     </message>
     <message>
         <source>decided</source>
-        <translation>已决出</translation>
+        <translation>已赛</translation>
     </message>
     <message>
         <source>bye</source>
@@ -1035,11 +1102,11 @@
     </message>
     <message>
         <source>time-out, higher level</source>
-        <translation>时间到，级数高者胜</translation>
+        <translation>到时·级高者胜</translation>
     </message>
     <message>
         <source>time-out, equal level, holding the deal</source>
-        <translation>时间到，级数相同，坐庄方胜</translation>
+        <translation>到时·同级坐庄方胜</translation>
     </message>
     <message>
         <source>forfeit</source>
@@ -1051,15 +1118,15 @@
     </message>
     <message>
         <source>committee ruling</source>
-        <translation>仲裁裁决</translation>
+        <translation>仲裁裁定</translation>
     </message>
     <message>
         <source>W/O (forfeit)</source>
-        <translation>W/O（弃权）</translation>
+        <translation>弃权</translation>
     </message>
     <message>
         <source>DQ (disqualification)</source>
-        <translation>DQ（取消资格）</translation>
+        <translation>取消资格</translation>
     </message>
     <message>
         <source>committee</source>
@@ -1071,11 +1138,11 @@
     </message>
     <message>
         <source>Round-robin groups, then a knockout</source>
-        <translation>小组循环后淘汰</translation>
+        <translation>小组循环赛，再进行淘汰赛</translation>
     </message>
     <message>
         <source>match wins</source>
-        <translation>胜场数</translation>
+        <translation>胜场</translation>
     </message>
     <message>
         <source>level difference at the end</source>
@@ -1091,7 +1158,7 @@
     </message>
     <message>
         <source>Tie-break order: %1</source>
-        <translation>同分排序：%1</translation>
+        <translation>排名依据顺序：%1</translation>
     </message>
     <message>
         <source>winner of %1</source>
@@ -1103,15 +1170,15 @@
     </message>
     <message>
         <source>group %1, place %2</source>
-        <translation>%1 组第 %2 名</translation>
+        <translation>%1组第%2名</translation>
     </message>
     <message>
         <source>group %1, round %2</source>
-        <translation>%1 组第 %2 轮</translation>
+        <translation>%1组 第%2轮</translation>
     </message>
     <message>
         <source>third place</source>
-        <translation>三四名决赛</translation>
+        <translation>第三名决赛</translation>
     </message>
     <message>
         <source>final</source>
@@ -1127,7 +1194,7 @@
     </message>
     <message>
         <source>round %1</source>
-        <translation>第 %1 轮</translation>
+        <translation>第%1轮</translation>
     </message>
 </context>
 <context>
@@ -1143,7 +1210,7 @@
     </message>
     <message>
         <source>New tournament…</source>
-        <translation>新赛事…</translation>
+        <translation>新建赛事…</translation>
     </message>
     <message>
         <source>Add pair…</source>
@@ -1167,31 +1234,31 @@
     </message>
     <message>
         <source>Link a record to a drawn match…</source>
-        <translation>将记录关联到抽签比赛…</translation>
+        <translation>将记录关联到抽签产生的比赛…</translation>
     </message>
     <message>
         <source>Refresh results</source>
-        <translation>刷新结果</translation>
+        <translation>刷新成绩</translation>
     </message>
     <message>
         <source>Bracket sheet (xlsx)…</source>
-        <translation>对阵表 (xlsx)…</translation>
+        <translation>对阵表（xlsx）…</translation>
     </message>
     <message>
         <source>Results (PDF)…</source>
-        <translation>成绩 (PDF)…</translation>
+        <translation>成绩公告（PDF）…</translation>
     </message>
     <message>
         <source>Match report of the selected match (PDF)…</source>
-        <translation>所选比赛的比赛报告 (PDF)…</translation>
+        <translation>所选比赛的比赛报告（PDF）…</translation>
     </message>
     <message>
         <source>Blank table scoresheet (PDF)…</source>
-        <translation>空白记分表 (PDF)…</translation>
+        <translation>空白比赛记录表（PDF）…</translation>
     </message>
     <message>
         <source>Bold: the winner. Red marks: wins by forfeit (8.10), disqualification (8.8) or committee ruling (8.11). Orange: held while a committee ruling is pending.</source>
-        <translation>粗体：胜方。红色标记：因弃权 (8.10)、取消资格 (8.8) 或仲裁裁决 (8.11) 获胜。橙色：待仲裁裁决而暂停。</translation>
+        <translation>粗体：胜方。红色标记：因弃权（8.10）、取消资格（8.8）或仲裁裁定（8.11）获胜。橙色：仲裁裁定未出，暂停晋级。</translation>
     </message>
     <message>
         <source>Cannot open the file</source>
@@ -1211,7 +1278,7 @@
     </message>
     <message>
         <source>third-place match</source>
-        <translation>三四名决赛</translation>
+        <translation>设第三名决赛</translation>
     </message>
     <message>
         <source>ruleset %1</source>
@@ -1227,11 +1294,11 @@
     </message>
     <message>
         <source>Group %1 (complete)</source>
-        <translation>%1 组（已完成）</translation>
+        <translation>%1组（已赛完）</translation>
     </message>
     <message>
         <source>Group %1 (in progress)</source>
-        <translation>%1 组（进行中）</translation>
+        <translation>%1组（进行中）</translation>
     </message>
     <message>
         <source>No tournament</source>
@@ -1259,7 +1326,7 @@
     </message>
     <message>
         <source>No pair</source>
-        <translation>没有组合</translation>
+        <translation>未选择组合</translation>
     </message>
     <message>
         <source>Select a pair in the list first.</source>
@@ -1287,7 +1354,7 @@
     </message>
     <message>
         <source>Pair list partly imported</source>
-        <translation>组合名单部分导入</translation>
+        <translation>组合名单只导入了一部分</translation>
     </message>
     <message>
         <source>%1 of %2 pairs were registered; the next one was refused:
@@ -1305,7 +1372,7 @@
     </message>
     <message>
         <source>Draw made (draw number %1)</source>
-        <translation>已抽签（抽签号 %1）</translation>
+        <translation>抽签完成（抽签号 %1）</translation>
     </message>
     <message>
         <source>Import match records</source>
@@ -1325,27 +1392,27 @@
     </message>
     <message>
         <source>Added: %1 events in %2 matches.</source>
-        <translation>新增：%2 场比赛中的 %1 个事件。</translation>
+        <translation>新增：%2 场比赛共 %1 条记录。</translation>
     </message>
     <message>
         <source>Unchanged: %1 matches.</source>
-        <translation>未变：%1 场比赛。</translation>
+        <translation>无变化：%1 场比赛。</translation>
     </message>
     <message>
         <source>Conflicts: %1.</source>
-        <translation>冲突：%1。</translation>
+        <translation>冲突：%1 处。</translation>
     </message>
     <message>
         <source>Conflict in match %1 from %2: %3 (nothing was guessed; the committee must decide which record is right)</source>
-        <translation>比赛 %1（来自 %2）有冲突：%3（未作任何推测；须由仲裁委员会决定哪份记录正确）</translation>
+        <translation>比赛 %1（来自 %2）记录冲突：%3（系统不作推测；须由仲裁委员会决定哪份记录正确）</translation>
     </message>
     <message>
         <source>Refused: %1</source>
-        <translation>拒绝：%1</translation>
+        <translation>被拒绝：%1</translation>
     </message>
     <message>
         <source>Recorded under a desk&apos;s own id (link them to their drawn matches with “Link a record…”): %1</source>
-        <translation>以裁判台自己的编号记录（请用“关联记录…”关联到抽签比赛）：%1</translation>
+        <translation>以裁判台自己的编号记录（请用“关联记录…”关联到抽签产生的比赛）：%1</translation>
     </message>
     <message>
         <source>Nothing to link</source>
@@ -1353,7 +1420,7 @@
     </message>
     <message>
         <source>Every imported record already counts for a drawn match.</source>
-        <translation>所有导入的记录都已计入抽签比赛。</translation>
+        <translation>所有导入的记录都已计入抽签产生的比赛。</translation>
     </message>
     <message>
         <source>Assignment refused</source>
@@ -1365,7 +1432,7 @@
     </message>
     <message>
         <source>Select a match in the bracket or in the matches list first.</source>
-        <translation>请先在对阵图或比赛列表中选择一场比赛。</translation>
+        <translation>请先在对阵表或比赛列表中选择一场比赛。</translation>
     </message>
     <message>
         <source>Excel workbook (*.xlsx)</source>
@@ -1398,7 +1465,7 @@
     <message>
         <source>%1 could not be written:
 %2</source>
-        <translation>%1 无法写入：
+        <translation>无法写入 %1：
 %2</translation>
     </message>
     <message>
@@ -1443,19 +1510,19 @@
     </message>
     <message>
         <source>Bracket</source>
-        <translation>对阵图</translation>
+        <translation>对阵表</translation>
     </message>
     <message>
         <source>Group standings</source>
-        <translation>小组排名</translation>
+        <translation>小组积分榜</translation>
     </message>
     <message>
         <source>Matches and assignment</source>
-        <translation>比赛与安排</translation>
+        <translation>比赛与桌次、裁判安排</translation>
     </message>
     <message>
         <source>Double-click the table or referee of a match to assign it.</source>
-        <translation>双击比赛的桌号或裁判进行安排。</translation>
+        <translation>双击比赛的“桌”或“裁判”一栏进行安排。</translation>
     </message>
 </context>
 <context>
@@ -1467,30 +1534,6 @@
     <message>
         <source>Each play must be made within the thinking time (10 seconds unless the ruleset says otherwise); an overrun is recorded.</source>
         <translation>每次出牌须在思考时间内完成（除规则另有规定外为 10 秒）；超时予以记录。</translation>
-    </message>
-</context>
-<context>
-    <name>PairsModel</name>
-    <message>
-        <source>No.</source>
-        <extracomment>The id (pair id or match id) of a row, for views and tests. The choices an editable cell offers (tables or referees of the tournament).</extracomment>
-        <translation>序号</translation>
-    </message>
-    <message>
-        <source>Player 1</source>
-        <translation>选手1</translation>
-    </message>
-    <message>
-        <source>Player 2</source>
-        <translation>选手2</translation>
-    </message>
-    <message>
-        <source>Club</source>
-        <translation>俱乐部</translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation>种子</translation>
     </message>
 </context>
 <context>
@@ -1552,49 +1595,6 @@
     <message>
         <source>Seat nearest the referee</source>
         <translation>离裁判最近的座位</translation>
-    </message>
-</context>
-<context>
-    <name>StandingsModel</name>
-    <message>
-        <source>Place</source>
-        <translation>名次</translation>
-    </message>
-    <message>
-        <source>Pair</source>
-        <translation>组合</translation>
-    </message>
-    <message>
-        <source>Played</source>
-        <translation>场次</translation>
-    </message>
-    <message>
-        <source>Wins</source>
-        <translation>胜</translation>
-    </message>
-    <message>
-        <source>Losses</source>
-        <translation>负</translation>
-    </message>
-    <message>
-        <source>Level difference</source>
-        <translation>级差</translation>
-    </message>
-    <message>
-        <source>Lot</source>
-        <translation>签号</translation>
-    </message>
-    <message>
-        <source>Note</source>
-        <translation>备注</translation>
-    </message>
-    <message>
-        <source>tied: a drawing of lots is needed</source>
-        <translation>同分：需抽签决定</translation>
-    </message>
-    <message>
-        <source>tied</source>
-        <translation>同分</translation>
     </message>
 </context>
 <context>

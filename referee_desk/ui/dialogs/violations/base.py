@@ -105,7 +105,7 @@ class ViolationDialog(EntryDialog):
         state, refusal = self.preview_state()
         if state is None:
             self.ui.consequenceLabel.setText("")
-            self.show_error(refusal)
+            self.show_hint(refusal)
             return
         self.clear_error()
         lines = consequence_text(state, self.session.state.last_seq).split("\n")
