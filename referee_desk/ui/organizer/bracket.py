@@ -105,7 +105,15 @@ class MatchBoxItem(QGraphicsRectItem):
         self.setFlag(QGraphicsRectItem.GraphicsItemFlag.ItemClipsChildrenToShape, True)
 
     def texts(self) -> list[str]:
-        return [c.text() for c in self.childItems() if isinstance(c, QGraphicsSimpleTextItem)]
+        """Every text the box shows (names, info line, mark)."""
+        found: list[str] = []
+        stack = list(self.childItems())
+        while stack:
+            item = stack.pop(0)
+            if isinstance(item, QGraphicsSimpleTextItem):
+                found.append(item.text())
+            stack.extend(item.childItems())
+        return found
 
 
 def box_text(state: MatchState, pairs: dict[int, Pair]) -> BoxText:
