@@ -16,6 +16,7 @@ import sys
 import time
 
 from referee_desk.match import Recorder, format_time, parse_time, replay
+from referee_desk.match.replay import clear_caches
 from referee_desk.match.simulate import deal, play_hand
 from referee_desk.rules.cards import Rank
 from referee_desk.rules.ruleset import get_ruleset
@@ -88,12 +89,9 @@ def main(argv: list[str] | None = None) -> int:
         f"built {len(events)} events in {time.perf_counter() - started:.1f} s "
         f"({sum(e.type == 'trick' for e in events)} tricks)"
     )
-    replay_module = sys.modules["referee_desk.match.replay"]
 
     def cold() -> None:
-        for name in ("_judge_trick", "_judge_follow", "_follow_findings"):
-            getattr(replay_module, name).cache_clear()
-        replay_module._PARSED.clear()
+        clear_caches()
 
     cases = (
         ("replay, warm (memoised rules calls, as when the desk re-replays)", {}, None, args.runs),

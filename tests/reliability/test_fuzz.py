@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -62,8 +64,10 @@ class Target:
 
 
 @pytest.fixture(scope="module")
-def target() -> Target:
-    return Target()
+def target() -> Iterator[Target]:
+    made = Target()
+    yield made
+    shutil.rmtree(made.folder, ignore_errors=True)
 
 
 def near_valid(data: st.DataObject) -> bytes:

@@ -584,3 +584,127 @@ def test_new_tournament_dialog_refuses_without_a_name(
     dialog.accept()
     assert made[0].name == "桂林杯" and made[0].tables == ("1号桌", "2号桌")
     dialog.deleteLater()
+
+
+# ---------------------------------------------------------------- language, standalone
+
+
+def test_language_switch_needs_no_restart(
+    window: Any, organizer: OrganizerView, languages: Any, tmp_path: Path
+) -> None:
+    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.import_pairs(SAMPLE_PAIRS)
+    organizer.draw(Settings(third_place=True), 5)
+    organizer.refresh()
+    header = Qt.Orientation.Horizontal
+    assert window.organizer_tabs.tabText(1) == "Tournament"
+    languages.apply("zh_CN")
+    assert window.organizer_tabs.tabText(0) == "比赛"
+    assert window.organizer_tabs.tabText(1) == "赛事"
+    assert organizer.export_actions["bracket"].text().startswith("对阵表")
+    assert organizer.ui.drawButton.text() == "种子与抽签…"
+    assert organizer.matches_model.headerData(2, header) == "桌"
+    assert organizer.pairs_model.headerData(4, header) == "种子"
+    boxes = {b.match_id: b for b in match_boxes(organizer.scene)}
+    assert any("胜者" in x for x in boxes["KO-R4-M001"].texts())
+    languages.apply("en")
+    assert organizer.ui.drawButton.text() == "Seeding and draw…"
+    assert organizer.matches_model.headerData(2, header) == "Table"
+    assert any("winner of" in x for x in boxes_texts(organizer, "KO-R4-M001"))
+
+
+def boxes_texts(view: OrganizerView, match_id: str) -> list[str]:
+    return next(b for b in match_boxes(view.scene) if b.match_id == match_id).texts()
+
+
+def test_the_view_alone_opens_its_own_file(qtbot: Any, languages: Any, tmp_path: Path) -> None:
+    view = OrganizerView()
+    qtbot.addWidget(view)
+    assert view.ui.titleLabel.text() == "No tournament file open"
+    view.create_tournament(tmp_path / "cup.sqlite", INFO)
+    try:
+        assert view.t is not None and view.ui.titleLabel.text() == INFO.name
+        assert view.import_pairs(SAMPLE_PAIRS) == 12
+        # Not a tournament file: explained, the open one stays.
+        (tmp_path / "notes.txt").write_text("hello", encoding="utf-8")
+        assert not view.open_file(tmp_path / "notes.txt")
+        assert "not a Referee Desk tournament file" in view.last_message
+        assert view.t is not None and len(view.t.pairs()) == 12
+    finally:
+        view.close_file()
+    assert view.t is None
+
+
+def test_a_three_way_tie_asks_for_the_drawing_of_lots(
+    organizer: OrganizerView, tmp_path: Path
+) -> None:
+    """Issue 6: standings by match wins, then the level difference at the end, then
+    head-to-head, then a recorded drawing of lots. A cycle (1 beats 2, 2 beats 3, 3 beats 1)
+    with equal margins leaves all three tied until the lots are recorded."""
+    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
+    for p1, p2 in (("张伟", "王芳"), ("陈静", "赵敏"), ("周杰", "徐明")):
+        organizer.t.add_pair(p1, p2)
+    organizer.draw(Settings(format=Format.GROUPS_KNOCKOUT, group_count=1, advance_per_group=2), 9)
+    organizer.refresh()
+    assert not organizer.action_lots.isEnabled()
+    beats = {(1, 2), (2, 3), (3, 1)}
+    files = []
+    for m in organizer.t.matches():
+        if m.group is None:
+            continue
+        a, b = m.slot_a.pair_id, m.slot_b.pair_id
+        side = "NS" if (a, b) in beats else "EW"
+        files.append(record_ko(organizer, tmp_path, m.match_id, "passed_a", side))
+    assert organizer.import_records(files).ok
+    model = organizer.standings_models["A"]
+    notes = {model.index(r, 7).data() for r in range(model.rowCount())}
+    assert notes == {"tied: a drawing of lots is needed"}
+    assert organizer.action_lots.isEnabled() and organizer.ui.lotsButton.isEnabled()
+    assert "tied" in organizer.ui.problemsLabel.text()
+    final = next(s for s in organizer.state.matches if s.match.stage == "KO")
+    assert final.status is Status.WAITING
+    dialog = organizer.lots_dialog()
+    assert sorted(dialog.spins) == [1, 2, 3]
+    dialog.spins[1].setValue(2)  # two pairs with lot 2: refused in place
+    ok(dialog)
+    assert organizer.active_dialog is dialog and "different lot" in dialog.error
+    dialog.spins[3].setValue(1)
+    dialog.spins[1].setValue(3)
+    dialog.spins[2].setValue(2)
+    ok(dialog)
+    assert organizer.active_dialog is None, dialog.error
+    model = organizer.standings_models["A"]
+    assert [model.id_at(r) for r in range(model.rowCount())] == [3, 2, 1]
+    assert [model.index(r, 6).data() for r in range(3)] == ["1", "2", "3"]
+    assert not organizer.action_lots.isEnabled()
+    final = next(s for s in organizer.state.matches if s.match.stage == "KO")
+    assert final.status is Status.READY and {final.pair_a, final.pair_b} == {3, 2}
+
+
+def test_results_recorded_in_the_match_tab_show_at_once(
+    window: Any, organizer: OrganizerView, tmp_path: Path
+) -> None:
+    """The bracket follows the referee's entries in the same file (live results)."""
+    from referee_desk.ui.record import start_match
+    from referee_desk.ui.session import MatchSession
+
+    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.import_pairs(SAMPLE_PAIRS)
+    organizer.draw(Settings(), 4)
+    organizer.refresh()
+    match_id = next(s.match.match_id for s in organizer.state.matches if s.status is Status.READY)
+    payload = organizer.t.opening_payload(match_id)
+    record = start_match(window.tf, payload, payload["referee"] or "王磊", match_id=match_id)
+    window.set_session(MatchSession(record, "王磊"))
+    _open_tab(window, organizer)  # showing the tab reads the records again
+    assert organizer.state.match(match_id).status is Status.PLAYING
+    window.organizer_tabs.setCurrentIndex(0)
+    window.ui.actionPause.trigger()  # the clock starts: an entry through the undo stack
+    assert window.session.state.clock.running
+    _open_tab(window, organizer)
+    # Visible organizer: an entry refreshes it without switching tabs.
+    before = organizer.state
+    window._submit_simple([("note", {"text": "比赛开始"})], "Note")
+    assert organizer.state is not before
+    row = organizer.matches_model.row_of(match_id)
+    assert organizer.matches_model.index(row, 6).data() == "playing"

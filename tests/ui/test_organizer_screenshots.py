@@ -17,6 +17,7 @@ from referee_desk.ui.organizer import install_organizer
 from referee_desk.ui.organizer.dialogs import (
     OrganizerDrawDialog,
     OrganizerLinkDialog,
+    OrganizerLotsDialog,
     OrganizerNewDialog,
     OrganizerPairDialog,
 )
@@ -87,6 +88,11 @@ def test_render_the_organizer(window: Any, languages: Any, tmp_path: Path, langu
         assert _HAN.search(" ".join(view.matches_model.headers()))
         boxes = " ".join(" ".join(b.texts()) for b in view.scene.items() if hasattr(b, "texts"))
         assert "弃权" in boxes and "仲裁" in boxes
+    # File menu (with Export) and the export menu itself.
+    for menu, name in ((window.ui.menuFile, "file-menu"), (view.export_menu, "export-menu")):
+        menu.popup(window.mapToGlobal(window.rect().topLeft()))
+        shots.append(_save(menu, f"{language}-organizer-{name}"))
+        menu.close()
     # The dialogs, over the window.
     t = view.t
     dialogs = [
@@ -98,6 +104,7 @@ def test_render_the_organizer(window: Any, languages: Any, tmp_path: Path, langu
             OrganizerLinkDialog(lambda *_a: None, ["GL2026-R9-T1"], [(ready[1], "")], window),
         ),
     ]
+    dialogs.append(("lots", OrganizerLotsDialog(lambda *_a: None, "A", t.pairs()[:3], window)))
     for name, dialog in dialogs:
         shots.append(_save(dialog, f"{language}-organizer-dialog-{name}"))
         if zh:

@@ -134,6 +134,11 @@ class Ui_OrganizerView(object):
 
         self.groupsTabLayout.addWidget(self.tieBreakLabel)
 
+        self.lotsButton = QPushButton(self.groupsTab)
+        self.lotsButton.setObjectName(u"lotsButton")
+
+        self.groupsTabLayout.addWidget(self.lotsButton)
+
         self.groupsArea = QScrollArea(self.groupsTab)
         self.groupsArea.setObjectName(u"groupsArea")
         self.groupsArea.setWidgetResizable(True)
@@ -195,6 +200,7 @@ class Ui_OrganizerView(object):
         self.linkButton.setText(QCoreApplication.translate("OrganizerView", u"Link a record\u2026", None))
         self.sections.setTabText(self.sections.indexOf(self.pairsTab), QCoreApplication.translate("OrganizerView", u"Pairs", None))
         self.sections.setTabText(self.sections.indexOf(self.bracketTab), QCoreApplication.translate("OrganizerView", u"Bracket", None))
+        self.lotsButton.setText(QCoreApplication.translate("OrganizerView", u"Record a drawing of lots\u2026", None))
         self.sections.setTabText(self.sections.indexOf(self.groupsTab), QCoreApplication.translate("OrganizerView", u"Group standings", None))
         self.assignHintLabel.setText(QCoreApplication.translate("OrganizerView", u"Double-click the table or referee of a match to assign it.", None))
         self.sections.setTabText(self.sections.indexOf(self.matchesTab), QCoreApplication.translate("OrganizerView", u"Matches and assignment", None))

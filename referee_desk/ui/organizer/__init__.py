@@ -32,6 +32,8 @@ def install_organizer(window: Any) -> OrganizerView:
             view.reload()
 
     tabs.currentChanged.connect(tab_changed)
+    # Live results: every entry the referee records goes through the window's undo stack.
+    window.undo_stack.indexChanged.connect(lambda _index: view.results_changed())
     window.organizer_tabs = tabs
     window.organizer = view
     view.sync_with_window()

@@ -11,11 +11,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QDate, QEvent, Qt
-from PySide6.QtWidgets import QDialog, QListWidgetItem, QWidget
+from PySide6.QtWidgets import QDialog, QListWidgetItem, QSpinBox, QWidget
 
 from referee_desk.tournament.model import Format, Pair, Settings, TieBreak, TournamentInfo
 from referee_desk.ui.generated.ui_organizer_draw_dialog import Ui_OrganizerDrawDialog
 from referee_desk.ui.generated.ui_organizer_link_dialog import Ui_OrganizerLinkDialog
+from referee_desk.ui.generated.ui_organizer_lots_dialog import Ui_OrganizerLotsDialog
 from referee_desk.ui.generated.ui_organizer_new_dialog import Ui_OrganizerNewDialog
 from referee_desk.ui.generated.ui_organizer_pair_dialog import Ui_OrganizerPairDialog
 from referee_desk.ui.organizer import texts
@@ -271,3 +272,47 @@ class OrganizerLinkDialog(_OrganizerDialog):
         if not record or not match_id:
             raise ValueError(self.tr("Choose a record and a drawn match."))
         self._link(record, match_id)
+
+
+class OrganizerLotsDialog(_OrganizerDialog):
+    """The lots drawn for the tied pairs of a group (a lower lot ranks higher)."""
+
+    def __init__(
+        self,
+        record: Callable[[str, dict[int, int]], None],
+        group: str,
+        tied: Sequence[Pair],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.ui = Ui_OrganizerLotsDialog()
+        self.ui.setupUi(self)
+        self._record = record
+        self.group = group
+        self.spins: dict[int, QSpinBox] = {}
+        for k, pair in enumerate(tied, start=1):
+            spin = QSpinBox(self)
+            spin.setRange(1, max(len(tied), 1))
+            spin.setValue(k)
+            self.ui.lotsLayout.addRow(texts.pair_text(pair), spin)
+            self.spins[pair.pair_id] = spin
+        self.ui.buttonBox.accepted.connect(self.accept)
+        self.ui.buttonBox.rejected.connect(self.reject)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.ui.explainLabel.setText(
+            self.tr(
+                "Group %1: these pairs are still tied after the other criteria. Enter the "
+                "lot each pair drew (1 ranks highest). The drawing is recorded once."
+            ).replace("%1", self.group)
+        )
+
+    def lots(self) -> dict[int, int]:
+        values = {pid: spin.value() for pid, spin in self.spins.items()}
+        if len(set(values.values())) != len(values):
+            raise ValueError(self.tr("Each pair needs a different lot."))
+        return values
+
+    def submit(self) -> None:
+        self._record(self.group, self.lots())

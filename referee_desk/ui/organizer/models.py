@@ -229,7 +229,9 @@ class OrganizerStandingsModel(_RowsModel):
     def set_standings(self, standings: Standings, pairs: dict[int, Pair]) -> None:
         self.beginResetModel()
         self.group = standings.group
-        needing = {p for tied in standings.needs_lots for p in tied}
+        needing = (
+            {p for tied in standings.needs_lots for p in tied} if standings.complete else set()
+        )
         self._rows = []
         for r in standings.rows:
             note = ""

@@ -44,6 +44,7 @@ from referee_desk.ui.organizer.bracket import build_bracket_scene, match_boxes
 from referee_desk.ui.organizer.dialogs import (
     OrganizerDrawDialog,
     OrganizerLinkDialog,
+    OrganizerLotsDialog,
     OrganizerNewDialog,
     OrganizerPairDialog,
 )
@@ -150,6 +151,8 @@ class OrganizerView(QWidget):
         self._delegate = _ChoiceDelegate(self)
         self.ui.matchesView.setItemDelegateForColumn(OrganizerMatchesModel.TABLE, self._delegate)
         self.ui.matchesView.setItemDelegateForColumn(OrganizerMatchesModel.REFEREE, self._delegate)
+        self.ui.pairsView.horizontalHeader().setStretchLastSection(True)
+        self.ui.groupsTabLayout.setAlignment(self.ui.lotsButton, Qt.AlignmentFlag.AlignLeft)
         for view in (self.ui.pairsView, self.ui.matchesView):
             view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
             view.verticalHeader().hide()
@@ -169,6 +172,7 @@ class OrganizerView(QWidget):
             self.ui.drawButton: self.action_draw,
             self.ui.importRecordsButton: self.action_import_records,
             self.ui.linkButton: self.action_link,
+            self.ui.lotsButton: self.action_lots,
         }
         for button, action in wiring.items():
             button.clicked.connect(action.trigger)
@@ -192,6 +196,7 @@ class OrganizerView(QWidget):
         self.action_draw = action(self.draw_dialog)
         self.action_import_records = action(self.choose_records)
         self.action_link = action(self.link_dialog)
+        self.action_lots = action(self.lots_dialog)
         self.action_refresh = action(self.reload, "F5")
         self.export_actions = {kind: action(lambda k=kind: self.choose_export(k)) for kind in
                                EXPORT_KINDS}  # fmt: skip
@@ -207,6 +212,7 @@ class OrganizerView(QWidget):
             self.action_draw,
             self.action_import_records,
             self.action_link,
+            self.action_lots,
             self.action_refresh,
         ):
             self.tournament_menu.addAction(a)
@@ -229,6 +235,7 @@ class OrganizerView(QWidget):
         self.action_draw.setText(self.tr("Seeding and draw…"))
         self.action_import_records.setText(self.tr("Import match records from desks…"))
         self.action_link.setText(self.tr("Link a record to a drawn match…"))
+        self.action_lots.setText(self.tr("Record a drawing of lots…"))
         self.action_refresh.setText(self.tr("Refresh results"))
         self.export_actions["bracket"].setText(self.tr("Bracket sheet (xlsx)…"))
         self.export_actions["results"].setText(self.tr("Results (PDF)…"))
@@ -284,6 +291,13 @@ class OrganizerView(QWidget):
         if self.t is not None:
             self.t.invalidate()
         self.refresh()
+
+    def results_changed(self) -> None:
+        """A match was recorded in this desk: show it now if visible (else on showing)."""
+        if self.isVisible():
+            self.reload()
+        elif self.t is not None:
+            self.t.invalidate()
 
     # ------------------------------------------------------------ showing
 
@@ -372,7 +386,10 @@ class OrganizerView(QWidget):
             view.horizontalHeader().setStretchLastSection(True)
             view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
             rows_height = sum(view.rowHeight(r) for r in range(model.rowCount()))
-            height = rows_height + view.horizontalHeader().sizeHint().height() + 6
+            view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            header_height = view.horizontalHeader().sizeHint().height()
+            height = rows_height + header_height + 2 * view.frameWidth() + 2
             view.setFixedHeight(height)
             inner.addWidget(view)
             layout.addWidget(box, k // 2, k % 2)
@@ -397,6 +414,7 @@ class OrganizerView(QWidget):
         self.action_edit_pair.setEnabled(writable)
         self.action_import_records.setEnabled(writable and drawn)
         self.action_link.setEnabled(writable and drawn)
+        self.action_lots.setEnabled(writable and bool(self.groups_needing_lots()))
         for kind in ("bracket", "results", "match"):
             self.export_actions[kind].setEnabled(drawn)
         self.export_actions["scoresheet"].setEnabled(True)
@@ -408,6 +426,7 @@ class OrganizerView(QWidget):
             (self.ui.drawButton, self.action_draw),
             (self.ui.importRecordsButton, self.action_import_records),
             (self.ui.linkButton, self.action_link),
+            (self.ui.lotsButton, self.action_lots),
         ):
             button.setEnabled(a.isEnabled())
 
@@ -711,6 +730,31 @@ class OrganizerView(QWidget):
         if self.t is None:
             raise ValueError(self.tr("No tournament is open."))
         self.t.link(record_id, match_id)
+
+    # ------------------------------------------------------------ drawing of lots
+
+    def groups_needing_lots(self) -> dict[str, tuple[int, ...]]:
+        """Group -> pairs still tied after every other criterion, once the group is complete."""
+        if self.state is None:
+            return {}
+        return {
+            s.group: s.needs_lots[0] for s in self.state.standings if s.complete and s.needs_lots
+        }
+
+    def lots_dialog(self) -> QDialog | None:
+        t = self._need_tournament()
+        needing = self.groups_needing_lots()
+        if t is None or not needing:
+            return None
+        group, tied = next(iter(needing.items()))
+        pairs = t.pair_map()
+        dialog = OrganizerLotsDialog(self.record_lots, group, [pairs[p] for p in tied], self)
+        return self.run_dialog(dialog, self.refresh)
+
+    def record_lots(self, group: str, lots: dict[int, int]) -> None:
+        if self.t is None:
+            raise ValueError(self.tr("No tournament is open."))
+        self.t.record_lots(group, lots)
 
     # ------------------------------------------------------------ assignment
 

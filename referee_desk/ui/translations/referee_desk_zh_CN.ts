@@ -872,6 +872,21 @@
     </message>
 </context>
 <context>
+    <name>OrganizerLotsDialog</name>
+    <message>
+        <source>Group %1: these pairs are still tied after the other criteria. Enter the lot each pair drew (1 ranks highest). The drawing is recorded once.</source>
+        <translation>%1组：以下组合按其他排名依据仍然并列。请填写各组合抽到的签号（1 号排名最前）。抽签结果只记录一次。</translation>
+    </message>
+    <message>
+        <source>Each pair needs a different lot.</source>
+        <translation>每个组合的签号必须不同。</translation>
+    </message>
+    <message>
+        <source>Drawing of lots</source>
+        <translation>抽签</translation>
+    </message>
+</context>
+<context>
     <name>OrganizerMatchesModel</name>
     <message>
         <source>Match</source>
@@ -1235,6 +1250,10 @@
     <message>
         <source>Link a record to a drawn match…</source>
         <translation>将记录关联到抽签产生的比赛…</translation>
+    </message>
+    <message>
+        <source>Record a drawing of lots…</source>
+        <translation>记录抽签结果…</translation>
     </message>
     <message>
         <source>Refresh results</source>

@@ -1,0 +1,219 @@
+"""Starting a hand and its bidding (RULES.md section 8; Guilin 2.1-2.3).
+
+The opening hand is a bidding race (one LJ plus level cards); later hands are dealt
+by rotation and bid with level cards only. A counter needs more level cards than the
+standing bid; no card is shown more often than the decks hold it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from referee_desk.match import events as ev
+from referee_desk.match.envelope import Event
+from referee_desk.match.errors import EventRefused
+from referee_desk.match.fold.books import Books
+from referee_desk.match.fold.hand import BIDDING, PLAYING, HandBook
+from referee_desk.match.fold.memo import cards_of
+from referee_desk.match.state import Bid, Consequence, Flag
+from referee_desk.rules.cards import LITTLE_JOKER, Card, Rank, Suit, format_cards
+from referee_desk.rules.seats import Seat
+from referee_desk.rules.trump import parse_trump
+
+
+class Bidding(Books):
+    """Handlers: hand_started, bid, bidding_closed, redeal."""
+
+    def _on_hand_started(self, event: Event, p: ev.HandStartedPayload, at: int) -> None:
+        self._need_running_clock()
+        if self.hand is not None:
+            raise EventRefused(f"hand {self.hand.number} is still in {self.hand.status}")
+        race = self.next_dealer is None
+        dealer = Seat(p.dealer) if p.dealer is not None else None
+        if race and dealer is not None:
+            raise EventRefused(
+                "this hand's dealer is decided by the bidding race (2.1, 8.5): dealer must be null"
+            )
+        if not race and dealer is None:
+            assert self.next_dealer is not None
+            raise EventRefused(
+                f"the dealer is {self.next_dealer.value} by rotation; name the dealer"
+            )
+        self.hand_count += 1
+        hand = HandBook(number=self.hand_count, seq=event.seq, race=race, dealer=dealer)
+        if dealer is not None:
+            hand.declarers = dealer.side
+            hand.level = self.levels[dealer.side]
+            if dealer != self.next_dealer:
+                assert self.next_dealer is not None
+                self.flags.append(
+                    Flag(
+                        event.seq,
+                        hand.number,
+                        "8.5",
+                        f"{dealer.value} deals hand {hand.number} but {self.next_dealer.value} "
+                        "is due by rotation",
+                    )
+                )
+        self.hand = hand
+
+    def _bid_level(self, hand: HandBook, seat: Seat) -> Rank:
+        if hand.level is not None:
+            return hand.level
+        return self.levels[seat.side]  # bidding race: each side shows its own level cards
+
+    def _on_bid(self, event: Event, p: ev.BidPayload, at: int) -> None:
+        self._need_running_clock()
+        hand = self._need_hand(BIDDING)
+        seat = Seat(p.seat)
+        cards = cards_of(p.cards)
+        if hand.false_bid_side is not None:
+            raise EventRefused("after a false bid the non-offending side names the trump (8.6)")
+        if p.kind == "pass":
+            if cards:
+                raise EventRefused("a pass shows no cards")
+            hand.bids.append(Bid(event.seq, seat, "pass", (), None, 0))
+            return
+        if seat.side in hand.lost_bid_right:
+            raise EventRefused(
+                f"{seat.side.value} lost the right to bid in this hand by an open bid (8.1)"
+            )
+        level = self._bid_level(hand, seat)
+        standing = hand.standing
+        if p.kind == "reinforce":
+            if standing is None:
+                raise EventRefused("there is no standing bid to reinforce (2.1)")
+            if standing.seat != seat:
+                raise EventRefused(
+                    f"only the standing bidder ({standing.seat.value}) may reinforce their bid "
+                    "(2.1)"
+                )
+            if not cards or any(c.rank != level or c.suit != standing.suit for c in cards):
+                raise EventRefused(
+                    f"a reinforcement adds level cards ({level.label}) of the bid's suit "
+                    f"({standing.suit.value if standing.suit else '?'}) (2.1)"
+                )
+            self._check_shown(hand, seat, cards, add=True)
+            count = standing.count + len(cards)
+            bid = Bid(event.seq, seat, "reinforce", p.cards, standing.suit, count)
+            hand.bids.append(bid)
+            hand.standing = bid
+            return
+        suit, count = self._bid_shape(hand, cards, level)
+        if p.kind == "dark":
+            if standing is not None:
+                raise EventRefused(
+                    f"there is a standing bid by {standing.seat.value}: counter it or reinforce"
+                )
+        else:  # counter
+            if standing is None:
+                raise EventRefused("there is no standing bid to counter (2.1)")
+            if standing.seat == seat:
+                raise EventRefused(f"{seat.value} cannot counter their own bid (2.1)")
+            if count <= standing.count:
+                raise EventRefused(
+                    f"a counter needs more level cards than the standing bid: {count} does not "
+                    f"exceed {standing.count} (2.1: 2 counters 1, 3 counters 2)"
+                )
+        self._check_shown(hand, seat, cards, add=False)
+        bid = Bid(event.seq, seat, p.kind, p.cards, suit, count)
+        hand.bids.append(bid)
+        hand.standing = bid
+
+    def _bid_shape(self, hand: HandBook, cards: tuple[Card, ...], level: Rank) -> tuple[Suit, int]:
+        jokers = [c for c in cards if c.is_joker]
+        levels = [c for c in cards if not c.is_joker]
+        shown = format_cards(cards) or "no cards"
+        if hand.race:
+            if jokers != [LITTLE_JOKER]:
+                raise EventRefused(
+                    f"{shown}: a bid in the bidding race shows exactly one LJ plus level cards "
+                    f"({level.label}) of one suit (2.1)"
+                )
+        elif jokers:
+            raise EventRefused(
+                f"{shown}: after the opening hand a bid shows level cards only (2.2)"
+            )
+        if not levels or any(c.rank != level for c in levels):
+            raise EventRefused(f"{shown}: a bid needs level cards ({level.label}) (2.1)")
+        suits = {c.suit for c in levels}
+        if len(suits) != 1:
+            raise EventRefused(f"{shown}: the level cards of a bid are of one suit (2.1)")
+        suit = suits.pop()
+        assert suit is not None
+        return suit, len(levels)
+
+    def _check_shown(
+        self, hand: HandBook, seat: Seat, cards: tuple[Card, ...], *, add: bool
+    ) -> None:
+        mine = Counter(cards)
+        had = hand.shown.get(seat, Counter())
+        merged = had + mine if add else had | mine
+        for card, count in merged.items():
+            total = count + sum(c[card] for s, c in hand.shown.items() if s != seat)
+            if total > self.ruleset.decks:
+                raise EventRefused(
+                    f"{card} would be shown {total} times: there are only {self.ruleset.decks} "
+                    "copies (1.4)"
+                )
+        hand.shown[seat] = merged
+
+    def _on_bidding_closed(self, event: Event, p: ev.BiddingClosedPayload, at: int) -> None:
+        self._need_running_clock()
+        hand = self._need_hand(BIDDING)
+        dealer = Seat(p.dealer)
+        trump = p.trump
+        standing = hand.standing
+        if hand.false_bid_side is not None:
+            if hand.false_bid_trump is None:
+                raise EventRefused("8.6: record the non-offending side's trump choice first")
+            expected_trump = hand.false_bid_trump
+            if hand.race and dealer.side == hand.false_bid_side:
+                raise EventRefused(
+                    "8.6: after a false bid in the bidding race the dealer is of the "
+                    f"non-offending side {hand.false_bid_side.other.value}"
+                )
+            note = "8.6"
+        elif standing is not None:
+            assert standing.suit is not None
+            expected_trump = standing.suit.value
+            if hand.race and dealer != standing.seat:
+                raise EventRefused(
+                    f"2.1: the last standing bidder {standing.seat.value} becomes the dealer"
+                )
+            note = "2.1"
+        else:
+            if hand.race:
+                raise EventRefused(
+                    "nobody bid in the bidding race: record a redeal (2.1, no_bid="
+                    f"{self.ruleset.no_bid})"
+                )
+            expected_trump = "NT"
+            note = "no_bid"
+        if trump != expected_trump:
+            raise EventRefused(
+                f"the trump is {expected_trump} by the bidding ({note}), not {trump}"
+            )
+        if not hand.race and dealer != hand.dealer:
+            assert hand.dealer is not None
+            raise EventRefused(
+                f"the dealer of this hand is {hand.dealer.value}, not {dealer.value}"
+            )
+        hand.dealer = dealer
+        hand.declarers = dealer.side
+        hand.level = self.levels[dealer.side]
+        hand.trump = parse_trump(trump)
+        hand.trump_decided = True
+        hand.status = PLAYING
+        hand.next_leader = dealer
+        if hand.race:
+            self.deal_holder = dealer.side
+        text = (
+            f"hand {hand.number}: dealer {dealer.value}, declarers {dealer.side.value} at "
+            f"level {hand.level.label}, trump {trump}"
+        )
+        self.consequences.append(Consequence(event.seq, note, text, hand.number))
+
+    def _on_redeal(self, event: Event, p: ev.ReasonPayload, at: int) -> None:
+        hand = self._need_hand(BIDDING)
+        self._void_hand(hand, event.seq, "2.1", f"redeal: {p.reason}")

@@ -1,0 +1,135 @@
+"""The books a replay keeps: the match-wide running values and the helpers every part uses.
+
+``Books`` holds plain mutable values (levels, clock readings, lists of consequences);
+the handler mixins (bidding, play, penalties, clock and end, corrections) fold events
+into them and ``Replayer.state()`` freezes them into a ``MatchState``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee_desk.match.clock import ClockState, Pause
+from referee_desk.match.envelope import Event
+from referee_desk.match.errors import EventRefused
+from referee_desk.match.fold.hand import BIDDING, PLAYING, REVOKED, VOIDED, HandBook
+from referee_desk.match.fold.memo import event_ms
+from referee_desk.match.state import (
+    Consequence,
+    Correction,
+    Flag,
+    HandState,
+    MatchEnd,
+    MatchInfo,
+    Note,
+    Violation,
+)
+from referee_desk.rules.cards import Rank
+from referee_desk.rules.levels import FIRST_LEVEL
+from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
+from referee_desk.rules.seats import Seat, Side
+
+
+class Books:
+    """Running values of the fold; see ``Replayer`` for the event handlers."""
+
+    events: list[Event]
+    check_schema: bool
+
+    def _reset(self) -> None:
+        self.match_id: str | None = None
+        self.info: MatchInfo | None = None
+        self.ruleset: Ruleset = GUILIN_2009
+        self.levels: dict[Side, Rank] = {Side.NS: FIRST_LEVEL, Side.EW: FIRST_LEVEL}
+        self.passed_a: Side | None = None
+        self.hands: list[HandState] = []
+        self.hand: HandBook | None = None
+        self.hand_count = 0
+        self.deal_holder: Side | None = None
+        self.next_dealer: Seat | None = None
+        self.shuffler: Seat | None = None
+        self.cutter: Seat | None = None
+        self.limit_ms = GUILIN_2009.match_minutes * 60_000
+        self.clock_started_at: int | None = None
+        self.elapsed_before = 0
+        self.running_since: int | None = None
+        self.paused_reason: str | None = None
+        self.pauses: list[Pause] = []
+        self.warnings: dict[Side, int] = {Side.NS: 0, Side.EW: 0}
+        self.referred: set[Side] = set()
+        self.overruns: dict[Side, int] = {Side.NS: 0, Side.EW: 0}
+        self.violations: list[Violation] = []
+        self.consequences: list[Consequence] = []
+        self.flags: list[Flag] = []
+        self.notes: list[Note] = []
+        self.corrections: list[Correction] = []
+        self.end: MatchEnd | None = None
+        self.last_seq = 0
+        self.last_time: int | None = None
+        self.last_recorded_at: str | None = None
+        self.types_by_seq: dict[int, str] = {}
+        # seq -> ("void", None) or ("replace", payload)
+        self.fixes: dict[int, tuple[str, dict[str, Any] | None]] = {}
+
+    # -- shared helpers ----------------------------------------------------------------
+
+    def _touch(self, event: Event) -> None:
+        self.last_seq = event.seq
+        self.last_time = event_ms(event.recorded_at)
+        self.last_recorded_at = event.recorded_at
+        self.types_by_seq[event.seq] = event.type
+        if self.match_id is None:
+            self.match_id = event.match_id
+
+    def _clock(self, read_at: int | None) -> ClockState:
+        return ClockState(
+            limit_ms=self.limit_ms,
+            started_at_ms=self.clock_started_at,
+            elapsed_before_ms=self.elapsed_before,
+            running_since_ms=self.running_since,
+            paused_reason=self.paused_reason,
+            pauses=tuple(self.pauses),
+            read_at_ms=read_at,
+        )
+
+    def _elapsed(self, at: int) -> int:
+        if self.running_since is None:
+            return self.elapsed_before
+        return self.elapsed_before + max(0, at - self.running_since)
+
+    def _need_running_clock(self) -> None:
+        if self.clock_started_at is None:
+            raise EventRefused("the match clock is not started (1.5): record clock_started")
+        if self.running_since is None:
+            raise EventRefused(f"the clock is paused ({self.paused_reason}): resume it first")
+
+    def _need_hand(self, *statuses: str) -> HandBook:
+        hand = self.hand
+        if hand is None:
+            raise EventRefused("no hand is in progress: record hand_started first")
+        if statuses and hand.status not in statuses:
+            wanted = {
+                BIDDING: "bidding",
+                PLAYING: "play (after bidding_closed)",
+                REVOKED: "a revoke awaiting the penalty choice",
+            }
+            need = " or ".join(wanted[s] for s in statuses)
+            raise EventRefused(f"hand {hand.number} is in {hand.status}, not in {need}")
+        return hand
+
+    def _violation(
+        self, event: Event, kind: str, article: str, seat: Seat | None, side: Side, detail: str
+    ) -> Violation:
+        hand = self.hand
+        v = Violation(event.seq, kind, article, seat, side, hand.number if hand else None, detail)
+        self.violations.append(v)
+        if hand is not None:
+            hand.violations.append(v)
+        return v
+
+    def _void_hand(self, hand: HandBook, seq: int, article: str, reason: str) -> None:
+        hand.status = VOIDED
+        hand.void_reason = reason
+        self.hands.append(hand.frozen())
+        self.hand = None
+        self.consequences.append(Consequence(seq, article, f"hand {hand.number} voided: {reason}"))

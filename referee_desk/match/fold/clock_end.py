@@ -1,0 +1,135 @@
+"""The match clock and the end of the match (RULES.md sections 1 and 10; Guilin 1.5).
+
+The clock is derived from event times, so a replay is deterministic. A time-out ends
+the match by level, at equal levels by the deal; ``match_ended`` only records an end
+the fold has already derived.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from referee_desk.match import events as ev
+from referee_desk.match.clock import Pause, format_duration
+from referee_desk.match.envelope import Event
+from referee_desk.match.errors import EventRefused
+from referee_desk.match.fold.books import Books
+from referee_desk.match.fold.hand import BIDDING, PLAYING, REVOKED, VOIDED
+from referee_desk.match.state import Consequence, HandState, MatchEnd
+from referee_desk.rules.levels import compare_levels
+from referee_desk.rules.seats import Side
+
+
+class ClockAndEnd(Books):
+    """Handlers: clock_started, clock_paused, clock_resumed, match_ended; the 1.5 time-out."""
+
+    def _time_up(self, at: int) -> bool:
+        return self.clock_started_at is not None and self._elapsed(at) >= self.limit_ms
+
+    def _time_out_check(self, at: int, seq: int) -> None:
+        if self.end is None and self._time_up(at):
+            derived = self._time_out_end(at, seq, dry=False)
+            if derived is not None:
+                self.end = derived[0]
+
+    def _time_out_end(
+        self, at: int, seq: int, *, dry: bool
+    ) -> tuple[MatchEnd, HandState | None] | None:
+        """The time-out end (1.5) if the record has reached it, else None.
+
+        With ``at_time_out=finish_hand`` a hand in progress is played out first; with
+        ``stop`` it is voided. ``dry`` computes without changing the fold.
+        """
+        hand = self.hand
+        current = hand.frozen() if hand is not None else None
+        in_progress = hand is not None and hand.status in (BIDDING, PLAYING, REVOKED)
+        if in_progress and self.ruleset.at_time_out == "finish_hand":
+            return None
+        holder = self.deal_holder
+        if in_progress:
+            assert hand is not None and current is not None
+            reason = "1.5 at_time_out=stop: the hand in progress at time-out is voided"
+            current = replace(current, status=VOIDED, void_reason=reason)
+            if hand.declarers is not None:
+                holder = hand.declarers
+            if not dry:
+                hand.status = VOIDED
+                hand.void_reason = reason
+                self.hands.append(hand.frozen())
+                self.hand = None
+                self.consequences.append(Consequence(seq, "1.5", reason, hand.number))
+        minutes = self.limit_ms // 60_000
+        ns, ew = self.levels[Side.NS], self.levels[Side.EW]
+        order = compare_levels(ns, ew)
+        if order:
+            winner = Side.NS if order > 0 else Side.EW
+            text = (
+                f"time-out after {minutes} minutes: {winner.value} win at level "
+                f"{self.levels[winner].label} against {self.levels[winner.other].label}"
+            )
+        elif holder is not None:
+            winner = holder
+            text = (
+                f"time-out after {minutes} minutes at equal levels ({ns.label}): "
+                f"{winner.value} hold the deal for the next hand and win"
+            )
+        else:
+            return None
+        end = MatchEnd("time_out", winner, "1.5", text, seq)
+        if not dry:
+            self.consequences.append(Consequence(seq, "1.5", text))
+        return end, current
+
+    def _on_clock_started(self, event: Event, p: ev.EmptyPayload, at: int) -> None:
+        if self.clock_started_at is not None:
+            raise EventRefused("the clock is already started (1.5)")
+        self.clock_started_at = at
+        self.running_since = at
+
+    def _on_clock_paused(self, event: Event, p: ev.ClockPausedPayload, at: int) -> None:
+        if self.clock_started_at is None:
+            raise EventRefused("the clock is not started")
+        if self.running_since is None:
+            raise EventRefused("the clock is already paused")
+        self.elapsed_before = self._elapsed(at)
+        self.running_since = None
+        self.paused_reason = p.reason
+        self.pauses.append(Pause(at, None, p.reason, event.seq))
+
+    def _on_clock_resumed(self, event: Event, p: ev.EmptyPayload, at: int) -> None:
+        if self.clock_started_at is None or self.running_since is not None:
+            raise EventRefused("the clock is not paused")
+        self.running_since = at
+        self.paused_reason = None
+        last = self.pauses[-1]
+        self.pauses[-1] = replace(last, ended_ms=at)
+        self.consequences.append(
+            Consequence(
+                event.seq,
+                "1.5",
+                f"clock paused {format_duration(at - last.started_ms)} ({last.reason})",
+            )
+        )
+
+    def _on_match_ended(self, event: Event, p: ev.MatchEndedPayload, at: int) -> None:
+        end = self.end
+        if end is None:
+            clock = self._clock(at)
+            if not clock.started:
+                raise EventRefused("the match has not ended: the clock was never started")
+            raise EventRefused(
+                "the match has not ended: no side passed A, forfeited or was disqualified, "
+                f"and {format_duration(clock.remaining_at(at))} of match time remain "
+                "(or a hand is still in play, at_time_out=finish_hand)"
+            )
+        if p.reason != end.reason or Side(p.winner) != end.winner:
+            raise EventRefused(
+                f"the record shows {end.reason} won by {end.winner.value} ({end}), not "
+                f"{p.reason} won by {p.winner}"
+            )
+        self.end = replace(end, recorded=True)
+        self.consequences.append(
+            Consequence(
+                event.seq, end.article, f"match ended: {end.winner.value} win ({end.reason})"
+            )
+        )

@@ -1,0 +1,66 @@
+"""Corrections: void or replace an earlier event; nothing is deleted or edited in place.
+
+The record is folded again from the start with the correction in force, and a
+correction whose new record would not be acceptable is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from referee_desk.match import events as ev
+from referee_desk.match.envelope import Event
+from referee_desk.match.errors import EventRefused
+from referee_desk.match.fold.books import Books
+from referee_desk.match.schema_check import validate_schema
+from referee_desk.rules.errors import RulesError
+
+
+class Corrections(Books):
+    """Handling of ``correction`` events (the fold of the correction itself is in the core)."""
+
+    def _apply_correction(self, event: Event) -> None:
+        p: ev.CorrectionPayload = ev.payload_of(event)
+        target = p.target_seq
+        if target >= event.seq or target not in self.types_by_seq:
+            raise EventRefused(f"target_seq {target} is not an earlier event of this match")
+        target_type = self.types_by_seq[target]
+        if target_type == ev.CORRECTION:
+            raise EventRefused(
+                "a correction cannot target another correction; correct the original event"
+            )
+        if self.fixes.get(target, ("", None))[0] == "void":
+            raise EventRefused(f"event {target} is already voided")
+        if target_type == ev.MATCH_OPENED and p.action == "void":
+            raise EventRefused("match_opened cannot be voided (replace it to fix its details)")
+        if p.action == "replace":
+            original = self.events[target - 1]
+            validate_schema(replace(original, payload=dict(p.payload or {})).to_dict())
+        fixes = dict(self.fixes)
+        fixes[target] = (p.action, dict(p.payload) if p.payload is not None else None)
+        # Fold the whole record again with the correction in force.
+        previous = self.events
+        fresh = type(self)(check_schema=False)
+        fresh.fixes = fixes
+        try:
+            for old in previous:
+                fresh._refold(old)
+        except EventRefused as exc:
+            raise EventRefused(
+                f"with event {target} {'voided' if p.action == 'void' else 'replaced'}, "
+                f"event {exc.seq} ({exc.event_type}) would be refused: {exc.reason}"
+            ) from None
+        keep = ("events", "check_schema")
+        self.__dict__.update({k: v for k, v in fresh.__dict__.items() if k not in keep})
+        self.fixes = fixes
+        self._fold(event, fixes, strict=True)
+
+    def _refold(self, event: Event) -> None:
+        try:
+            self._fold(event, self.fixes, strict=False)
+        except EventRefused as exc:
+            if exc.seq is None:
+                raise EventRefused(exc.reason, seq=event.seq, event_type=event.type) from None
+            raise
+        except (RulesError, KeyError, TypeError, ValueError) as exc:
+            raise EventRefused(str(exc), seq=event.seq, event_type=event.type) from None

@@ -1,0 +1,131 @@
+"""Memoised parsing and rules-core calls shared by every replay in the process.
+
+A desk re-replays the same record many times (each keystroke of review mode, each
+import check), so event times, card tokens, typed payloads and the rules core's
+judgements are kept by plain-value keys. ``clear_caches()`` empties them all (the
+benchmark's cold case; nothing else needs it since the keys are the values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from functools import cache, lru_cache
+from typing import Any
+
+from referee_desk.match import events as ev
+from referee_desk.match.clock import format_time, parse_time
+from referee_desk.match.envelope import Event
+from referee_desk.rules.cards import Card, Rank, Suit, format_card, parse_card
+from referee_desk.rules.follow import FollowVerdict, check_follow
+from referee_desk.rules.ruleset import Ruleset
+from referee_desk.rules.seats import Seat
+from referee_desk.rules.trick import TrickResult, trick_result
+from referee_desk.rules.trump import TrumpContext
+
+#: A trump context as plain values (level, trump letter or None, bridge_level_gap).
+CtxKey = tuple[int, str | None, bool]
+
+SEAT_BY_NAME = {seat.value: seat for seat in Seat}
+PLAY_ORDER = {seat: seat.play_order_from() for seat in Seat}
+
+
+@lru_cache(maxsize=1 << 16)
+def event_ms(text: str) -> int:
+    """``parse_time`` memoised (each event's time is read several times per replay)."""
+    return parse_time(text)
+
+
+@cache
+def card_of(token: str) -> Card:
+    return parse_card(token)
+
+
+@cache
+def canon(token: str) -> str:
+    """The canonical notation of a card token (``♥10`` → ``H10``)."""
+    return format_card(parse_card(token))
+
+
+def cards_of(tokens: Iterable[str]) -> tuple[Card, ...]:
+    return tuple(card_of(t) for t in tokens)
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+PARSED: dict[str, tuple[dict[str, Any], Any]] = {}
+PARSED_MAX = 1 << 16
+
+
+def parsed_payload(event: Event) -> Any:
+    """The typed payload, memoised for the very same event object (re-replays repeat it).
+
+    The memo is keyed by the sealed hash and used only when the payload is the same
+    object, so an event read again from a file (or altered) is parsed afresh.
+    """
+    key = event.hash
+    if not key:
+        return ev.parse_payload(event.type, event.payload)
+    found = PARSED.get(key)
+    if found is not None and found[0] is event.payload:
+        return found[1]
+    if len(PARSED) >= PARSED_MAX:
+        PARSED.clear()
+    parsed = ev.parse_payload(event.type, event.payload)
+    PARSED[key] = (event.payload, parsed)
+    return parsed
+
+
+@cache
+def ctx_of(key: CtxKey) -> TrumpContext:
+    level, trump, gap = key
+    return TrumpContext(Rank(level), None if trump is None else Suit(trump), gap)
+
+
+@cache
+def suit_memo(key: CtxKey) -> dict[str, str]:
+    """A shared token → effective-suit memo for one trump context (filled on demand)."""
+    return {}
+
+
+@lru_cache(maxsize=1 << 16)
+def judge_trick(
+    plays: tuple[tuple[str, ...], ...], ctx_key: CtxKey, discarded: tuple[int, ...]
+) -> TrickResult:
+    """The rules core's trick judgement, memoised: replays of one record repeat it.
+
+    Keyed by plain values (card tokens, level, trump) so a cache hit costs little.
+    """
+    return trick_result([cards_of(p) for p in plays], ctx_of(ctx_key), discarded=discarded)
+
+
+@lru_cache(maxsize=1 << 16)
+def judge_follow(
+    lead: tuple[str, ...],
+    held: tuple[str, ...],
+    play: tuple[str, ...],
+    ctx: TrumpContext,
+    ruleset: Ruleset,
+) -> FollowVerdict:
+    """The rules core's follow verdict, memoised like :func:`judge_trick`."""
+    return check_follow(cards_of(lead), cards_of(held), cards_of(play), ctx, ruleset)
+
+
+def to_epoch_ms(now: str | datetime | int) -> int:
+    if isinstance(now, int):
+        return now
+    if isinstance(now, datetime):
+        return parse_time(format_time(now))
+    return parse_time(now)
+
+
+def clear_caches() -> None:
+    """Empty every replay memo (a cold replay, as in a fresh process)."""
+    from referee_desk.match.fold.audit import follow_findings
+
+    for fn in (event_ms, card_of, canon, ctx_of, suit_memo, judge_trick, judge_follow):
+        fn.cache_clear()
+    follow_findings.cache_clear()
+    PARSED.clear()

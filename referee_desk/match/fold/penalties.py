@@ -1,0 +1,284 @@
+"""Violations and penalties of chapter 8 (RULES.md section 9).
+
+8.1 open bid, 8.2 wrong play, 8.3 劳改 (revoke) and the non-offending side's choice
+A or B, 8.5 wrong dealer, 8.6 false bid and its trump choice, 8.8 conduct and the
+committee, 8.9 thinking time, 8.10 forfeit, 8.11 committee rulings. Each consequence
+names its article.
+"""
+
+from __future__ import annotations
+
+from referee_desk.match import events as ev
+from referee_desk.match.envelope import Event
+from referee_desk.match.errors import EventRefused
+from referee_desk.match.fold.books import Books
+from referee_desk.match.fold.hand import BIDDING, PLAYING, REVOKED
+from referee_desk.match.fold.memo import cards_of, signed
+from referee_desk.match.state import Consequence, MatchEnd
+from referee_desk.rules.levels import LADDER
+from referee_desk.rules.result import Consequence as RulesConsequence
+from referee_desk.rules.result import Role, result_from_final_score, result_from_levels_up
+from referee_desk.rules.seats import Seat, Side
+
+
+class Penalties(Books):
+    """Handlers of the chapter-8 events."""
+
+    # -- bidding: 8.1, 8.6 -------------------------------------------------------------
+
+    def _on_open_bid(self, event: Event, p: ev.SeatPayload, at: int) -> None:
+        hand = self._need_hand(BIDDING)
+        seat = Seat(p.seat)
+        side = seat.side
+        if side in hand.lost_bid_right:
+            raise EventRefused(f"{side.value} already lost the right to bid in this hand (8.1)")
+        hand.lost_bid_right.add(side)
+        text = f"{seat.value} showed a bid openly: {side.value} lose the right to bid this hand"
+        self._violation(event, "open_bid", "8.1", seat, side, text)
+        self.consequences.append(Consequence(event.seq, "8.1", text, hand.number))
+
+    def _on_false_bid(self, event: Event, p: ev.SeatPayload, at: int) -> None:
+        hand = self._need_hand(BIDDING)
+        seat = Seat(p.seat)
+        if hand.false_bid_side is not None:
+            raise EventRefused("a false bid is already recorded in this hand (8.6)")
+        hand.false_bid_side = seat.side
+        text = (
+            f"false bid by {seat.value}: {seat.side.other.value} name the trump, "
+            "or the hand is played in no-trump"
+        )
+        self._violation(event, "false_bid", "8.6", seat, seat.side, text)
+        self.consequences.append(Consequence(event.seq, "8.6", text, hand.number))
+
+    def _on_false_bid_trump(self, event: Event, p: ev.FalseBidTrumpPayload, at: int) -> None:
+        hand = self._need_hand(BIDDING)
+        if hand.false_bid_side is None:
+            raise EventRefused("no false bid is recorded in this hand (8.6)")
+        if hand.false_bid_trump is not None:
+            raise EventRefused("the trump after the false bid is already named (8.6)")
+        if p.seat is None:
+            if p.trump != "NT":
+                raise EventRefused(
+                    "8.6: if nobody of the non-offending side names a trump, the hand is no-trump"
+                )
+            text = "nobody of the non-offending side names a trump: no-trump"
+        else:
+            seat = Seat(p.seat)
+            if seat.side == hand.false_bid_side:
+                raise EventRefused(
+                    f"8.6: the trump is named by the non-offending side; {seat.value} is on the "
+                    f"offending side {seat.side.value}"
+                )
+            text = f"{seat.value} names the trump: {p.trump}"
+        hand.false_bid_trump = p.trump
+        self.consequences.append(Consequence(event.seq, "8.6", text, hand.number))
+
+    # -- play: 8.2, 8.3, 8.5 -----------------------------------------------------------
+
+    def _on_wrong_play(self, event: Event, p: ev.WrongPlayPayload, at: int) -> None:
+        hand = self._need_hand(PLAYING)
+        seat = Seat(p.seat)
+        if p.cards and len(p.cards) != p.cards_exposed:
+            raise EventRefused(
+                f"cards_exposed is {p.cards_exposed} but {len(p.cards)} cards are listed"
+            )
+        if p.cards:
+            cards_of(p.cards)
+        assert hand.declarers is not None
+        amount = self.ruleset.misplay_points_per_card * p.cards_exposed
+        if seat.side == hand.declarers:
+            hand.adjustment += amount
+            change = f"+{amount} to defenders"
+            role = "declarer"
+        else:
+            hand.adjustment -= amount
+            change = f"−{amount} to defenders"
+            role = "defender"
+        text = (
+            f"{seat.value} ({role}) exposed {p.cards_exposed} card(s) × "
+            f"{self.ruleset.misplay_points_per_card}: {change}"
+        )
+        self._violation(event, "wrong_play", "8.2", seat, seat.side, text)
+        self.consequences.append(Consequence(event.seq, "8.2", text, hand.number))
+
+    def _on_revoke(self, event: Event, p: ev.RevokePayload, at: int) -> None:
+        hand = self._need_hand(PLAYING)
+        seat = Seat(p.seat)
+        if p.trick is not None and hand.form == "detailed" and p.trick > len(hand.tricks):
+            raise EventRefused(
+                f"trick {p.trick} is not recorded yet; a revoke is established once the next "
+                "trick has begun (8.3)"
+            )
+        if hand.form == "detailed":
+            points = hand.defenders_points
+            if p.defenders_points is not None and p.defenders_points != hand.captured:
+                raise EventRefused(
+                    f"defenders_points {p.defenders_points} differs from the {hand.captured} "
+                    "the recorded tricks give"
+                )
+        else:
+            points = hand.adjustment + (p.defenders_points or 0)
+            if p.defenders_points is not None:
+                hand.captured = p.defenders_points
+        hand.status = REVOKED
+        hand.revoke_side = seat.side
+        known = hand.form == "detailed" or p.defenders_points is not None
+        hand.revoke_points = points if known else None
+        where = f" in trick {p.trick}" if p.trick is not None else ""
+        text = (
+            f"劳改 by {seat.value} ({p.kind}{where}): hand {hand.number} ends; "
+            f"{seat.side.other.value} choose A or B"
+        )
+        self._violation(event, "revoke", "8.3", seat, seat.side, text)
+        self.consequences.append(Consequence(event.seq, "8.3", text, hand.number))
+
+    def _on_penalty_choice(self, event: Event, p: ev.PenaltyChoicePayload, at: int) -> None:
+        hand = self._need_hand(REVOKED)
+        seat = Seat(p.seat)
+        offender = hand.revoke_side
+        assert offender is not None and hand.declarers is not None and hand.defenders is not None
+        if seat.side == offender:
+            raise EventRefused(
+                f"8.3: the choice is the non-offending side's; {seat.value} is on the offending "
+                f"side {offender.value}"
+            )
+        chooser = offender.other
+        role = Role.DECLARERS if chooser == hand.declarers else Role.DEFENDERS
+        dec_level, def_level = self.levels[hand.declarers], self.levels[hand.defenders]
+        if p.choice == "A":
+            result = result_from_levels_up(
+                role, 2, dec_level, def_level, self.ruleset, article="8.3 A"
+            )
+        else:
+            if hand.revoke_points is None:
+                raise EventRefused(
+                    "8.3 B needs the defenders' points as they stand: give defenders_points in "
+                    "the revoke event"
+                )
+            delta = 160 if offender == hand.declarers else -160
+            final = hand.revoke_points + delta
+            step = RulesConsequence(
+                "8.3 B",
+                f"{signed(delta)} to defenders: {hand.revoke_points} → {final}",
+            )
+            result = result_from_final_score(
+                final, dec_level, def_level, self.ruleset, prior=(step,)
+            )
+        self._close_hand(event.seq, hand, result)
+
+    def _on_wrong_dealer(self, event: Event, p: ev.SeatPayload, at: int) -> None:
+        hand = self._need_hand(BIDDING, PLAYING, REVOKED)
+        seat = Seat(p.seat)
+        if hand.race:
+            raise EventRefused("in a bidding race the dealer is the last standing bidder (2.1)")
+        text = (
+            f"{seat.value} dealt out of turn: hand {hand.number} is replayed, the dealer is "
+            "decided again by the bidding race and rotation restarts from that dealer; levels "
+            "do not change"
+        )
+        self._violation(event, "wrong_dealer", "8.5", seat, seat.side, text)
+        self._void_hand(hand, event.seq, "8.5", f"wrong dealer {seat.value}")
+        self.consequences.append(Consequence(event.seq, "8.5", text, hand.number))
+        self.next_dealer = None
+
+    # -- conduct and the committee: 8.8-8.11 -------------------------------------------
+
+    def _conduct(self, event: Event, seat: Seat, text: str, article: str) -> None:
+        side = seat.side
+        self.warnings[side] += 1
+        n = self.warnings[side]
+        if n == 1:
+            outcome = f"first offence of {side.value}: warning"
+        else:
+            outcome = f"offence {n} of {side.value}: reported at once to the arbitration committee"
+            self.referred.add(side)
+        self._violation(event, "conduct_warning", article, seat, side, f"{seat.value}: {text}")
+        self.consequences.append(
+            Consequence(event.seq, "8.8", outcome, self.hand.number if self.hand else None)
+        )
+
+    def _on_conduct_warning(self, event: Event, p: ev.ConductWarningPayload, at: int) -> None:
+        self._conduct(event, Seat(p.seat), p.text, "8.8")
+
+    def _on_committee_decision(self, event: Event, p: ev.CommitteeDecisionPayload, at: int) -> None:
+        side = Side(p.side)
+        if side not in self.referred:
+            raise EventRefused(
+                f"8.8: {side.value} has not been reported to the arbitration committee (that "
+                "takes a second offence)"
+            )
+        self.referred.discard(side)
+        if p.decision == "disqualification":
+            text = f"the committee disqualifies {side.value}: {side.other.value} win ({p.text})"
+            self.consequences.append(Consequence(event.seq, "8.8", text))
+            self.end = MatchEnd("disqualification", side.other, "8.8", text, event.seq)
+            if self.hand is not None:
+                self._void_hand(self.hand, event.seq, "8.8", "match ended by disqualification")
+        else:
+            self.consequences.append(
+                Consequence(event.seq, "8.8", f"committee decision on {side.value}: {p.text}")
+            )
+
+    def _on_think_overrun(self, event: Event, p: ev.ThinkOverrunPayload, at: int) -> None:
+        seat = Seat(p.seat)
+        text = f"{seat.value} thought {p.seconds} s (limit {self.ruleset.think_seconds} s per play)"
+        if p.seconds <= self.ruleset.think_seconds:
+            raise EventRefused(
+                f"{p.seconds} s is within the {self.ruleset.think_seconds} s thinking time (8.9)"
+            )
+        self.overruns[seat.side] += 1
+        self._violation(event, "think_overrun", "8.9", seat, seat.side, text)
+        self.consequences.append(
+            Consequence(
+                event.seq,
+                "8.9",
+                f"overrun recorded: {text}",
+                self.hand.number if self.hand else None,
+            )
+        )
+        if self.ruleset.overrun_counts_as_warning:
+            self._conduct(event, seat, "thinking-time overrun (overrun_counts_as_warning)", "8.9")
+
+    def _on_forfeit(self, event: Event, p: ev.ForfeitPayload, at: int) -> None:
+        side = Side(p.side)
+        text = (
+            f"{side.value} forfeit: {side.value} score 0 for the match, {side.other.value} advance"
+        )
+        self._violation(event, "forfeit", "8.10", None, side, p.text or text)
+        self.consequences.append(Consequence(event.seq, "8.10", text))
+        self.end = MatchEnd("forfeit", side.other, "8.10", text, event.seq)
+        if self.hand is not None:
+            self._void_hand(self.hand, event.seq, "8.10", "match ended by forfeit")
+
+    def _on_committee_ruling(self, event: Event, p: ev.CommitteeRulingPayload, at: int) -> None:
+        changes = {Side(k): v for k, v in (p.level_changes or {}).items() if v}
+        new_levels = dict(self.levels)
+        for side, n in changes.items():
+            index = LADDER.index(self.levels[side]) + n
+            if not 0 <= index < len(LADDER):
+                raise EventRefused(
+                    f"8.11: {side.value} at {self.levels[side].label} {signed(n)} leaves the "
+                    "ladder 3 … A"
+                )
+            new_levels[side] = LADDER[index]
+        if p.defenders_points is not None:
+            hand = self.hand
+            if hand is None or hand.status not in (PLAYING, REVOKED):
+                raise EventRefused("8.11: a point adjustment needs a hand in play")
+            hand.adjustment += p.defenders_points
+            if hand.revoke_points is not None:
+                hand.revoke_points += p.defenders_points
+        parts = [p.text]
+        for side, n in changes.items():
+            parts.append(
+                f"{side.value} {signed(n)} level(s): {self.levels[side].label} → "
+                f"{new_levels[side].label}"
+            )
+        if p.defenders_points is not None:
+            parts.append(f"{signed(p.defenders_points)} to defenders")
+        self.levels = new_levels
+        self.consequences.append(
+            Consequence(
+                event.seq, "8.11", "; ".join(parts), self.hand.number if self.hand else None
+            )
+        )

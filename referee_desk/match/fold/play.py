@@ -1,0 +1,263 @@
+"""Playing a hand out: detailed tricks or a summary, and the hand's result (RULES.md 6-7).
+
+A detailed hand is judged by the rules core trick by trick (winner, points); the
+defenders' points and the last trick are derived, not typed. A summary hand gives
+the defenders' points before the last trick and the last trick itself. Either way
+``rules.result`` turns the score into levels, the deal and who shuffles and cuts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee_desk.match import events as ev
+from referee_desk.match.envelope import Event
+from referee_desk.match.errors import EventRefused
+from referee_desk.match.fold.audit import follow_findings
+from referee_desk.match.fold.books import Books
+from referee_desk.match.fold.hand import FINISHED, PLAYING, HandBook
+from referee_desk.match.fold.memo import PLAY_ORDER, SEAT_BY_NAME, canon, judge_trick
+from referee_desk.match.state import (
+    Consequence,
+    Flag,
+    HandOutcome,
+    LastTrick,
+    MatchEnd,
+    TrickRecord,
+)
+from referee_desk.rules.result import HandResult, Role, hand_result, next_dealer, shuffle_and_cut
+from referee_desk.rules.seats import Seat, Side
+from referee_desk.rules.trump import TrumpContext
+
+
+class Play(Books):
+    """Handlers: trick, hand_summary; closing a hand with its result."""
+
+    def _on_trick(self, event: Event, p: ev.TrickPayload, at: int) -> None:
+        self._need_running_clock()
+        hand = self._need_hand(PLAYING)
+        if hand.form == "summary":
+            raise EventRefused("this hand is recorded in summary form")
+        leader = SEAT_BY_NAME[p.leader]
+        if leader != hand.next_leader:
+            assert hand.next_leader is not None
+            why = (
+                "the dealer leads the first trick"
+                if not hand.tricks
+                else (f"{hand.next_leader.value} won trick {len(hand.tricks)}")
+            )
+            raise EventRefused(f"the leader must be {hand.next_leader.value} ({why})")
+        seats = tuple(SEAT_BY_NAME[play.seat] for play in p.plays)
+        order = PLAY_ORDER[leader]
+        if seats != order:
+            seen: set[Seat] = set()
+            for seat in seats:
+                if seat in seen:
+                    raise EventRefused(f"{seat.value} plays twice in this trick")
+                seen.add(seat)
+            raise EventRefused(
+                "plays must be in play order from the leader: " + " ".join(s.value for s in order)
+            )
+        # Canonical tokens: cheap to hash and count; Cards only inside the rules calls.
+        plays = tuple(tuple(map(canon, play.cards)) for play in p.plays)
+        size = len(plays[0])
+        for seat, cards in zip(seats, plays, strict=True):
+            if len(cards) != size:
+                raise EventRefused(
+                    f"{seat.value} plays {len(cards)} cards to a lead of {size} (record a revoke "
+                    "if a player held too many or too few cards, 8.3)"
+                )
+        in_trick: dict[str, int] = {}
+        for cards in plays:
+            for t in cards:
+                in_trick[t] = in_trick.get(t, 0) + 1
+        played = hand.played
+        decks = self.ruleset.decks
+        for token, count in in_trick.items():
+            if played.get(token, 0) + count > decks:
+                raise EventRefused(
+                    f"a {decks + 1}th copy of {token} would be in play: there are only {decks} "
+                    "(1.4)"
+                )
+        per_player = 54 * decks // 4
+        for seat in seats:
+            if hand.cards_played[seat] + size > per_player:
+                raise EventRefused(
+                    f"{seat.value} would have played {hand.cards_played[seat] + size} cards; a "
+                    f"player holds {per_player}"
+                )
+        ctx = hand.ctx(self.ruleset)
+        discarded = tuple(i for i, play in enumerate(p.plays) if play.discarded)
+        result = judge_trick(plays, hand.ctx_key, discarded)
+        winner = seats[result.winner]
+        number = len(hand.tricks) + 1
+        # What the record proves: a seat void in a suit that later plays it.
+        self._void_flags(hand, event.seq, number, seats, plays)
+        for token, count in in_trick.items():
+            played[token] = played.get(token, 0) + count
+        for seat in seats:
+            hand.cards_played[seat] += size
+        hand.tricks.append(
+            TrickRecord(
+                number=number,
+                seq=event.seq,
+                leader=leader,
+                plays=tuple(
+                    [
+                        (seat, play.cards, play.discarded)
+                        for seat, play in zip(seats, p.plays, strict=True)
+                    ]
+                ),
+                winner=winner,
+                points=result.points,
+            )
+        )
+        hand.trick_cards.append((leader, tuple(zip(seats, plays, strict=True)), event.seq))
+        hand.form = "detailed"
+        hand.next_leader = winner
+        last = p.last or min(hand.cards_played.values()) >= per_player
+        if not last:
+            if winner.side == hand.defenders:
+                hand.captured += result.points
+            return
+        for seat, n in hand.cards_played.items():
+            if n != per_player:
+                self.flags.append(
+                    Flag(
+                        event.seq,
+                        hand.number,
+                        "8.3",
+                        f"{seat.value} played {n} cards in hand {hand.number}, not {per_player}",
+                    )
+                )
+        self._follow_flags(hand, ctx)
+        self._finish_by_score(event.seq, hand, result.points, size, winner.side)
+
+    def _void_flags(
+        self,
+        hand: HandBook,
+        seq: int,
+        number: int,
+        seats: Sequence[Seat],
+        plays: Sequence[tuple[str, ...]],
+    ) -> None:
+        memo = hand._suits
+        eff = hand.suit_of
+        lead_suit = memo.get(plays[0][0]) or eff(plays[0][0])
+        void_in = hand.void_in
+        if void_in:
+            for seat, cards in zip(seats, plays, strict=True):
+                voids = void_in.get(seat)
+                if not voids:
+                    continue
+                played = {memo.get(c) or eff(c) for c in cards}
+                for suit in sorted(played & voids):
+                    self.flags.append(
+                        Flag(
+                            seq,
+                            hand.number,
+                            "8.3",
+                            f"{seat.value} plays {suit} in trick {number} after showing void in it",
+                        )
+                    )
+                    voids.discard(suit)
+        for i in range(1, len(plays)):
+            for c in plays[i]:
+                if (memo.get(c) or eff(c)) != lead_suit:
+                    void_in.setdefault(seats[i], set()).add(lead_suit)
+                    break
+
+    def _follow_flags(self, hand: HandBook, ctx: TrumpContext) -> None:
+        """Judge every follow against the cards the record proves the seat held (4.x)."""
+        for seq, rule, text in follow_findings(tuple(hand.trick_cards), ctx, self.ruleset):
+            self.flags.append(Flag(seq, hand.number, rule, text))
+
+    def _on_hand_summary(self, event: Event, p: ev.HandSummaryPayload, at: int) -> None:
+        self._need_running_clock()
+        hand = self._need_hand(PLAYING)
+        if hand.form == "detailed":
+            raise EventRefused("this hand is recorded trick by trick; its result is derived")
+        hand.form = "summary"
+        hand.captured = p.defenders_points_before_last
+        self._finish_by_score(
+            event.seq,
+            hand,
+            p.last_trick_points,
+            p.last_trick_cards_per_player,
+            Side(p.last_trick_side),
+        )
+
+    def _finish_by_score(
+        self, seq: int, hand: HandBook, points: int, cards_each: int, side: Side
+    ) -> None:
+        assert hand.declarers is not None and hand.defenders is not None
+        role = Role.DECLARERS if side == hand.declarers else Role.DEFENDERS
+        before = hand.defenders_points
+        result = hand_result(
+            defenders_points=before,
+            last_trick_points=points,
+            last_trick_cards=cards_each,
+            last_trick_winner=role,
+            declarer_level=self.levels[hand.declarers],
+            defender_level=self.levels[hand.defenders],
+            ruleset=self.ruleset,
+        )
+        assert result.defenders_final is not None
+        hand.last_trick = LastTrick(points, cards_each, side, result.defenders_final - before)
+        self._close_hand(seq, hand, result)
+
+    def _close_hand(self, seq: int, hand: HandBook, result: HandResult) -> None:
+        assert hand.declarers is not None and hand.defenders is not None
+        assert hand.dealer is not None
+        winner = hand.declarers if result.kept_deal else hand.defenders
+        levels_after = {
+            hand.declarers: result.declarer_level,
+            hand.defenders: result.defender_level,
+        }
+        gains = {s: int(levels_after[s]) - int(self.levels[s]) for s in Side}
+        upcoming = next_dealer(hand.dealer, result.deal, self.ruleset)
+        sc = shuffle_and_cut(hand.dealer, result.deal, self.ruleset)
+        consequences = tuple(
+            Consequence(
+                seq,
+                c.article,
+                c.text.replace("declarers", f"declarers {hand.declarers}").replace(
+                    "defenders", f"defenders {hand.defenders}"
+                ),
+                hand.number,
+            )
+            for c in result.consequences
+        )
+        hand.result = HandOutcome(
+            defenders_final=result.defenders_final,
+            winner=winner,
+            taken=not result.kept_deal,
+            gains=gains,
+            levels_after=levels_after,
+            next_dealer=upcoming,
+            shuffler=sc.shuffler,
+            cutter=sc.cutter,
+            passed_a=result.passed_a,
+            consequences=consequences,
+        )
+        self.consequences.extend(consequences)
+        self.levels.update(levels_after)
+        self.next_dealer = upcoming
+        self.deal_holder = winner
+        self.shuffler, self.cutter = sc.shuffler, sc.cutter
+        self.consequences.append(
+            Consequence(
+                seq,
+                "2.3",
+                f"next hand: {upcoming.value} deals; {sc.shuffler.value} shuffles, "
+                f"{sc.cutter.value} cuts",
+                hand.number,
+            )
+        )
+        hand.status = FINISHED
+        self.hands.append(hand.frozen())
+        self.hand = None
+        if result.passed_a:
+            self.passed_a = winner
+            text = f"{winner.value} pass A (打过A) and win the match"
+            self.end = MatchEnd("passed_a", winner, "1.5", text, seq)

@@ -1,0 +1,231 @@
+"""Replay: fold a match's events into its state, refusing what cannot happen.
+
+``Replayer.apply(event)`` checks one event against the state the earlier events
+left and folds it in; ``replay(events)`` applies a whole record. Every rule comes
+from ``referee_desk.rules`` (trick winner, follow check, hand result, levels); the
+fold only keeps the books and names the article behind each consequence. The
+handlers live in one mixin per part of the rules (bidding, play, penalties, clock
+and end, corrections); this module is the core that checks envelopes and dispatches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from referee_desk.match import events as ev
+from referee_desk.match.envelope import Event
+from referee_desk.match.errors import EventRefused
+from referee_desk.match.fold.bidding import Bidding
+from referee_desk.match.fold.clock_end import ClockAndEnd
+from referee_desk.match.fold.corrections import Corrections
+from referee_desk.match.fold.hand import FINISHED, VOIDED
+from referee_desk.match.fold.memo import event_ms, parsed_payload, to_epoch_ms
+from referee_desk.match.fold.penalties import Penalties
+from referee_desk.match.fold.play import Play
+from referee_desk.match.schema_check import validate_schema
+from referee_desk.match.state import Consequence, Correction, MatchInfo, MatchState, Note
+from referee_desk.rules.errors import RulesError
+from referee_desk.rules.ruleset import Ruleset
+from referee_desk.rules.seats import Seat, Side
+
+
+class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
+    """The incremental fold. After a refused ``apply`` the replayer must be discarded."""
+
+    def __init__(self, *, check_schema: bool = False) -> None:
+        self.check_schema = check_schema
+        self.events: list[Event] = []
+        self._reset()
+
+    # -- public ------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Check ``event`` against the state and fold it in; raise EventRefused if it cannot."""
+        try:
+            self._check_envelope(event)
+            if event.type == ev.CORRECTION:
+                self._apply_correction(event)
+            else:
+                self._fold(event, self.fixes, strict=True)
+            self.events.append(event)
+        except EventRefused as exc:
+            if exc.seq is None:
+                raise EventRefused(exc.reason, seq=event.seq, event_type=event.type) from None
+            raise
+        except (RulesError, KeyError, TypeError, ValueError) as exc:
+            raise EventRefused(str(exc), seq=event.seq, event_type=event.type) from None
+
+    def state(self, now: str | datetime | int | None = None) -> MatchState:
+        """The frozen state; ``now`` reads the clock (and a derived time-out) at that time."""
+        now_ms = to_epoch_ms(now) if now is not None else self.last_time
+        clock = self._clock(now_ms)
+        end = self.end
+        hands = list(self.hands)
+        current = self.hand.frozen() if self.hand is not None else None
+        if end is None and now_ms is not None and clock.time_up_at(now_ms):
+            derived = self._time_out_end(now_ms, self.last_seq, dry=True)
+            if derived is not None:
+                end, current = derived
+        if current is not None:
+            hands.append(current)
+        return MatchState(
+            match_id=self.match_id or "",
+            info=self.info,
+            ruleset=self.ruleset,
+            levels=dict(self.levels),
+            passed_a=self.passed_a,
+            hands=tuple(hands),
+            current_hand=current
+            if current is not None
+            and current.status
+            not in (
+                FINISHED,
+                VOIDED,
+            )
+            else None,
+            deal_holder=self.deal_holder,
+            next_dealer=self.next_dealer,
+            shuffler=self.shuffler,
+            cutter=self.cutter,
+            clock=clock,
+            warnings=dict(self.warnings),
+            referred=frozenset(self.referred),
+            overruns=dict(self.overruns),
+            violations=tuple(self.violations),
+            consequences=tuple(self.consequences),
+            flags=tuple(self.flags),
+            notes=tuple(self.notes),
+            corrections=tuple(self.corrections),
+            end=end,
+            last_seq=self.last_seq,
+            last_recorded_at=self.last_recorded_at,
+            voided_seqs=frozenset(s for s, (a, _) in self.fixes.items() if a == "void"),
+        )
+
+    def clock_at(self, when: str | datetime | int) -> int | None:
+        """The clock reading (ms) at a time, None before the clock starts."""
+        if self.clock_started_at is None:
+            return None
+        return self._clock(to_epoch_ms(when)).elapsed_at(to_epoch_ms(when))
+
+    # -- envelope and dispatch ---------------------------------------------------------
+
+    def _check_envelope(self, event: Event) -> None:
+        if self.check_schema:
+            validate_schema(event.to_dict())
+        elif event.type not in ev.PAYLOAD_TYPES:
+            raise EventRefused(f"unknown event type {event.type!r}")
+        if event.seq != self.last_seq + 1:
+            raise EventRefused(f"seq must be {self.last_seq + 1} (events are gapless)")
+        if self.match_id is None:
+            if event.type != ev.MATCH_OPENED:
+                raise EventRefused("the first event of a match must be match_opened")
+        elif event.match_id != self.match_id:
+            raise EventRefused(f"match_id {event.match_id!r} is not this match ({self.match_id!r})")
+        at = event_ms(event.recorded_at)
+        if self.last_time is not None and at < self.last_time:
+            raise EventRefused(
+                f"recorded_at {event.recorded_at} is earlier than the previous event "
+                f"({self.last_recorded_at})"
+            )
+        if self.clock_started_at is not None:
+            expected: int | None = self._elapsed(at)
+        else:
+            expected = 0 if event.type == ev.CLOCK_STARTED else None
+        if event.clock_ms != expected:
+            raise EventRefused(
+                f"clock_ms {event.clock_ms} does not match the clock derived from the record "
+                f"({expected}); build events with new_event()"
+            )
+
+    def _fold(self, event: Event, fixes: dict[int, tuple[str, Any]], *, strict: bool) -> None:
+        at = event_ms(event.recorded_at)
+        fix = fixes.get(event.seq)
+        if event.type == ev.CORRECTION:
+            p: ev.CorrectionPayload = ev.payload_of(event)
+            self._touch(event)
+            self.corrections.append(Correction(event.seq, p.target_seq, p.action, p.reason))
+            self.consequences.append(
+                Consequence(
+                    event.seq,
+                    "record",
+                    f"event {p.target_seq} {'voided' if p.action == 'void' else 'replaced'}: "
+                    f"{p.reason}",
+                )
+            )
+            return
+        if fix is not None and fix[0] == "void":
+            self._touch(event)
+            return
+        data = ev.parse_payload(event.type, fix[1]) if fix is not None else parsed_payload(event)
+        if self.match_id is not None and event.type != ev.MATCH_OPENED:
+            self._time_out_check(at, event.seq)
+            if self.end is not None and event.type not in ev.AFTER_END_TYPES:
+                raise EventRefused(
+                    f"the match has ended ({self.end.reason}, {self.end.article}); only notes, "
+                    "corrections and committee rulings may follow"
+                )
+            if self.end is not None and self.end.recorded and event.type == ev.MATCH_ENDED:
+                raise EventRefused("match_ended is already recorded")
+        handler = _HANDLERS.get(event.type)
+        if handler is None:
+            raise EventRefused(f"unknown event type {event.type!r}")
+        handler(self, event, data, at)
+        if self.match_id is not None and self.clock_started_at is not None:
+            self._time_out_check(at, event.seq)  # e.g. the hand in play at time-out is over
+        self._touch(event)
+
+    # -- handlers: opening and notes ---------------------------------------------------
+
+    def _on_match_opened(self, event: Event, p: ev.MatchOpenedPayload, at: int) -> None:
+        if self.info is not None:
+            raise EventRefused("the match is already opened")
+        self.ruleset = Ruleset.from_dict(p.ruleset)
+        missing = sorted(set(self.ruleset.parameters()) - set(p.ruleset.get("params") or {}))
+        if missing:
+            raise EventRefused(
+                "match_opened must freeze every ruleset parameter (Ruleset.to_dict()); "
+                f"missing: {', '.join(missing)}"
+            )
+        self.limit_ms = self.ruleset.match_minutes * 60_000
+        self.info = MatchInfo(
+            tournament=p.tournament,
+            round=p.round,
+            table=p.table,
+            pairs={Side(k): v for k, v in p.pairs.items()},
+            seats={Seat(k): v for k, v in p.seats.items()},
+            referee=p.referee,
+        )
+        self.match_id = event.match_id
+
+    def _on_note(self, event: Event, p: ev.NotePayload, at: int) -> None:
+        if p.about_seq is not None and p.about_seq >= event.seq:
+            raise EventRefused(f"about_seq {p.about_seq} is not an earlier event")
+        self.notes.append(Note(event.seq, p.text, p.about_seq))
+
+
+def replay(
+    events: Sequence[Event],
+    upto: int | None = None,
+    *,
+    now: str | datetime | int | None = None,
+    check_schema: bool = False,
+) -> MatchState:
+    """Fold ``events[:upto]`` into the match state; raise EventRefused at the first bad event."""
+    return replayer_for(events, upto, check_schema=check_schema).state(now)
+
+
+def replayer_for(
+    events: Sequence[Event], upto: int | None = None, *, check_schema: bool = False
+) -> Replayer:
+    replayer = Replayer(check_schema=check_schema)
+    for event in events if upto is None else events[:upto]:
+        replayer.apply(event)
+    return replayer
+
+
+_HANDLERS = {
+    name: getattr(Replayer, "_on_" + name) for name in ev.PAYLOAD_TYPES if name != ev.CORRECTION
+}
