@@ -24,6 +24,7 @@ from referee_desk.rules.profile import (
     has_free_pair,
     pair_profile,
     tuple_size,
+    unit_value,
 )
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.rules.trick import lead_unit
@@ -302,8 +303,79 @@ def check_follow(
         raise IllegalInputError(
             f"the hand does not hold {format_cards(missing)} of the play {format_cards(play_cards)}"
         )
+    quick = _quick_verdict(unit, hand_cards, play_cards, ctx)
+    if quick is not None:
+        return quick
     req = _requirement(unit, hand_cards, hand_counts, ctx, ruleset)
     return _judge(req, play_cards, play_counts, ctx)
+
+
+def _top_key(lead: Unit) -> Key:
+    """The greatest key any n cards can have against this lead (an upper bound).
+
+    n cards hold at most ⌊n/2⌋ pair-units, all in one strand at best; the first item
+    is at most the lead's tuple (pair, triple, bomb) or 1 for a same-shape bulldozer.
+    """
+    if lead.kind in (UnitKind.PAIR, UnitKind.TRIPLE, UnitKind.BOMB):
+        first = lead.each
+    else:
+        first = 1 if lead.kind is UnitKind.BULLDOZER else 0
+    return (first, (lead.size // 2,))
+
+
+def _reaches_top(play: Unit | None, lead: Unit) -> bool:
+    """Is the play one unit whose key is ``_top_key(lead)``?
+
+    One unit of n cards worth ⌊n/2⌋ pair-units has the profile (⌊n/2⌋,); the first
+    item then needs as many identical cards as the lead's tuple, or the lead's exact
+    bulldozer shape (6.3).
+    """
+    if play is None or play.suit != lead.suit or play.size != lead.size:
+        return False
+    if unit_value(play.each, play.length) != lead.size // 2:
+        return False
+    if lead.kind in (UnitKind.PAIR, UnitKind.TRIPLE, UnitKind.BOMB):
+        return play.each >= lead.each
+    if lead.kind is UnitKind.BULLDOZER:
+        return play.kind is UnitKind.BULLDOZER and (play.each, play.length) == (
+            lead.each,
+            lead.length,
+        )
+    return True
+
+
+def _quick_verdict(
+    unit: Unit, hand_cards: tuple[Card, ...], play_cards: tuple[Card, ...], ctx: TrumpContext
+) -> FollowVerdict | None:
+    """The verdict of a legal follow that needs no search, else None (then judge fully).
+
+    Same verdicts as ``_judge``: a short follower that plays all its cards of the suit
+    (5.1), any cards of the suit to a single lead, or a play whose key reaches the
+    upper bound ``_top_key`` (so no n cards of the suit can do better).
+    """
+    suit = unit.suit
+    n = unit.size
+    eff = ctx.effective_suit
+    held = sum(1 for c in hand_cards if eff(c) == suit)
+    in_suit = sum(1 for c in play_cards if eff(c) == suit)
+    label = suit_label(suit)
+    rule = lead_article(unit)
+    if held <= n:
+        if in_suit != held:
+            return None  # kept back a card of the suit: the full judgement explains it
+        if not held:
+            return FollowVerdict(True, rule, f"void in {label}: any {n} cards may be played")
+        return FollowVerdict(True, rule, f"plays all {_n_cards(held, label)} held")
+    if in_suit != n:
+        return None
+    if unit.kind is UnitKind.SINGLE:
+        return FollowVerdict(True, rule, f"any {n} {label} cards follow this lead")
+    if not _reaches_top(classify(play_cards, ctx), unit):
+        return None
+    key = _top_key(unit)
+    return FollowVerdict(
+        True, rule, f"plays {describe_key(key, unit)}, the best shape held in {label}"
+    )
 
 
 def _judge(

@@ -109,10 +109,14 @@ def trick_result(
     cards = [tuple(p) for p in plays]
     if not cards:
         raise IllegalInputError("a trick needs at least the lead")
+    skip = frozenset(discarded)
+    if len(cards[0]) <= 2 and len(cards) <= 4:
+        quick = _small_trick(cards, ctx, skip)
+        if quick is not None:
+            return quick
     if len(cards) > 4:
         raise IllegalInputError(f"a trick has at most four plays, not {len(cards)}")
     lead = lead_unit(cards[0], ctx)
-    skip = frozenset(discarded)
     for index in skip:
         if not 0 <= index < len(cards):
             raise IllegalInputError(f"discarded play {index} is not in this trick")
@@ -137,6 +141,53 @@ def trick_result(
         points=sum(points_of(p) for p in cards),
         competing=tuple(competing),
         cards_each=lead.size,
+    )
+
+
+def _small_trick(
+    cards: list[tuple[Card, ...]], ctx: TrumpContext, skip: frozenset[int]
+) -> TrickResult | None:
+    """``trick_result`` for a single or pair lead without building units (same answer).
+
+    A single or a pair competes when it is one card, or two identical cards, of the
+    lead's suit or trump; then only its power and suit decide (6.1, 6.5: equal types).
+    None when the general path must judge (or refuse) the trick.
+    """
+    lead = cards[0]
+    size = len(lead)
+    if size == 0 or (size == 2 and lead[0] != lead[1]):
+        return None  # no lead, or not one unit: the general path refuses it
+    if any(len(play) != size for play in cards) or any(not 0 <= i < len(cards) for i in skip):
+        return None
+    eff = ctx.effective_suit
+    power = ctx.power
+    lead_suit = eff(lead[0])
+    winner_index: int | None = None
+    winner_suit = ""
+    winner_power = 0
+    competing: list[bool] = []
+    points = 0
+    for index, play in enumerate(cards):
+        first = play[0]
+        points += first.points + (play[1].points if size == 2 else 0)
+        if index in skip or (size == 2 and play[1] != first):
+            competing.append(False)
+            continue
+        suit = eff(first)
+        if suit != lead_suit and suit != TRUMP:
+            competing.append(False)
+            continue
+        competing.append(True)
+        strength = power(first)
+        if winner_index is None or (
+            strength > winner_power if suit == winner_suit else suit == TRUMP
+        ):
+            winner_index, winner_suit, winner_power = index, suit, strength
+    return TrickResult(
+        winner=0 if winner_index is None else winner_index,
+        points=points,
+        competing=tuple(competing),
+        cards_each=size,
     )
 
 

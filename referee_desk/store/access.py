@@ -17,6 +17,12 @@ ROLES = ("referee", "committee", "organizer")
 #: Event types the arbitration committee may add (also after a match is locked).
 COMMITTEE_EVENT_TYPES = frozenset({"committee_ruling", "committee_decision", "note"})
 
+#: Event types only the committee may add once a match is locked.
+COMMITTEE_ONLY_TYPES = frozenset({"committee_ruling", "committee_decision"})
+
+#: Event types that can follow a lock at all (a note by the match's referee too).
+AFTER_LOCK_TYPES = COMMITTEE_EVENT_TYPES
+
 _N, _R, _P = 2**14, 8, 1
 KDF = f"scrypt:n={_N},r={_R},p={_P},dklen=32"
 

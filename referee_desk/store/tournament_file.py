@@ -443,6 +443,7 @@ class TournamentFile:
         *,
         expected_seq: int | None = None,
         by: access.Session | None = None,
+        lock: bool = False,
     ) -> Event:
         """Validate, seal and commit one event; returns the stored event.
 
@@ -450,6 +451,8 @@ class TournamentFile:
         ``draft.seq``) is the seq the caller believes comes next: if another writer
         recorded since, ``AppendConflict`` is raised and nothing is written.
         ``by`` is the signed-in person (required once PINs are set up).
+        ``lock`` locks the match with this event in the same transaction (the desk passes
+        it with ``match_ended``), so an ended match is never left unsealed by a crash.
         Raises ``EventRejected``, ``AppendConflict``, ``AccessRefused`` or
         ``StoreWriteError`` (disk full, read-only); the file is unchanged on any error.
         """
@@ -485,8 +488,8 @@ class TournamentFile:
             if reason is not None:
                 raise EventRejected(match_id, event.seq, reason)
             conn.execute(INSERT_SQL, to_row(event))
-            if locked and by is not None:
-                self._insert_seal(match_id, event.seq, event.hash, by.name)
+            if locked or lock:
+                self._insert_seal(match_id, event.seq, event.hash, event.referee or "")
             conn.execute("COMMIT")
         except BaseException as error:
             if conn.in_transaction:
@@ -544,15 +547,34 @@ class TournamentFile:
                 (name, role, salt, digest, kdf),
             )
 
-    def login(self, name: str, pin: str) -> access.Session:
-        """The signed-in session, or ``AccessRefused`` (the refusal is recorded)."""
+    def login(self, name: str, pin: str, *, role: str | None = None) -> access.Session:
+        """The signed-in session, or ``AccessRefused`` (the refusal is recorded).
+
+        With ``role`` the person must also hold that role (e.g. committee sign-in).
+        """
         row = self.connection.execute(
             "SELECT role, pin_salt, pin_hash, kdf FROM people WHERE name = ?", (name,)
         ).fetchone()
         if row is None or not access.pin_matches(pin, row[1], row[2], row[3]):
             self._record_refusal(None, None, f"sign in as {name}", "wrong name or PIN")
             raise AccessRefused(f"sign in as {name}: wrong name or PIN")
+        if role is not None and row[0] != role:
+            reason = f"{name} is registered as {row[0]}, not {role}"
+            self._record_refusal(None, None, f"sign in as {name} ({role})", reason)
+            raise AccessRefused(f"sign in as {name}: {reason}")
         return access.Session(name, row[0])
+
+    def person_role(self, name: str) -> str | None:
+        """The role ``name`` is registered with, or None."""
+        row = self.connection.execute("SELECT role FROM people WHERE name = ?", (name,)).fetchone()
+        return row[0] if row else None
+
+    def people_with_role(self, role: str) -> list[str]:
+        """Names registered with ``role`` (no PIN material)."""
+        rows = self.connection.execute(
+            "SELECT name FROM people WHERE role = ? ORDER BY name", (role,)
+        ).fetchall()
+        return [r[0] for r in rows]
 
     def assign_referee(self, match_id: str, name: str) -> None:
         """Name the referee who alone may enter the match's events."""
@@ -581,11 +603,7 @@ class TournamentFile:
         ``locked``: the match has a seal; ``guarded``: PINs are set up in this file.
         """
         if locked:
-            if by is None or by.role != "committee":
-                return "the match is locked; only the arbitration committee can add a ruling"
-            if draft.type not in access.COMMITTEE_EVENT_TYPES:
-                return f"the match is locked; the committee may add a ruling, not {draft.type}"
-            return None
+            return self._authorize_locked(match_id, draft, by, guarded)
         if not guarded:
             return None
         if by is None:
@@ -599,6 +617,31 @@ class TournamentFile:
         referee = self.match_referee(match_id)
         if referee is not None and referee != by.name:
             return f"{by.name} is not this match's referee ({referee} is)"
+        return None
+
+    def _authorize_locked(
+        self, match_id: str, draft: Event, by: access.Session | None, guarded: bool
+    ) -> str | None:
+        """After locking only notes (the match's referee or the committee) and committee
+        rulings and decisions (the committee alone) can follow (issue 4, issue 5)."""
+        if draft.type in access.COMMITTEE_ONLY_TYPES:
+            if by is None or by.role != "committee":
+                return "the match is locked; only the arbitration committee can add a ruling"
+            return None
+        if draft.type not in access.AFTER_LOCK_TYPES:
+            return (
+                f"the match is locked; only notes and committee rulings can follow, "
+                f"not {draft.type}"
+            )
+        if by is not None and by.role == "committee":
+            return None
+        if not guarded:
+            return None
+        if by is None:
+            return "sign in with your PIN to add a note"
+        referee = self.match_referee(match_id)
+        if by.role != "referee" or (referee is not None and referee != by.name):
+            return f"the match is locked; {by.name} is not this match's referee"
         return None
 
     def _record_refusal(

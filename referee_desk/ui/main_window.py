@@ -49,6 +49,7 @@ from referee_desk.ui.dialogs.violations import VIOLATION_MENU, OverrunDialog
 from referee_desk.ui.event_model import COLUMNS, EventLogModel, ViolationFilterProxy, local_time
 from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
 from referee_desk.ui.language import LanguageManager
+from referee_desk.ui.organizer import install_organizer
 from referee_desk.ui.record import StoreMatchRecord
 from referee_desk.ui.session import MatchSession
 from referee_desk.ui.settings import DeskSettings
@@ -128,6 +129,9 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
         self.retranslate()
         self.refresh_view()
+        # The organizer's tab (pairs, draw, bracket, standings, exports) sits beside
+        # the match view.
+        install_organizer(self)
 
     # ------------------------------------------------------------------ setup
 

@@ -13,15 +13,26 @@ from typing import Any
 from referee_desk import match as match_api
 from referee_desk.match.envelope import Event
 from referee_desk.store import TournamentFile
+from referee_desk.store.access import COMMITTEE_ONLY_TYPES
+
+
+#: Confirming this event locks the match (keyed seal over its head hash, issue 5).
+LOCKING_EVENT = "match_ended"
 
 
 class StoreMatchRecord:
-    """One match of an open tournament file; appends carry the signed-in referee."""
+    """One match of an open tournament file; appends carry the signed-in referee.
+
+    ``committee`` is the committee member signed in at this desk (``Committee sign-in``):
+    committee rulings and decisions are appended as them, everything else as the referee.
+    Recording ``match_ended`` locks the match in the same transaction.
+    """
 
     def __init__(self, tf: TournamentFile, match_id: str, signed_in: Any = None) -> None:
         self.tf = tf
         self._match_id = match_id
         self.signed_in = signed_in
+        self.committee: Any = None
 
     @property
     def match_id(self) -> str:
@@ -30,8 +41,22 @@ class StoreMatchRecord:
     def load(self) -> list[Event]:
         return self.tf.events(self._match_id)
 
+    def author(self, event_type: str) -> Any:
+        """Who the store sees entering ``event_type`` at this desk."""
+        if event_type in COMMITTEE_ONLY_TYPES and self.committee is not None:
+            return self.committee
+        return self.signed_in
+
     def append(self, event: Event) -> Event:
-        return self.tf.append(event, expected_seq=event.seq, by=self.signed_in)
+        return self.tf.append(
+            event,
+            expected_seq=event.seq,
+            by=self.author(event.type),
+            lock=event.type == LOCKING_EVENT,
+        )
+
+    def locked(self) -> bool:
+        return self.tf.seal(self._match_id) is not None
 
 
 def new_match_id() -> str:

@@ -142,3 +142,17 @@ class Desk:
 
 def started(**params: Any) -> Desk:
     return Desk(**params).start()
+
+
+def review_bug(reason: str, raises: type[BaseException] | tuple[type[BaseException], ...]):
+    """Mark a review test that fails because of a code bug found by this review.
+
+    Strict: once the code is fixed the test passes, the XPASS fails the run, and the
+    marker must be removed. ``raises`` pins the expected failure so that an unrelated
+    error (a broken helper, an import error) is not silently counted as the known bug.
+    """
+    return pytest.mark.xfail(strict=True, raises=raises, reason=f"review finding: {reason}")
+
+
+#: The failure of ``Desk.refused`` when the code accepts what it must refuse.
+NOT_REFUSED = pytest.fail.Exception

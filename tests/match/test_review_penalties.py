@@ -436,3 +436,29 @@ def test_committee_ruling_accepted_after_the_match_is_locked():
     assert d.levels() == ("4", "3")
     assert (s.end.reason, s.end.winner) == ("forfeit", Side.NS)
     assert any(c.article == "8.11" for c in s.consequences)
+
+
+def test_committee_point_adjustment_counts_for_revoke_b():
+    """8.11 then 8.3 B: E revokes with 100 captured; the committee takes 20 from the
+    defenders (as entered): 80 as they stand; 80 − 160 = −80 → b = −6 → NS +6 → 9."""
+    d = started()
+    d.race("N", "H")
+    d.ev("revoke", {"seat": "E", "kind": "withheld", "defenders_points": 100})
+    d.ev("committee_ruling", {"text": "扣分", "defenders_points": -20})
+    d.ev("penalty_choice", {"seat": "S", "choice": "B"})
+    assert d.state.hands[-1].result.defenders_final == -80
+    assert d.levels() == ("9", "3")
+
+
+def test_violation_consequences_carry_articles():
+    """Issue 3: each consequence names its article: 8.2, 8.8, 8.9, 8.10."""
+    d = started()
+    d.race("N", "H")
+    d.ev("wrong_play", {"seat": "E", "cards_exposed": 1})
+    d.ev("conduct_warning", {"seat": "E", "text": "交谈"})
+    d.ev("think_overrun", {"seat": "S", "seconds": 12})
+    d.ev("forfeit", {"side": "EW"})
+    arts = {c.article for c in d.state.consequences}
+    assert {"8.2", "8.8", "8.9", "8.10"} <= arts
+    line = next(str(c) for c in d.state.consequences if c.article == "8.2")
+    assert "10" in line and "defenders" in line

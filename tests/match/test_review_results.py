@@ -9,7 +9,7 @@ taken → the player after the dealer in play order N → W → S → E.
 from __future__ import annotations
 
 import pytest
-from test_review_helpers import Desk, started
+from test_review_helpers import NOT_REFUSED, Desk, review_bug, started
 
 from referee_desk.rules.seats import Seat, Side
 
@@ -233,16 +233,23 @@ def _summary(before, last=0, cards=1, side="NS"):
     }
 
 
+_PLAUSIBILITY = review_bug(
+    "RULES 7: hand_summary accepts defenders' points that no deal can give "
+    "(Replayer._on_hand_summary / rules.result.last_trick_dig)",
+    NOT_REFUSED,
+)
+
+
 @pytest.mark.parametrize(
     "payload",
     [
         # RULES 7: point cards are 5, 10 and K (5 or 10 points each): every count of
         # points is a multiple of 5.
-        pytest.param(_summary(157), id="before-not-a-multiple-of-5"),
+        pytest.param(_summary(157), id="before-not-a-multiple-of-5", marks=_PLAUSIBILITY),
         pytest.param(_summary(100, 7, 1), id="last-not-a-multiple-of-5"),
         # RULES 7: 400 points in all; the defenders' points before the last trick and
         # the points in the last trick are different cards.
-        pytest.param(_summary(390, 20, 2), id="more-than-400-points"),
+        pytest.param(_summary(390, 20, 2), id="more-than-400-points", marks=_PLAUSIBILITY),
         # The last trick of singles holds at most four 10-point cards.
         pytest.param(_summary(100, 45, 1), id="last-single-trick-over-40"),
     ],
@@ -253,3 +260,90 @@ def test_impossible_summary_is_refused(payload):
     d.race("N", "H")
     d.refused("hand_summary", payload)
     assert d.state.current_hand.status == "playing"
+
+
+# -- detailed form: the last trick is derived (7.3) ---------------------------------------
+
+
+def _trick(leader, *plays, last=False):
+    payload = {"leader": leader, "plays": [{"seat": s, "cards": list(c)} for s, c in plays]}
+    if last:
+        payload["last"] = True
+    return payload
+
+
+@pytest.mark.parametrize(
+    ("mode", "final", "ns"),
+    [
+        # multiply: 10 + 30×2 = 70 → b = ⌊−90/40⌋ = −3 → NS +3 → 6.
+        ("multiply", 70, "6"),
+        # bonus: the ordinary capture of L is added too: 10 + 30 + 60 = 100 → −2 → 5.
+        ("bonus", 100, "5"),
+    ],
+)
+def test_detailed_hand_last_trick_dig(mode, final, ns):
+    """7.3: 按照最后一次出牌的张数的倍数来计分 [P last_trick]; the defenders' points and the
+    last trick are derived from the tricks, not typed.
+
+    Level 3, trump ♥, N declares. Trick 1: E wins with ♠K (10 to the defenders EW).
+    Last trick (pairs): E leads ♦KK, N ♦55, W ♦66, S ♦77 — E wins L = 30, c = 2.
+    """
+    d = started(last_trick=mode)
+    d.race("N", "H")
+    d.ev("trick", _trick("N", ("N", ["S4"]), ("W", ["S6"]), ("S", ["S7"]), ("E", ["SK"])))
+    assert d.state.current_hand.defenders_points == 10
+    d.ev(
+        "trick",
+        _trick(
+            "E",
+            ("E", ["DK", "DK"]),
+            ("N", ["D5", "D5"]),
+            ("W", ["D6", "D6"]),
+            ("S", ["D7", "D7"]),
+            last=True,
+        ),
+    )
+    s = d.state
+    hand = s.hands[-1]
+    assert hand.form == "detailed" and hand.status == "finished"
+    assert (hand.last_trick.points, hand.last_trick.cards_per_player) == (30, 2)
+    assert hand.last_trick.side == Side.EW
+    assert hand.result.defenders_final == final
+    assert d.levels() == (ns, "3")
+    assert s.next_dealer == Seat.S
+    # RULES issue 3: the record proves that nobody played 54 cards in this hand.
+    assert sum(1 for f in s.flags if f.article == "8.3") == 4
+
+
+def test_summary_refused_in_a_detailed_hand():
+    """The result of a trick-by-trick hand is derived, never typed."""
+    d = started()
+    d.race("N", "H")
+    d.ev("trick", _trick("N", ("N", ["S4"]), ("W", ["S6"]), ("S", ["S7"]), ("E", ["SK"])))
+    d.refused("hand_summary", _summary(100))
+
+
+def test_consequences_name_their_articles_in_json():
+    """Issue 3: every consequence carries its article (``"8.3 B: +160 …"``, ``"7.1"``)."""
+    d = started()
+    d.race("N", "H")
+    d.ev("revoke", {"seat": "N", "kind": "withheld", "defenders_points": 45})
+    d.ev("penalty_choice", {"seat": "W", "choice": "B"})
+    doc = d.state.to_json()
+    lines = [c["line"] for c in doc["consequences"]]
+    assert any(line.startswith("8.3 B: +160 to defenders") for line in lines), lines
+    assert any(line.startswith("7.1:") for line in lines), lines
+    assert all(c["article"] for c in doc["consequences"])
+
+
+@review_bug(
+    "RULES 7: revoke accepts defenders' points that cards cannot give (Replayer._on_revoke)",
+    NOT_REFUSED,
+)
+@pytest.mark.parametrize("points", [-20, 403, 405])
+def test_impossible_revoke_points_are_refused(points):
+    """RULES 7 / 8.3 B: the defenders' captured points are 0 … 400 in steps of 5 (8.2 and
+    8.11 adjustments are recorded separately, docs/events.md)."""
+    d = started()
+    d.race("N", "H")
+    d.refused("revoke", {"seat": "E", "kind": "withheld", "defenders_points": points})

@@ -59,25 +59,43 @@ def test_only_the_matchs_referee_enters_events(guarded: TournamentFile) -> None:
     assert guarded.append(draft("r1-t1", 3), by=referee).referee == "王裁判"
 
 
-def test_after_locking_only_the_committee_adds_a_ruling(guarded: TournamentFile) -> None:
-    referee = guarded.login("王裁判", "739155")
-    committee = guarded.login("周主任", "246810")
-    seal = guarded.lock_match("r1-t1", "周主任")
-    with pytest.raises(AccessRefused, match="locked"):
-        guarded.append(draft("r1-t1", 3), by=referee)
-    with pytest.raises(AccessRefused, match="locked"):
-        guarded.append(draft("r1-t1", 3))
-    ruling = new_event(
-        guarded.events("r1-t1"),
+def _ruling(tf: TournamentFile, by: str) -> object:
+    return new_event(
+        tf.events("r1-t1"),
         "committee_ruling",
         {"text": "8.11: 经仲裁委员会裁定, 本局维持原判"},
-        "周主任",
+        by,
         now="2026-11-29T11:00:00.000Z",
     )
-    stored = guarded.append(ruling, by=committee)
-    assert guarded.seal("r1-t1").head_hash == stored.hash != seal.head_hash  # re-sealed
+
+
+def test_after_locking_only_the_committee_adds_a_ruling(guarded: TournamentFile) -> None:
+    """Issue 5: after a match is locked only the committee role can add a ruling;
+    issue 4: only notes (the match's referee) and committee rulings can follow."""
+    referee = guarded.login("王裁判", "739155")
+    other = guarded.login("李裁判", "739155")
+    committee = guarded.login("周主任", "246810")
+    seal = guarded.lock_match("r1-t1", "周主任")
+    with pytest.raises(AccessRefused, match="only the arbitration committee can add a ruling"):
+        guarded.append(_ruling(guarded, "王裁判"), by=referee)
+    with pytest.raises(AccessRefused, match="only notes and committee rulings can follow"):
+        guarded.append(draft("r1-t1", 1), by=referee)  # clock_started
+    with pytest.raises(AccessRefused, match="sign in with your PIN"):
+        guarded.append(draft("r1-t1", 3))
+    with pytest.raises(AccessRefused, match="not this match's referee"):
+        guarded.append(draft("r1-t1", 3), by=other)
+    assert len(guarded.events("r1-t1")) == 3
+    note = guarded.append(draft("r1-t1", 3), by=referee)  # the referee's note may follow
+    assert guarded.seal("r1-t1").head_hash == note.hash != seal.head_hash  # re-sealed
+    stored = guarded.append(_ruling(guarded, "周主任"), by=committee)
+    assert guarded.seal("r1-t1").head_hash == stored.hash  # re-sealed again
     assert guarded.verify() is None
-    assert [r["person"] for r in guarded.refusals()] == ["王裁判", None]
+    assert [(r["person"], r["action"]) for r in guarded.refusals()] == [
+        ("王裁判", "append committee_ruling"),
+        ("王裁判", "append clock_started"),
+        (None, "append note"),
+        ("李裁判", "append note"),
+    ]
 
 
 def test_the_guard_is_what_refuses(guarded: TournamentFile, monkeypatch) -> None:

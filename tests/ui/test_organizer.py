@@ -704,7 +704,8 @@ def test_results_recorded_in_the_match_tab_show_at_once(
     _open_tab(window, organizer)
     # Visible organizer: an entry refreshes it without switching tabs.
     before = organizer.state
-    window._submit_simple([("note", {"text": "比赛开始"})], "Note")
+    events = window.session.submit_many([("note", {"text": "比赛开始"})])
+    window.push_entry(events, "Note")
     assert organizer.state is not before
     row = organizer.matches_model.row_of(match_id)
     assert organizer.matches_model.index(row, 6).data() == "playing"

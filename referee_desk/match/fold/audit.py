@@ -7,7 +7,6 @@ hand. The findings are flags for the referee, not rulings.
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 
 from referee_desk.match.fold.hand import TrickCards
@@ -40,22 +39,36 @@ def follow_findings(
         return found
 
     later: dict[Seat, list[str]] = {s: [] for s in Seat}
-    later_suits: dict[Seat, Counter[str]] = {s: Counter() for s in Seat}
+    # The same cards by effective suit: what a follower held of the lead's suit.
+    later_in: dict[Seat, dict[str, list[str]]] = {s: {} for s in Seat}
     found: list[tuple[int, str, str]] = []
     for number in range(len(trick_cards), 0, -1):
         _leader, plays, seq = trick_cards[number - 1]
         for seat, cards in plays:
             later[seat].extend(cards)
-            later_suits[seat].update(eff(c) for c in cards)
+            by_suit = later_in[seat]
+            for c in cards:
+                s = eff(c)
+                if s in by_suit:
+                    by_suit[s].append(c)
+                else:
+                    by_suit[s] = [c]
         lead = plays[0][1]
         suit, n = eff(lead[0]), len(lead)
         for seat, cards in plays[1:]:
-            held = later_suits[seat][suit]
+            of_suit = later_in[seat].get(suit, ())
+            held = len(of_suit)
             in_suit = sum(1 for c in cards if eff(c) == suit)
             if in_suit >= min(n, held) and (n == 1 or held <= n):
                 continue  # section 5 rule 1 (or any single of the suit) is met
+            if held > n:
+                # Holding more of the suit than the lead, the verdict depends only on the
+                # cards of the suit (5: n cards of H with the greatest key) and the play.
+                known = (*of_suit, *(c for c in cards if eff(c) != suit))
+            else:
+                known = tuple(later[seat])
             try:
-                verdict = judge_follow(lead, tuple(later[seat]), cards, ctx, ruleset)
+                verdict = judge_follow(lead, known, cards, ctx, ruleset)
             except RulesError:
                 continue
             if not verdict.legal:
