@@ -344,6 +344,23 @@ def _reaches_top(play: Unit | None, lead: Unit) -> bool:
     return True
 
 
+def is_top_follow(lead: Iterable[Card], play: Iterable[Card], ctx: TrumpContext) -> bool:
+    """Is ``play`` a follow no hand can better: all of the lead's suit, greatest key?
+
+    Such a follow is legal whatever else the follower holds (section 5), so a caller
+    that knows only part of the hand needs no more. False when the lead is not one
+    unit or the counts differ (``check_follow`` then explains).
+    """
+    lead_cards = tuple(lead)
+    play_cards = tuple(play)
+    unit = classify(lead_cards, ctx)
+    if unit is None or len(play_cards) != unit.size:
+        return False
+    if unit.kind is UnitKind.SINGLE:
+        return ctx.effective_suit(play_cards[0]) == unit.suit
+    return _reaches_top(classify(play_cards, ctx), unit)
+
+
 def _quick_verdict(
     unit: Unit, hand_cards: tuple[Card, ...], play_cards: tuple[Card, ...], ctx: TrumpContext
 ) -> FollowVerdict | None:

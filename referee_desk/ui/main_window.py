@@ -29,7 +29,15 @@ from PySide6.QtWidgets import (
 )
 
 from referee_desk.rules.seats import PLAY_ORDER, Seat, Side
-from referee_desk.store import StoreError, StoreWriteError, TournamentFile
+from referee_desk.store import (
+    DamagedFile,
+    NotATournamentFile,
+    Session,
+    StoreError,
+    StoreWriteError,
+    TournamentFile,
+    backups,
+)
 from referee_desk.ui import match_view, styles, texts
 from referee_desk.ui.clock_display import (
     ClockAnchor,
@@ -39,10 +47,12 @@ from referee_desk.ui.clock_display import (
     remaining_ms,
 )
 from referee_desk.ui.dialogs.bid import BidDialog, hand_start_entries
+from referee_desk.ui.dialogs.committee_sign_in import CommitteeSignInDialog
 from referee_desk.ui.dialogs.hand_summary import HandSummaryDialog
 from referee_desk.ui.dialogs.match_end import MatchEndDialog
 from referee_desk.ui.dialogs.open_match import OpenMatchDialog
 from referee_desk.ui.dialogs.reason import ReasonDialog
+from referee_desk.ui.dialogs.recover import RecoverDialog
 from referee_desk.ui.dialogs.settings_dialog import SettingsDialog
 from referee_desk.ui.dialogs.trick import TrickDialog
 from referee_desk.ui.dialogs.violations import VIOLATION_MENU, OverrunDialog
@@ -56,8 +66,13 @@ from referee_desk.ui.settings import DeskSettings
 from referee_desk.ui.think_timer import ThinkTimer
 from referee_desk.ui.undo import RecordedEntry
 
-#: Entry actions that stay available once the match is locked (notes, corrections, 8.11).
-_AFTER_END = ("actionNote", "actionCorrection", "actionUndo", "actionEndMatch")
+#: Entry actions that stay available once the match is locked: notes (the store refuses
+#: anything else but committee rulings, issue 4/5) and the end announcement.
+_AFTER_END = ("actionNote", "actionEndMatch")
+#: The violation menu keys of committee entries (8.11 ruling, 8.8 decision).
+_COMMITTEE_KEYS = ("9", "0")
+#: Rolling backups: one after every this many events, and one on close (issue 5).
+BACKUP_EVERY = 20
 #: Actions that also work in review mode (they concern the selected event).
 _IN_REVIEW = ("actionNote", "actionCorrection")
 _ENTRY_ACTIONS = (
@@ -90,6 +105,7 @@ class MainWindow(QMainWindow):
         self._monotonic = monotonic
         self.tf: TournamentFile | None = None
         self.session: MatchSession | None = None
+        self.committee: Session | None = None
         self.active_dialog: QDialog | None = None
         self.last_message = ""
         self.review_row: int | None = None
@@ -116,6 +132,7 @@ class MainWindow(QMainWindow):
         self.ui.eventView.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.ui.eventView.selectionModel().currentRowChanged.connect(self._on_row_changed)
         self._build_violation_menu()
+        self._build_committee_action()
         self._connect_actions()
         self.timer = QTimer(self)
         self.timer.setInterval(200)
@@ -205,6 +222,13 @@ class MainWindow(QMainWindow):
         self._can_undo = can_undo
         self._update_enabled()
 
+    def _build_committee_action(self) -> None:
+        """File › Committee sign-in (built here: the form predates it)."""
+        self.actionCommitteeSignIn = QAction(self)
+        self.actionCommitteeSignIn.setObjectName("actionCommitteeSignIn")
+        self.actionCommitteeSignIn.triggered.connect(self.committee_sign_in)
+        self.ui.menuFile.insertAction(self.ui.actionExportReport, self.actionCommitteeSignIn)
+
     def _build_violation_menu(self) -> None:
         self.violation_menu = QMenu(self)
         self.violation_actions: dict[str, QAction] = {}
@@ -222,6 +246,7 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
 
     def retranslate(self) -> None:
+        self.actionCommitteeSignIn.setText(self.tr("Committee sign-in…"))
         for key, dialog_class in VIOLATION_MENU:
             title = dialog_class.title()
             self.violation_actions[key].setText(f"&{key}  {title} ({dialog_class.ARTICLE})")
@@ -262,10 +287,17 @@ class MainWindow(QMainWindow):
             self.open_tournament(path, create=False)
 
     def open_tournament(self, path: str | Path, *, create: bool = True) -> bool:
-        """Open a tournament file; on failure a message explains and the desk stays as it was."""
+        """Open a tournament file; on failure a message explains and the desk stays as it was.
+
+        A damaged file with backups opens the recovery dialog instead (``offer_backups``).
+        Files are opened with rolling backups (every ``BACKUP_EVERY`` events and on close).
+        """
         try:
-            tf = TournamentFile.open(path, create=create)
+            tf = TournamentFile.open(path, create=create, backup_every=BACKUP_EVERY)
         except (StoreError, StoreWriteError, OSError) as error:
+            if isinstance(error, DamagedFile | NotATournamentFile) and backups(path):
+                self.offer_backups(Path(path), str(error))
+                return False
             self.show_message(
                 self.tr("Cannot open the file"),
                 self.tr("The file %1 cannot be opened:\n%2")
@@ -282,8 +314,31 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(note)
         return True
 
+    def offer_backups(self, path: Path, damage: str) -> QDialog:
+        """Name the damage and offer the newest backups; restoring reopens the file."""
+        dialog = RecoverDialog(path, damage, backups(path), self)
+        self.last_message = damage
+
+        def done(result: int) -> None:
+            if result != QDialog.DialogCode.Accepted or dialog.restored is None:
+                return
+            if self.open_tournament(path, create=False):
+                self.show_message(
+                    self.tr("Backup restored"),
+                    self.tr(
+                        "%1 was restored from the backup of %2. The damaged file is kept as %3."
+                    )
+                    .replace("%1", str(path))
+                    .replace("%2", dialog.restored.made_at)
+                    .replace("%3", str(dialog.aside)),
+                    QMessageBox.Icon.Information,
+                )
+
+        return self.run_dialog(dialog, done)
+
     def close_tournament(self) -> None:
         self.set_session(None)
+        self.committee = None
         if self.tf is not None:
             self.tf.close()
             self.tf = None
@@ -311,6 +366,8 @@ class MainWindow(QMainWindow):
         if self.session is not None:
             self.session.changed.disconnect(self._on_changed)
         self.session = session
+        if session is not None and isinstance(session.record, StoreMatchRecord):
+            session.record.committee = self.committee
         self.undo_stack.clear()
         self.review_row = None
         self._announced_end = None
@@ -427,12 +484,14 @@ class MainWindow(QMainWindow):
             (ui.pauseButton, ui.actionPause),
         ):
             button.setEnabled(action.isEnabled())
-        # After the end, the committee may still rule (8.11): keep that one item.
+        # After the end, the committee may still rule (8.11): once signed in at this desk.
+        committee = self.committee is not None
         for key, action in self.violation_actions.items():
-            action.setEnabled(live and (not locked or key == "9"))
-        if locked and live:
+            action.setEnabled(live and (not locked or (key == "9" and committee)))
+        if locked and live and committee:
             ui.violationButton.setEnabled(True)
             ui.actionViolation.setEnabled(True)
+        self.actionCommitteeSignIn.setEnabled(self.tf is not None and not self.tf.read_only)
         ui.actionLeaveReview.setEnabled(self.review_row is not None)
         clock = None if state is None else state.clock
         if clock is None or not clock.started:
@@ -570,6 +629,25 @@ class MainWindow(QMainWindow):
             return
         self._announced_end = state.end.seq
         QTimer.singleShot(0, self.open_match_end)
+
+    def committee_sign_in(self) -> QDialog | None:
+        """A committee member signs in here; their rulings are recorded as them."""
+        if self.tf is None:
+            self.show_message(self.tr("No file"), self.tr("Open a tournament file first."))
+            return None
+        dialog = CommitteeSignInDialog(self.tf, self)
+
+        def done(result: int) -> None:
+            if result == QDialog.DialogCode.Accepted and dialog.session is not None:
+                self.committee = dialog.session
+                if self.session is not None and isinstance(self.session.record, StoreMatchRecord):
+                    self.session.record.committee = dialog.session
+                self.statusBar().showMessage(
+                    self.tr("Committee: %1 signed in").replace("%1", dialog.session.name)
+                )
+                self._update_enabled()
+
+        return self.run_dialog(dialog, done)
 
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.settings, self)

@@ -15,7 +15,6 @@ from referee_desk.match.envelope import Event
 from referee_desk.store import TournamentFile
 from referee_desk.store.access import COMMITTEE_ONLY_TYPES
 
-
 #: Confirming this event locks the match (keyed seal over its head hash, issue 5).
 LOCKING_EVENT = "match_ended"
 

@@ -155,12 +155,15 @@ def test_time_out_stop_voids_the_hand_in_play():
     EW, holding the deal, win."""
     d = _hand_in_play_at_time_out("stop")
     d.at_clock(121)
-    d.refused("hand_summary", {
-        "defenders_points_before_last": 200,
-        "last_trick_points": 0,
-        "last_trick_cards_per_player": 1,
-        "last_trick_side": "NS",
-    })
+    d.refused(
+        "hand_summary",
+        {
+            "defenders_points_before_last": 200,
+            "last_trick_points": 0,
+            "last_trick_cards_per_player": 1,
+            "last_trick_side": "NS",
+        },
+    )
     d.ev("match_ended", {"reason": "time_out", "winner": "EW"}, after=0)
     s = d.state
     assert s.hands[-1].status == "voided"
@@ -188,7 +191,9 @@ AFTER_END_REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("type_", "payload"), AFTER_END_REFUSED, ids=[t for t, _ in AFTER_END_REFUSED])
+@pytest.mark.parametrize(
+    ("type_", "payload"), AFTER_END_REFUSED, ids=[t for t, _ in AFTER_END_REFUSED]
+)
 def test_nothing_after_the_end_but_notes_corrections_and_rulings(type_, payload):
     d = _equal_levels_ew_hold()
     note = d.ev("note", {"text": "备注"})
@@ -201,8 +206,11 @@ def test_nothing_after_the_end_but_notes_corrections_and_rulings(type_, payload)
     assert d.state.end.reason == "forfeit" and d.state.end.winner == Side.EW
 
 
-@review_bug("RULES 10 stop / 8.3: a revoked hand awaiting the choice is voided at time-out "
-            "(Replayer._time_out_end)", EventRefused)
+@review_bug(
+    "RULES 10 stop / 8.3: a revoked hand awaiting the choice is voided at time-out "
+    "(Replayer._time_out_end)",
+    EventRefused,
+)
 def test_time_out_stop_does_not_void_a_hand_already_ended_by_revoke():
     """8.3: 此盘比赛宣告结束 — a 劳改 ends the hand at once; only the non-offending side's
     choice is pending. RULES 10 ``stop`` voids the hand *in progress*, which a revoked
@@ -229,8 +237,11 @@ def test_time_out_consequence_names_article_1_5():
     assert any(line.startswith("1.5: time-out") for line in d.lines()), d.lines()
 
 
-@review_bug("1.5: hand_started accepted after time-out when no side holds the deal "
-            "(Replayer._on_hand_started / _time_out_end)", NOT_REFUSED)
+@review_bug(
+    "1.5: hand_started accepted after time-out when no side holds the deal "
+    "(Replayer._on_hand_started / _time_out_end)",
+    NOT_REFUSED,
+)
 def test_no_hand_starts_after_the_match_time_even_without_a_deal_holder():
     """RULES 10 / 1.5: the match lasts 120 minutes (docs/events.md: hand_started needs
     "time not up"). With ``stop``, the opening hand still in bidding at time-out is

@@ -110,7 +110,9 @@ class Desk:
         self.ev("hand_started", {"dealer": dealer.value})
         if trump != "NT":
             level = self.state.current_hand.level.label
-            self.ev("bid", {"seat": bidder or dealer.value, "kind": "dark", "cards": [trump + level]})
+            self.ev(
+                "bid", {"seat": bidder or dealer.value, "kind": "dark", "cards": [trump + level]}
+            )
         self.ev("bidding_closed", {"dealer": dealer.value, "trump": trump})
         return dealer.value
 

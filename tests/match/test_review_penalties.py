@@ -190,12 +190,15 @@ def test_revoke_choice(offender, chooser, choice, points, final, ns, ew, holder,
     d.ev("revoke", payload)
     # The hand ends at once: no more play, no result in summary form.
     assert d.state.current_hand.status == "revoked"
-    d.refused("hand_summary", {
-        "defenders_points_before_last": 100,
-        "last_trick_points": 0,
-        "last_trick_cards_per_player": 1,
-        "last_trick_side": "NS",
-    })
+    d.refused(
+        "hand_summary",
+        {
+            "defenders_points_before_last": 100,
+            "last_trick_points": 0,
+            "last_trick_cards_per_player": 1,
+            "last_trick_side": "NS",
+        },
+    )
     # The choice belongs to the non-offending side.
     msg = d.refused("penalty_choice", {"seat": Seat(offender).partner.value, "choice": choice})
     assert "8.3" in msg

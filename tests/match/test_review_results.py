@@ -347,3 +347,25 @@ def test_impossible_revoke_points_are_refused(points):
     d = started()
     d.race("N", "H")
     d.refused("revoke", {"seat": "E", "kind": "withheld", "defenders_points": points})
+
+
+@pytest.mark.parametrize(
+    ("params", "summary", "final", "ns", "ew"),
+    [
+        # [P stage=120, step=30]: D = 150 → b = ⌊30/30⌋ = 1 → EW +1, take.
+        ({"stage": 120, "step": 30}, (150, 0, 1, "NS"), 150, "3", "4"),
+        # [P stage=120, step=30]: D = 110 → b = ⌊−10/30⌋ = −1 → NS +1, keep.
+        ({"stage": 120, "step": 30}, (110, 0, 1, "NS"), 110, "4", "3"),
+        # [P last_trick=bonus]: 100 + 20 + 20×2 = 160 → b = 0 → EW take, +0.
+        ({"last_trick": "bonus"}, (100, 20, 2, "EW"), 160, "3", "3"),
+        # [P last_trick=bonus] only changes the defenders' dig: 200 − 20×2 = 160.
+        ({"last_trick": "bonus"}, (200, 20, 2, "NS"), 160, "3", "3"),
+    ],
+)
+def test_result_parameters(params, summary, final, ns, ew):
+    """RULES 7: b = ⌊(D − stage)/step⌋ [P stage, step]; 7.3 [P last_trick]."""
+    d = started(**params)
+    d.race("N", "H")
+    d.summary(*summary)
+    assert d.state.hands[-1].result.defenders_final == final
+    assert d.levels() == (ns, ew)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtWidgets import QDialogButtonBox
+
 from referee_desk.rules.cards import Rank
 from referee_desk.rules.seats import Side
 from referee_desk.ui.dialogs.match_end import MatchEndDialog
@@ -37,9 +39,16 @@ def confirm_and_check_locked(desk: Any, qtbot: Any, reason: str, winner: Side) -
     assert end.recorded and end.reason == reason and end.winner is winner
     assert desk.session.events[-1].type == "match_ended"
     assert desk.session.events[-1].payload == {"reason": reason, "winner": winner.value}
-    # locked: entries are disabled, notes and committee rulings remain
+    # locked in the store (issue 5): the seal is over the match_ended event
+    assert desk.tf.seal(desk.session.match_id).head_hash == desk.session.events[-1].hash
+    # locked: entries are disabled, notes remain; committee rulings once the committee signs in
     assert not desk.ui.actionBid.isEnabled() and not desk.ui.actionHandResult.isEnabled()
     assert desk.ui.actionNote.isEnabled()
+    assert not desk.violation_actions["9"].isEnabled()
+    sign_in = desk.committee_sign_in()
+    sign_in.nameEdit.setText("周主任")
+    sign_in.pinEdit.setText("246810")
+    sign_in.buttonBox.button(QDialogButtonBox.StandardButton.Ok).click()
     assert desk.violation_actions["9"].isEnabled() and not desk.violation_actions["1"].isEnabled()
     dialog = desk.open_violation(CommitteeRulingDialog)
     dialog.ui.textEdit.setPlainText("赛后复核，结果维持")

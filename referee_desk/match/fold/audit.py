@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from referee_desk.match.fold.hand import TrickCards
-from referee_desk.match.fold.memo import card_of, judge_follow
+from referee_desk.match.fold.memo import card_of, judge_follow, top_follow
 from referee_desk.rules.errors import RulesError
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat
@@ -61,6 +61,8 @@ def follow_findings(
             in_suit = sum(1 for c in cards if eff(c) == suit)
             if in_suit >= min(n, held) and (n == 1 or held <= n):
                 continue  # section 5 rule 1 (or any single of the suit) is met
+            if in_suit == n and top_follow(lead, cards, ctx):
+                continue  # the greatest key any n cards reach: legal whatever else is held
             if held > n:
                 # Holding more of the suit than the lead, the verdict depends only on the
                 # cards of the suit (5: n cards of H with the greatest key) and the play.

@@ -17,7 +17,7 @@ from referee_desk.match import events as ev
 from referee_desk.match.clock import format_time, parse_time
 from referee_desk.match.envelope import Event
 from referee_desk.rules.cards import Card, Rank, Suit, format_card, parse_card
-from referee_desk.rules.follow import FollowVerdict, check_follow
+from referee_desk.rules.follow import FollowVerdict, check_follow, is_top_follow
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat
 from referee_desk.rules.trick import TrickResult, trick_result
@@ -113,6 +113,12 @@ def judge_follow(
     return check_follow(cards_of(lead), cards_of(held), cards_of(play), ctx, ruleset)
 
 
+@lru_cache(maxsize=1 << 16)
+def top_follow(lead: tuple[str, ...], play: tuple[str, ...], ctx: TrumpContext) -> bool:
+    """``rules.follow.is_top_follow`` on card tokens, memoised."""
+    return is_top_follow(cards_of(lead), cards_of(play), ctx)
+
+
 def to_epoch_ms(now: str | datetime | int) -> int:
     if isinstance(now, int):
         return now
@@ -125,7 +131,7 @@ def clear_caches() -> None:
     """Empty every replay memo (a cold replay, as in a fresh process)."""
     from referee_desk.match.fold.audit import follow_findings
 
-    for fn in (event_ms, card_of, canon, ctx_of, suit_memo, judge_trick, judge_follow):
+    for fn in (event_ms, card_of, canon, ctx_of, suit_memo, judge_trick, judge_follow, top_follow):
         fn.cache_clear()
     follow_findings.cache_clear()
     PARSED.clear()

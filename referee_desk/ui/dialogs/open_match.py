@@ -2,7 +2,8 @@
 
 Starting a match records ``match_opened`` with the table, pairs, seats, referee and
 the ruleset (every parameter shown before confirming). When the file has PINs set
-up, the referee signs in through the store, which then authorises every append.
+up, the referee signs in through the store, which then authorises every append; in a
+file without an organizer a new name registers with the PIN entered (``ui.sign_in``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from referee_desk.ui.dialogs.base import TranslatedDialog, refusal_text
 from referee_desk.ui.drawn_matches import DrawnMatch, ready_matches
 from referee_desk.ui.generated.ui_open_match_dialog import Ui_OpenMatchDialog
 from referee_desk.ui.record import StoreMatchRecord, match_label, start_match
+from referee_desk.ui.sign_in import referee_sign_in
 
 
 def ruleset_text(name: str) -> str:
@@ -105,9 +107,7 @@ class OpenMatchDialog(TranslatedDialog):
         if not name:
             raise ValueError(self.tr("Enter the referee's name."))
         self.referee = name
-        if self.tf.access_enabled():
-            return self.tf.login(name, self.ui.refereePinEdit.text())
-        return None
+        return referee_sign_in(self.tf, name, self.ui.refereePinEdit.text())
 
     def new_match_payload(self) -> dict[str, Any]:
         ui = self.ui
