@@ -176,7 +176,10 @@ class FollowVerdict:
 
 
 def _hand_counter(hand: tuple[Card, ...], ruleset: Ruleset) -> Counter[Card]:
-    counts: Counter[Card] = Counter()
+    counts: Counter[Card] = Counter(hand)
+    if not counts or max(counts.values()) <= ruleset.decks:
+        return counts
+    counts = Counter()  # find the first card over the limit, to name its position
     for position, card in enumerate(hand, start=1):
         counts[card] += 1
         if counts[card] > ruleset.decks:
@@ -303,7 +306,7 @@ def check_follow(
         raise IllegalInputError(
             f"the hand does not hold {format_cards(missing)} of the play {format_cards(play_cards)}"
         )
-    quick = _quick_verdict(unit, hand_cards, play_cards, ctx)
+    quick = _quick_verdict(unit, hand_cards, play_cards, ctx, ruleset)
     if quick is not None:
         return quick
     req = _requirement(unit, hand_cards, hand_counts, ctx, ruleset)
@@ -353,6 +356,14 @@ def is_top_follow(lead: Iterable[Card], play: Iterable[Card], ctx: TrumpContext)
     """
     lead_cards = tuple(lead)
     play_cards = tuple(play)
+    if len(lead_cards) == 2 and len(play_cards) == 2:
+        # Pair lead (3.2): only an identical pair of the lead's suit reaches (2, (1,)).
+        a, b = lead_cards
+        return (
+            a == b
+            and play_cards[0] == play_cards[1]
+            and ctx.effective_suit(play_cards[0]) == ctx.effective_suit(a)
+        )
     unit = classify(lead_cards, ctx)
     if unit is None or len(play_cards) != unit.size:
         return False
@@ -361,8 +372,18 @@ def is_top_follow(lead: Iterable[Card], play: Iterable[Card], ctx: TrumpContext)
     return _reaches_top(classify(play_cards, ctx), unit)
 
 
+def _all_distinct(cards: tuple[Card, ...], suit: str, ctx: TrumpContext) -> bool:
+    """No two identical cards among ``cards`` of effective suit ``suit``."""
+    of_suit = [c for c in cards if ctx.effective_suit(c) == suit]
+    return len(set(of_suit)) == len(of_suit)
+
+
 def _quick_verdict(
-    unit: Unit, hand_cards: tuple[Card, ...], play_cards: tuple[Card, ...], ctx: TrumpContext
+    unit: Unit,
+    hand_cards: tuple[Card, ...],
+    play_cards: tuple[Card, ...],
+    ctx: TrumpContext,
+    ruleset: Ruleset,
 ) -> FollowVerdict | None:
     """The verdict of a legal follow that needs no search, else None (then judge fully).
 
@@ -387,9 +408,20 @@ def _quick_verdict(
         return None
     if unit.kind is UnitKind.SINGLE:
         return FollowVerdict(True, rule, f"any {n} {label} cards follow this lead")
-    if not _reaches_top(classify(play_cards, ctx), unit):
+    if _reaches_top(classify(play_cards, ctx), unit):
+        key = _top_key(unit)
+    elif _all_distinct(hand_cards, suit, ctx):
+        # No two identical cards of the suit: every n of them have the same key, no
+        # pair-units and a tuple of 1; to a triple lead no triple and no free pair (4.5).
+        if unit.kind is UnitKind.TRIPLE and ruleset.triple_lead_spares_tractors:
+            return FollowVerdict(
+                True,
+                "4.5",
+                f"no triple and every {label} pair is in a tractor: any {n} {label} cards",
+            )
+        key = (1 if unit.kind in (UnitKind.PAIR, UnitKind.TRIPLE, UnitKind.BOMB) else 0, ())
+    else:
         return None
-    key = _top_key(unit)
     return FollowVerdict(
         True, rule, f"plays {describe_key(key, unit)}, the best shape held in {label}"
     )

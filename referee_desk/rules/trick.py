@@ -114,6 +114,13 @@ def trick_result(
         quick = _small_trick(cards, ctx, skip)
         if quick is not None:
             return quick
+    return _general_trick(cards, ctx, skip)
+
+
+def _general_trick(
+    cards: list[tuple[Card, ...]], ctx: TrumpContext, skip: frozenset[int]
+) -> TrickResult:
+    """``trick_result`` by units for any lead (and its refusals)."""
     if len(cards) > 4:
         raise IllegalInputError(f"a trick has at most four plays, not {len(cards)}")
     lead = lead_unit(cards[0], ctx)

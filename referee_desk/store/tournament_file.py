@@ -236,6 +236,9 @@ class TournamentFile:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         except sqlite3.DatabaseError as error:
+            if "malformed" in str(error):
+                # An SQLite header whose pages are gone or broken: damage, not a stranger.
+                raise DamagedFile(f"{self.path}: damaged: SQLite reports: {error}") from None
             raise NotATournamentFile(
                 f"{self.path}: not a Referee Desk tournament file ({error})"
             ) from None

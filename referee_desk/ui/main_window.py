@@ -676,17 +676,18 @@ class MainWindow(QMainWindow):
                 self.tr("Why is the clock paused?"),
                 [self.tr("ruling"), self.tr("dispute"), self.tr("break")],
                 self,
+                submit=lambda reason: self._record(
+                    [("clock_paused", {"reason": reason})], self.tr("Clock paused")
+                ),
             )
-
-            def done(result: int) -> None:
-                if result == QDialog.DialogCode.Accepted:
-                    self._submit_simple(
-                        [("clock_paused", {"reason": dialog.reason})], self.tr("Clock paused")
-                    )
-
-            self.run_dialog(dialog, done)
+            self.run_dialog(dialog)
         else:
             self._submit_simple([("clock_resumed", {})], self.tr("Clock resumed"))
+
+    def _record(self, entries: list[tuple[str, dict[str, Any]]], text: str) -> None:
+        """Record from a dialog that keeps its entry on refusal (raises the refusal)."""
+        assert self.session is not None
+        self.push_entry(self.session.submit_many(entries), text)
 
     def _submit_simple(self, entries: list[tuple[str, dict[str, Any]]], text: str) -> bool:
         assert self.session is not None
@@ -715,17 +716,18 @@ class MainWindow(QMainWindow):
     def add_note(self) -> None:
         if self._need_session() is None:
             return
-        dialog = ReasonDialog(self.tr("Note"), self.tr("Note for the record:"), [], self)
         about = self.selected_seq()
 
-        def done(result: int) -> None:
-            if result == QDialog.DialogCode.Accepted:
-                payload: dict[str, Any] = {"text": dialog.reason}
-                if about is not None:
-                    payload["about_seq"] = about
-                self._submit_simple([("note", payload)], self.tr("Note"))
+        def submit(text: str) -> None:
+            payload: dict[str, Any] = {"text": text}
+            if about is not None:
+                payload["about_seq"] = about
+            self._record([("note", payload)], self.tr("Note"))
 
-        self.run_dialog(dialog, done)
+        dialog = ReasonDialog(
+            self.tr("Note"), self.tr("Note for the record:"), [], self, submit=submit
+        )
+        self.run_dialog(dialog)
 
     # ------------------------------------------------------------ undo, correction
 
@@ -775,20 +777,15 @@ class MainWindow(QMainWindow):
             .replace("%2", texts.event_kind_name(event.type)),
             [],
             self,
+            submit=lambda reason: self._record(
+                [("correction", {"target_seq": seq, "action": "void", "reason": reason})],
+                self.tr("Correction"),
+            ),
         )
 
         def done(result: int) -> None:
             if result == QDialog.DialogCode.Accepted:
                 self.leave_review()
-                self._submit_simple(
-                    [
-                        (
-                            "correction",
-                            {"target_seq": seq, "action": "void", "reason": dialog.reason},
-                        )
-                    ],
-                    self.tr("Correction"),
-                )
 
         self.run_dialog(dialog, done)
 

@@ -295,7 +295,8 @@ def test_correction_of_a_selected_event_needs_a_reason(desk: Any, qtbot: Any) ->
     dialog.ui.reasonCombo.setEditText("叫牌人录错")
     ok(dialog)
     assert len(desk.session.events) == count  # the match layer refused; nothing written
-    assert "2.1" in desk.last_message
+    assert desk.active_dialog is dialog and "2.1" in dialog.ui.errorLabel.text()  # kept open
+    dialog.reject()
     desk.ui.eventView.selectRow(4)  # bidding_closed
     dialog = trigger(desk, "actionCorrection")
     dialog.ui.reasonCombo.setEditText("主牌录错")

@@ -4,5 +4,6 @@
 values and shared helpers), ``hand`` (the hand in progress), ``bidding`` (2.x),
 ``play`` (tricks and hand results), ``audit`` (follows the record proves illegal),
 ``penalties`` (chapter 8), ``clock_end`` (1.5 clock, time-out and match end),
-``corrections`` and ``memo`` (memoised parsing and rules calls).
+``corrections``, ``trick_input`` (a trick payload prepared once) and ``memo``
+(memoised parsing and rules calls; ``clear_caches()``).
 """

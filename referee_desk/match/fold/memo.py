@@ -129,9 +129,11 @@ def to_epoch_ms(now: str | datetime | int) -> int:
 
 def clear_caches() -> None:
     """Empty every replay memo (a cold replay, as in a fresh process)."""
+    from referee_desk.match.fold import trick_input
     from referee_desk.match.fold.audit import follow_findings
 
     for fn in (event_ms, card_of, canon, ctx_of, suit_memo, judge_trick, judge_follow, top_follow):
         fn.cache_clear()
     follow_findings.cache_clear()
+    trick_input.clear()
     PARSED.clear()

@@ -17,6 +17,7 @@ from referee_desk.match.fold.audit import follow_findings
 from referee_desk.match.fold.books import Books
 from referee_desk.match.fold.hand import FINISHED, PLAYING, HandBook
 from referee_desk.match.fold.memo import PLAY_ORDER, SEAT_BY_NAME, canon, judge_trick
+from referee_desk.match.fold.trick_input import prepare_trick
 from referee_desk.match.state import (
     Consequence,
     Flag,
@@ -38,6 +39,7 @@ class Play(Books):
         hand = self._need_hand(PLAYING)
         if hand.form == "summary":
             raise EventRefused("this hand is recorded in summary form")
+        prepared = prepare_trick(p)
         leader = SEAT_BY_NAME[p.leader]
         if leader != hand.next_leader:
             assert hand.next_leader is not None
@@ -47,7 +49,9 @@ class Play(Books):
                 else (f"{hand.next_leader.value} won trick {len(hand.tricks)}")
             )
             raise EventRefused(f"the leader must be {hand.next_leader.value} ({why})")
-        seats = tuple(SEAT_BY_NAME[play.seat] for play in p.plays)
+        seats = prepared.seats
+        if seats is None:
+            seats = tuple(SEAT_BY_NAME[play.seat] for play in p.plays)  # raises as ever
         order = PLAY_ORDER[leader]
         if seats != order:
             seen: set[Seat] = set()
@@ -59,60 +63,47 @@ class Play(Books):
                 "plays must be in play order from the leader: " + " ".join(s.value for s in order)
             )
         # Canonical tokens: cheap to hash and count; Cards only inside the rules calls.
-        plays = tuple(tuple(map(canon, play.cards)) for play in p.plays)
+        plays = prepared.plays
+        if plays is None:
+            plays = tuple(tuple(map(canon, play.cards)) for play in p.plays)  # raises as ever
         size = len(plays[0])
-        for seat, cards in zip(seats, plays, strict=True):
-            if len(cards) != size:
-                raise EventRefused(
-                    f"{seat.value} plays {len(cards)} cards to a lead of {size} (record a revoke "
-                    "if a player held too many or too few cards, 8.3)"
-                )
-        in_trick: dict[str, int] = {}
-        for cards in plays:
-            for t in cards:
-                in_trick[t] = in_trick.get(t, 0) + 1
+        if not prepared.even:
+            for seat, cards in zip(seats, plays, strict=True):
+                if len(cards) != size:
+                    raise EventRefused(
+                        f"{seat.value} plays {len(cards)} cards to a lead of {size} (record a "
+                        "revoke if a player held too many or too few cards, 8.3)"
+                    )
         played = hand.played
         decks = self.ruleset.decks
-        for token, count in in_trick.items():
+        for token, count in prepared.copies:
             if played.get(token, 0) + count > decks:
                 raise EventRefused(
                     f"a {decks + 1}th copy of {token} would be in play: there are only {decks} "
                     "(1.4)"
                 )
         per_player = 54 * decks // 4
+        cards_played = hand.cards_played
         for seat in seats:
-            if hand.cards_played[seat] + size > per_player:
+            if cards_played[seat] + size > per_player:
                 raise EventRefused(
-                    f"{seat.value} would have played {hand.cards_played[seat] + size} cards; a "
+                    f"{seat.value} would have played {cards_played[seat] + size} cards; a "
                     f"player holds {per_player}"
                 )
         ctx = hand.ctx(self.ruleset)
-        discarded = tuple(i for i, play in enumerate(p.plays) if play.discarded)
-        result = judge_trick(plays, hand.ctx_key, discarded)
+        result = judge_trick(plays, hand.ctx_key, prepared.discarded)
         winner = seats[result.winner]
         number = len(hand.tricks) + 1
         # What the record proves: a seat void in a suit that later plays it.
         self._void_flags(hand, event.seq, number, seats, plays)
-        for token, count in in_trick.items():
+        for token, count in prepared.copies:
             played[token] = played.get(token, 0) + count
         for seat in seats:
-            hand.cards_played[seat] += size
+            cards_played[seat] += size
         hand.tricks.append(
-            TrickRecord(
-                number=number,
-                seq=event.seq,
-                leader=leader,
-                plays=tuple(
-                    [
-                        (seat, play.cards, play.discarded)
-                        for seat, play in zip(seats, p.plays, strict=True)
-                    ]
-                ),
-                winner=winner,
-                points=result.points,
-            )
+            TrickRecord(number, event.seq, leader, prepared.as_recorded, winner, result.points)
         )
-        hand.trick_cards.append((leader, tuple(zip(seats, plays, strict=True)), event.seq))
+        hand.trick_cards.append((leader, prepared.by_seat, event.seq))
         hand.form = "detailed"
         hand.next_leader = winner
         last = p.last or min(hand.cards_played.values()) >= per_player

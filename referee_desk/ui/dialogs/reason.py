@@ -1,10 +1,16 @@
-"""A required reason (pause, correction, undo, note): OK is refused while it is empty."""
+"""A required reason (pause, correction, undo, note): OK is refused while it is empty.
+
+With ``submit`` the dialog records the entry itself on OK: a refusal or a failed write
+(full disk, read-only file) is shown in place and the typed text stays (issue 5).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtWidgets import QWidget
 
-from referee_desk.ui.dialogs.base import ERROR_STYLE, TranslatedDialog
+from referee_desk.ui.dialogs.base import ERROR_STYLE, TranslatedDialog, refusal_text
 from referee_desk.ui.generated.ui_reason_dialog import Ui_ReasonDialog
 
 
@@ -18,6 +24,7 @@ class ReasonDialog(TranslatedDialog):
         suggestions: list[str] | None = None,
         parent: QWidget | None = None,
         default: str = "",
+        submit: Callable[[str], object] | None = None,
     ) -> None:
         super().__init__(parent)
         self.ui = Ui_ReasonDialog()
@@ -29,6 +36,7 @@ class ReasonDialog(TranslatedDialog):
             self.ui.reasonCombo.addItem(suggestion)
         self.ui.reasonCombo.setEditText(default)
         self.reason = ""
+        self._submit = submit
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -41,5 +49,12 @@ class ReasonDialog(TranslatedDialog):
             self.ui.errorLabel.setStyleSheet(ERROR_STYLE)
             self.ui.errorLabel.setText(self.tr("A reason is required."))
             return
+        if self._submit is not None:
+            try:
+                self._submit(text)
+            except (ValueError, OSError) as error:
+                self.ui.errorLabel.setStyleSheet(ERROR_STYLE)
+                self.ui.errorLabel.setText(refusal_text(error))
+                return
         self.reason = text
         super().accept()

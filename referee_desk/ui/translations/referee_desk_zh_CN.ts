@@ -103,6 +103,29 @@
     </message>
 </context>
 <context>
+    <name>CommitteeSignInDialog</name>
+    <message>
+        <source>Committee sign-in</source>
+        <translation>仲裁委员会登录</translation>
+    </message>
+    <message>
+        <source>Committee member</source>
+        <translation>仲裁委员</translation>
+    </message>
+    <message>
+        <source>PIN</source>
+        <translation>PIN 码</translation>
+    </message>
+    <message>
+        <source>Only the arbitration committee can add a ruling to a locked match. In a file without committee members, the first one registers with the PIN entered here.</source>
+        <translation>比赛锁定后只有仲裁委员会可以补充裁定。文件中尚无仲裁委员时，第一位委员以此处输入的 PIN 码登记。</translation>
+    </message>
+    <message>
+        <source>Enter the committee member&apos;s name.</source>
+        <translation>请输入仲裁委员的姓名。</translation>
+    </message>
+</context>
+<context>
     <name>ConductWarningDialog</name>
     <message>
         <source>Conduct warning</source>
@@ -247,8 +270,12 @@
 <context>
     <name>MainWindow</name>
     <message>
+        <source>Committee sign-in…</source>
+        <extracomment>Entry actions that stay available once the match is locked: notes (the store refuses anything else but committee rulings, issue 4/5) and the end announcement. The violation menu keys of committee entries (8.11 ruling, 8.8 decision). Rolling backups: one after every this many events, and one on close (issue 5). Actions that also work in review mode (they concern the selected event).</extracomment>
+        <translation>仲裁委员会登录…</translation>
+    </message>
+    <message>
         <source>Open tournament file</source>
-        <extracomment>Entry actions that stay available once the match is locked (notes, corrections, 8.11). Actions that also work in review mode (they concern the selected event).</extracomment>
         <translation>打开赛事文件</translation>
     </message>
     <message>
@@ -268,6 +295,14 @@
     <message>
         <source>%1 (read-only: nothing can be recorded)</source>
         <translation>%1（只读：无法记录）</translation>
+    </message>
+    <message>
+        <source>Backup restored</source>
+        <translation>已恢复备份</translation>
+    </message>
+    <message>
+        <source>%1 was restored from the backup of %2. The damaged file is kept as %3.</source>
+        <translation>%1 已从 %2 的备份恢复。损坏的文件保留为 %3。</translation>
     </message>
     <message>
         <source>No file</source>
@@ -328,6 +363,10 @@
     <message>
         <source>Open or start a match first (Ctrl+M).</source>
         <translation>请先打开或开始一场比赛 (Ctrl+M)。</translation>
+    </message>
+    <message>
+        <source>Committee: %1 signed in</source>
+        <translation>仲裁委员会：%1 已登录</translation>
     </message>
     <message>
         <source>Clock started</source>
@@ -1560,6 +1599,36 @@
     <message>
         <source>A reason is required.</source>
         <translation>必须填写原因。</translation>
+    </message>
+</context>
+<context>
+    <name>RecoverDialog</name>
+    <message>
+        <source>Damaged tournament file</source>
+        <extracomment>How many of the newest backups the dialog offers.</extracomment>
+        <translation>比赛文件已损坏</translation>
+    </message>
+    <message>
+        <source>The file %1 cannot be opened:
+%2
+
+Restore one of its automatic backups? The damaged file is kept beside it.</source>
+        <translation>无法打开文件 %1：
+%2
+
+要恢复它的一个自动备份吗？损坏的文件会保留在旁边。</translation>
+    </message>
+    <message>
+        <source>%1 — %2 events — %3</source>
+        <translation>%1 — %2 条记录 — %3</translation>
+    </message>
+    <message>
+        <source>Restore this backup</source>
+        <translation>恢复此备份</translation>
+    </message>
+    <message>
+        <source>Choose a backup.</source>
+        <translation>请选择一个备份。</translation>
     </message>
 </context>
 <context>
