@@ -12,16 +12,34 @@ from referee_desk.match.clock import ClockState, format_duration, format_time
 from referee_desk.rules.cards import Rank, Suit
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat, Side
+from referee_desk.rules.wording import Args, make_args, render
 
 
 @dataclass(frozen=True, slots=True)
 class Consequence:
-    """One derived consequence and the article it applies (``"8.3 B: +160 to defenders"``)."""
+    """One derived consequence and the article it applies (``"8.3 B: +160 to defenders"``).
+
+    ``key`` and ``args`` word it in Chinese or English
+    (``referee_desk.rules.wording.describe``); ``text`` is its English wording.
+    """
 
     seq: int
     article: str
     text: str
     hand: int | None = None
+    key: str = ""
+    args: Args = ()
+
+    @classmethod
+    def make(
+        cls, seq: int, article: str, key: str, hand: int | None = None, /, **args: Any
+    ) -> Consequence:
+        """A consequence worded by the phrasebook (English ``text`` from its template).
+
+        ``hand`` is positional, so a template may take an arg named ``hand`` too.
+        """
+        stored = make_args(**args)
+        return cls(seq, article, render(key, stored, "en"), hand, key, stored)
 
     def __str__(self) -> str:
         return f"{self.article}: {self.text}"
@@ -164,6 +182,9 @@ class MatchEnd:
     text: str
     seq: int
     recorded: bool = False
+    #: The wording of ``text`` (``referee_desk.rules.wording``), as on a Consequence.
+    key: str = ""
+    args: Args = ()
 
     def __str__(self) -> str:
         return f"{self.article}: {self.text}"
@@ -223,7 +244,15 @@ def _rank(value: Rank | None) -> str | None:
 
 def _consequences(items: tuple[Consequence, ...]) -> list[dict[str, Any]]:
     return [
-        {"seq": c.seq, "article": c.article, "text": c.text, "hand": c.hand, "line": str(c)}
+        {
+            "seq": c.seq,
+            "article": c.article,
+            "text": c.text,
+            "hand": c.hand,
+            "line": str(c),
+            "key": c.key,
+            "args": dict(c.args),
+        }
         for c in items
     ]
 

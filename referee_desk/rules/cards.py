@@ -79,25 +79,61 @@ LEVELS: tuple[Rank, ...] = tuple(Rank(v) for v in range(3, 15))
 POINT_VALUES = {Rank.FIVE: 5, Rank.TEN: 10, Rank.KING: 10}
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(frozen=True, init=False, eq=False, repr=False)
 class Card:
-    """One card; ``suit`` is None for the two jokers."""
+    """One card; ``suit`` is None for the two jokers.
+
+    Only 54 distinct cards exist, so each is built once and ``Card(rank, suit)``
+    returns the shared instance: equality is identity and the hash is the C-level
+    identity hash, which keeps counting and set work cheap. ``index`` is the card's
+    position in ``DECK`` (for per-context lookup tables); ordering is by (rank, suit).
+    """
+
+    __slots__ = ("_order", "index", "is_joker", "points", "rank", "suit")
 
     rank: Rank
-    suit: Suit | None = None
+    suit: Suit | None
 
-    def __post_init__(self) -> None:
-        if self.rank.is_joker != (self.suit is None):
-            raise CardNotationError(f"a joker has no suit and every other card has one: {self!r}")
+    def __new__(cls, rank: Rank, suit: Suit | None = None) -> Card:
+        try:
+            return _INTERNED[rank, suit]
+        except (KeyError, TypeError):
+            pass
+        if isinstance(rank, int) and 2 <= rank <= 16 and (suit is None or suit in _SUIT_SET):
+            shown = Rank(rank).label if suit is None else f"{Suit(suit).value}{Rank(rank).label}"
+            raise CardNotationError(
+                f"a joker has no suit and every other card has one: Card({shown!r})"
+            )
+        raise CardNotationError(f"not a card: rank {rank!r}, suit {suit!r}")
 
-    @property
-    def is_joker(self) -> bool:
-        return self.suit is None
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit | None]]:
+        return (Card, (self.rank, self.suit))
 
-    @property
-    def points(self) -> int:
-        """Point value (7: 5 → 5, 10 → 10, K → 10)."""
-        return POINT_VALUES.get(self.rank, 0)
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self._order < other._order  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self._order <= other._order  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self._order > other._order  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self._order >= other._order  # type: ignore[attr-defined]
+        return NotImplemented
 
     def __str__(self) -> str:
         return format_card(self)
@@ -107,15 +143,38 @@ class Card:
         return f"Card({format_card(self)!r})"
 
 
+_SUIT_SET = frozenset(Suit)
+
+
+def _build_deck() -> dict[tuple[Rank, Suit | None], Card]:
+    """The 54 shared Card instances, in DECK order (suits S H D C by rank, LJ, BJ)."""
+    keys = [(rank, suit) for suit in Suit for rank in Rank if not rank.is_joker]
+    keys += [(Rank.LITTLE_JOKER, None), (Rank.BIG_JOKER, None)]
+    # (rank, suit) order as the former dataclass ordering: rank first, then suit letter.
+    order = {key: i for i, key in enumerate(sorted(keys, key=lambda k: (k[0], k[1] or "")))}
+    table: dict[tuple[Rank, Suit | None], Card] = {}
+    for index, (rank, suit) in enumerate(keys):
+        card = object.__new__(Card)
+        for name, value in (
+            ("rank", rank),
+            ("suit", suit),
+            ("index", index),
+            ("is_joker", suit is None),
+            ("points", POINT_VALUES.get(rank, 0)),
+            ("_order", order[rank, suit]),
+        ):
+            object.__setattr__(card, name, value)
+        table[rank, suit] = card
+    return table
+
+
+_INTERNED = _build_deck()
+
 BIG_JOKER = Card(Rank.BIG_JOKER)
 LITTLE_JOKER = Card(Rank.LITTLE_JOKER)
 
-#: The 54 distinct cards of one deck.
-DECK: tuple[Card, ...] = (
-    *(Card(rank, suit) for suit in Suit for rank in Rank if not rank.is_joker),
-    LITTLE_JOKER,
-    BIG_JOKER,
-)
+#: The 54 distinct cards of one deck; ``DECK[card.index] is card``.
+DECK: tuple[Card, ...] = tuple(_INTERNED.values())
 
 _JOKER_TOKENS = {
     "BJ": BIG_JOKER,
@@ -128,8 +187,23 @@ _SPLIT = re.compile(r"[\s,，、]+")
 _EMOJI_STYLE = "\ufe0f"
 
 
+#: Tokens already parsed (short ones only, so the memo stays small): a record repeats
+#: the same few dozen spellings thousands of times.
+_PARSED: dict[str, Card] = {}
+
+
 def parse_card(token: str) -> Card:
     """Parse one card token; raise CardNotationError naming the token."""
+    found = _PARSED.get(token)
+    if found is not None:
+        return found
+    card = _parse_card(token)
+    if len(token) <= 6 and len(_PARSED) < 4096:
+        _PARSED[token] = card
+    return card
+
+
+def _parse_card(token: str) -> Card:
     text = token.strip().replace(_EMOJI_STYLE, "")
     upper = text.upper()
     if upper in _JOKER_TOKENS:

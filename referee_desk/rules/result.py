@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from referee_desk.rules.cards import Rank, parse_level
 from referee_desk.rules.errors import RulesError
 from referee_desk.rules.levels import gain_levels
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.rules.seats import Seat, Side
+from referee_desk.rules.wording import Args, make_args, render
 
 #: Cards in one deck, and the most points one card carries (7: 10 and K).
 _CARDS_PER_DECK = 54
@@ -63,10 +65,22 @@ def parse_role(value: Role | str, what: str = "side") -> Role:
 
 @dataclass(frozen=True, slots=True)
 class Consequence:
-    """One applied article and what it did, e.g. ``7.2: defenders 105 → declarers +2``."""
+    """One applied article and what it did, e.g. ``7.2: defenders 105 → declarers +2``.
+
+    ``key`` and ``args`` word it in any language (:mod:`referee_desk.rules.wording`);
+    ``text`` is the English wording of the same template.
+    """
 
     article: str
     text: str
+    key: str = ""
+    args: Args = ()
+
+    @classmethod
+    def make(cls, article: str, key: str, **args: Any) -> Consequence:
+        """A consequence worded by the phrasebook (English ``text`` from its template)."""
+        stored = make_args(**args)
+        return cls(article, render(key, stored, "en"), key, stored)
 
     def __str__(self) -> str:
         return f"{self.article}: {self.text}"
@@ -181,26 +195,20 @@ def last_trick_dig(
             f"(at most {most})"
         )
     dig = trick_points * cards
+    figures = {"points": trick_points, "cards": cards, "before": points}
     if winner is Role.DECLARERS:
         final = points - dig
-        text = (
-            f"declarers win the last trick: −{trick_points}×{cards} = −{dig}; "
-            f"defenders {_num(points)} → {_num(final)}"
-        )
+        step = Consequence.make("7.3", "last_trick_declarers", dig=dig, final=final, **figures)
     elif ruleset.last_trick == "bonus":
         gain = trick_points + dig
         final = points + gain
-        text = (
-            f"defenders win the last trick: +{trick_points} + {trick_points}×{cards} = "
-            f"+{gain} (last_trick=bonus); defenders {_num(points)} → {_num(final)}"
+        step = Consequence.make(
+            "7.3", "last_trick_defenders_bonus", gain=gain, final=final, **figures
         )
     else:
         final = points + dig
-        text = (
-            f"defenders win the last trick: +{trick_points}×{cards} = +{dig}; "
-            f"defenders {_num(points)} → {_num(final)}"
-        )
-    return final, Consequence("7.3", text)
+        step = Consequence.make("7.3", "last_trick_defenders", dig=dig, final=final, **figures)
+    return final, step
 
 
 def hand_result(
@@ -246,16 +254,11 @@ def result_from_final_score(
     defenders = parse_level(defender_level)
     b = stage_offset(final, ruleset)
     if b >= 0:
-        text = (
-            f"defenders {_num(final)} ≥ {ruleset.stage} → "
-            f"defenders {_signed(b)}, take the deal (上台)"
-        )
-        step = Consequence("7.1", text)
+        step = Consequence.make("7.1", "stage_take", final=final, stage=ruleset.stage, b=b)
         return _apply_gain(
             Role.DEFENDERS, b, declarers, defenders, ruleset, final, b, (*prior, step)
         )
-    text = f"defenders {_num(final)} → declarers {_signed(-b)}, keep the deal (连庄)"
-    step = Consequence("7.2", text)
+    step = Consequence.make("7.2", "stage_keep", final=final, gain=-b)
     return _apply_gain(Role.DECLARERS, -b, declarers, defenders, ruleset, final, b, (*prior, step))
 
 
@@ -281,10 +284,10 @@ def result_from_levels_up(
     gain = _whole(levels, "levels to gain")
     declarers = parse_level(declarer_level)
     defenders = parse_level(defender_level)
-    deal_text = "keep the deal" if role is Role.DECLARERS else "take the deal"
+    key = "levels_up_keep" if role is Role.DECLARERS else "levels_up_take"
     if gain < 0:
         raise HandResultError(f"levels never go down: cannot gain {gain} levels")
-    step = Consequence(article, f"{role} {_signed(gain)}, {deal_text}")
+    step = Consequence.make(article, key, role=str(role), gain=gain)
     return _apply_gain(role, gain, declarers, defenders, ruleset, None, None, (*prior, step))
 
 
@@ -303,17 +306,24 @@ def _apply_gain(
     after = gain_levels(before, gain, ruleset, kept_deal_at_a=kept_at_a)
     steps = list(consequences)
     if after.passed_a:
-        steps.append(Consequence("1.5", f"{role} pass A (打过A) and win the match"))
+        steps.append(Consequence.make("1.5", "pass_a", role=str(role)))
     elif gain and int(before) + gain > int(after.level):
         steps.append(
-            Consequence(
+            Consequence.make(
                 "1.5",
-                f"{role} at {before.label} {_signed(gain)} stop at {after.level.label}: "
-                "no gain takes a side past A (must_play_a)",
+                "cap_at_a",
+                role=str(role),
+                before=before.label,
+                gain=gain,
+                after=after.level.label,
             )
         )
     if after.level != before:
-        steps.append(Consequence("7", f"{role} level {before.label} → {after.level.label}"))
+        steps.append(
+            Consequence.make(
+                "7", "level_change", role=str(role), before=before.label, after=after.level.label
+            )
+        )
     new_declarers = after.level if role is Role.DECLARERS else declarers
     new_defenders = after.level if role is Role.DEFENDERS else defenders
     return HandResult(

@@ -162,13 +162,18 @@ def _small_trick(
     """
     lead = cards[0]
     size = len(lead)
-    if size == 0 or (size == 2 and lead[0] != lead[1]):
+    if size == 0 or (size == 2 and lead[0] is not lead[1]):
         return None  # no lead, or not one unit: the general path refuses it
-    if any(len(play) != size for play in cards) or any(not 0 <= i < len(cards) for i in skip):
-        return None
-    eff = ctx.effective_suit
-    power = ctx.power
-    lead_suit = eff(lead[0])
+    for play in cards:
+        if len(play) != size:
+            return None
+    for i in skip:
+        if not 0 <= i < len(cards):
+            return None
+    tables = ctx.tables  # type: ignore[attr-defined]
+    suit_of = tables.suit_of
+    power_of = tables.power_of
+    lead_suit = suit_of[lead[0]]
     winner_index: int | None = None
     winner_suit = ""
     winner_power = 0
@@ -176,16 +181,23 @@ def _small_trick(
     points = 0
     for index, play in enumerate(cards):
         first = play[0]
-        points += first.points + (play[1].points if size == 2 else 0)
-        if index in skip or (size == 2 and play[1] != first):
+        if size == 2:
+            second = play[1]
+            points += first.points + second.points
+            if second is not first:
+                competing.append(False)
+                continue
+        else:
+            points += first.points
+        if index in skip:
             competing.append(False)
             continue
-        suit = eff(first)
+        suit = suit_of[first]
         if suit != lead_suit and suit != TRUMP:
             competing.append(False)
             continue
         competing.append(True)
-        strength = power(first)
+        strength = power_of[first]
         if winner_index is None or (
             strength > winner_power if suit == winner_suit else suit == TRUMP
         ):

@@ -82,17 +82,21 @@ def classify(cards: Iterable[Card], ctx: TrumpContext) -> Unit | None:
     cards = tuple(cards)
     if not cards:
         return None
-    suits = {ctx.effective_suit(c) for c in cards}
-    if len(suits) != 1:
-        return None
-    suit = suits.pop()
+    tables = ctx.tables  # type: ignore[attr-defined]
+    suit_of = tables.suit_of
+    suit = suit_of[cards[0]]
+    if len(cards) > 1:
+        for card in cards:
+            if suit_of[card] != suit:
+                return None
     counts = Counter(cards)
     each_values = set(counts.values())
     if len(each_values) != 1:
         return None
     each = each_values.pop()
-    ordered = tuple(sorted(cards, key=ctx.sort_key))
-    top_power = max(ctx.power(c) for c in cards)
+    ordered = tuple(sorted(cards, key=tables.order_of.__getitem__))
+    power_of = tables.power_of
+    top_power = max(map(power_of.__getitem__, counts))
     if len(counts) == 1:
         kind = _BY_EACH.get(each)
         if kind is None:
@@ -100,9 +104,10 @@ def classify(cards: Iterable[Card], ctx: TrumpContext) -> Unit | None:
         return Unit(kind, 1, each, suit, top_power, ordered)
     if each < 2 or each > 4:
         return None
+    chain = tables.chain
     indexes = []
     for card in counts:
-        index = ctx.chain_index(card)
+        index = chain[card.index]
         if index is None:
             return None
         indexes.append(index)

@@ -6,9 +6,8 @@ Expected values are derived from RULES.md by hand and written as literals.
 from __future__ import annotations
 
 import pytest
-from test_review_helpers import NOT_REFUSED, Desk, review_bug, started
+from test_review_helpers import Desk, started
 
-from referee_desk.match import EventRefused
 from referee_desk.rules.seats import Seat, Side
 
 # -- 2.1: the opening bid ------------------------------------------------------------------
@@ -315,11 +314,6 @@ def test_open_bid_standing_bid_holds_if_opponents_do_not_counter():
     assert (hand.dealer, hand.trump_label, hand.defenders_points) == (Seat.E, "S", 0)
 
 
-@review_bug(
-    "8.1: an open bid by the opponents after the offending side's open bid costs "
-    "them the right to counter (Replayer._on_open_bid)",
-    EventRefused,
-)
 def test_opponents_may_counter_openly_after_an_open_bid():
     """8.1: 由对方来决定是不是反牌（能够明叫） — the opponents "may bid openly".
 
@@ -400,11 +394,6 @@ def test_false_bid_nobody_names_trump_is_no_trump():
     assert any(line.startswith("8.6:") for line in d.lines())
 
 
-@review_bug(
-    "8.5: wrong_dealer accepted (and the hand voided) although the rotation dealer "
-    "dealt (Replayer._on_wrong_dealer)",
-    NOT_REFUSED,
-)
 def test_wrong_dealer_is_refused_when_the_dealer_was_in_turn():
     """8.5: 要是坐庄顺序出现错误 — the penalty presupposes a dealing order that is wrong.
 
@@ -420,7 +409,6 @@ def test_wrong_dealer_is_refused_when_the_dealer_was_in_turn():
     assert d.state.current_hand.status == "bidding"
 
 
-@review_bug("8.5: wrong_dealer may name any seat (Replayer._on_wrong_dealer)", NOT_REFUSED)
 def test_wrong_dealer_must_name_the_seat_that_dealt():
     """8.5: the record names the seat that dealt out of turn — E dealt, not W."""
     d = _second_hand()

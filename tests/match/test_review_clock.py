@@ -7,9 +7,9 @@
 from __future__ import annotations
 
 import pytest
-from test_review_helpers import CLOCK_START_MS, MIN, NOT_REFUSED, Desk, review_bug, started
+from test_review_helpers import CLOCK_START_MS, MIN, Desk, started
 
-from referee_desk.match import EventRefused, format_time
+from referee_desk.match import format_time
 from referee_desk.rules.seats import Side
 
 
@@ -206,11 +206,6 @@ def test_nothing_after_the_end_but_notes_corrections_and_rulings(type_, payload)
     assert d.state.end.reason == "forfeit" and d.state.end.winner == Side.EW
 
 
-@review_bug(
-    "RULES 10 stop / 8.3: a revoked hand awaiting the choice is voided at time-out "
-    "(Replayer._time_out_end)",
-    EventRefused,
-)
 def test_time_out_stop_does_not_void_a_hand_already_ended_by_revoke():
     """8.3: 此盘比赛宣告结束 — a 劳改 ends the hand at once; only the non-offending side's
     choice is pending. RULES 10 ``stop`` voids the hand *in progress*, which a revoked
@@ -237,11 +232,6 @@ def test_time_out_consequence_names_article_1_5():
     assert any(line.startswith("1.5: time-out") for line in d.lines()), d.lines()
 
 
-@review_bug(
-    "1.5: hand_started accepted after time-out when no side holds the deal "
-    "(Replayer._on_hand_started / _time_out_end)",
-    NOT_REFUSED,
-)
 def test_no_hand_starts_after_the_match_time_even_without_a_deal_holder():
     """RULES 10 / 1.5: the match lasts 120 minutes (docs/events.md: hand_started needs
     "time not up"). With ``stop``, the opening hand still in bidding at time-out is

@@ -9,7 +9,7 @@ taken → the player after the dealer in play order N → W → S → E.
 from __future__ import annotations
 
 import pytest
-from test_review_helpers import NOT_REFUSED, Desk, review_bug, started
+from test_review_helpers import Desk, started
 
 from referee_desk.rules.seats import Seat, Side
 
@@ -233,23 +233,16 @@ def _summary(before, last=0, cards=1, side="NS"):
     }
 
 
-_PLAUSIBILITY = review_bug(
-    "RULES 7: hand_summary accepts defenders' points that no deal can give "
-    "(Replayer._on_hand_summary / rules.result.last_trick_dig)",
-    NOT_REFUSED,
-)
-
-
 @pytest.mark.parametrize(
     "payload",
     [
         # RULES 7: point cards are 5, 10 and K (5 or 10 points each): every count of
         # points is a multiple of 5.
-        pytest.param(_summary(157), id="before-not-a-multiple-of-5", marks=_PLAUSIBILITY),
+        pytest.param(_summary(157), id="before-not-a-multiple-of-5"),
         pytest.param(_summary(100, 7, 1), id="last-not-a-multiple-of-5"),
         # RULES 7: 400 points in all; the defenders' points before the last trick and
         # the points in the last trick are different cards.
-        pytest.param(_summary(390, 20, 2), id="more-than-400-points", marks=_PLAUSIBILITY),
+        pytest.param(_summary(390, 20, 2), id="more-than-400-points"),
         # The last trick of singles holds at most four 10-point cards.
         pytest.param(_summary(100, 45, 1), id="last-single-trick-over-40"),
     ],
@@ -336,10 +329,6 @@ def test_consequences_name_their_articles_in_json():
     assert all(c["article"] for c in doc["consequences"])
 
 
-@review_bug(
-    "RULES 7: revoke accepts defenders' points that cards cannot give (Replayer._on_revoke)",
-    NOT_REFUSED,
-)
 @pytest.mark.parametrize("points", [-20, 403, 405])
 def test_impossible_revoke_points_are_refused(points):
     """RULES 7 / 8.3 B: the defenders' captured points are 0 … 400 in steps of 5 (8.2 and

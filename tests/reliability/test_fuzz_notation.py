@@ -20,6 +20,7 @@ from referee_desk.rules.errors import CardNotationError
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 LONG = settings(max_examples=20000, deadline=None, suppress_health_check=list(HealthCheck))
+LONG_LISTS = settings(max_examples=10000, deadline=None, suppress_health_check=list(HealthCheck))
 
 #: 1: lists are separated by spaces or commas (also the full-width ，and 、).
 SEPARATOR = re.compile(r"[\s,，、]")
@@ -181,7 +182,7 @@ def test_random_text_as_one_card_long(token: str) -> None:
 
 
 @pytest.mark.slow
-@LONG
+@LONG_LISTS
 @given(near_valid_lists())
 def test_near_valid_lists_long(case: tuple[list[str], list[str]]) -> None:
     attempt_list(*case)

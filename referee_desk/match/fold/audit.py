@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from referee_desk.match.fold.hand import TrickCards
-from referee_desk.match.fold.memo import card_of, judge_follow, top_follow
+from referee_desk.match.fold.memo import card_of, judge_follow, token_suits, top_follow
 from referee_desk.rules.errors import RulesError
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat
@@ -30,14 +30,7 @@ def follow_findings(
     (single leads, or no more cards of the suit than the lead) are not sent to the
     rules core; every other follow is judged by ``rules.follow.check_follow``.
     """
-    suits: dict[str, str] = {}
-
-    def eff(token: str) -> str:
-        found = suits.get(token)
-        if found is None:
-            found = suits[token] = ctx.effective_suit(card_of(token))
-        return found
-
+    suits = token_suits(ctx)
     later: dict[Seat, list[str]] = {s: [] for s in Seat}
     # The same cards by effective suit: what a follower held of the lead's suit.
     later_in: dict[Seat, dict[str, list[str]]] = {s: {} for s in Seat}
@@ -48,25 +41,40 @@ def follow_findings(
             later[seat].extend(cards)
             by_suit = later_in[seat]
             for c in cards:
-                s = eff(c)
-                if s in by_suit:
-                    by_suit[s].append(c)
-                else:
+                s = suits.get(c) or _suit_of(suits, c, ctx)
+                known_of = by_suit.get(s)
+                if known_of is None:
                     by_suit[s] = [c]
+                else:
+                    known_of.append(c)
         lead = plays[0][1]
-        suit, n = eff(lead[0]), len(lead)
+        n = len(lead)
+        suit = suits.get(lead[0]) or _suit_of(suits, lead[0], ctx)
         for seat, cards in plays[1:]:
             of_suit = later_in[seat].get(suit, ())
             held = len(of_suit)
-            in_suit = sum(1 for c in cards if eff(c) == suit)
-            if in_suit >= min(n, held) and (n == 1 or held <= n):
-                continue  # section 5 rule 1 (or any single of the suit) is met
-            if in_suit == n and top_follow(lead, cards, ctx):
-                continue  # the greatest key any n cards reach: legal whatever else is held
+            if n == 1:
+                if not held or (suits.get(cards[0]) or _suit_of(suits, cards[0], ctx)) == suit:
+                    continue  # any single of the suit, or void in it (5.1)
+                in_suit = 0
+            else:
+                in_suit = 0
+                for c in cards:
+                    if (suits.get(c) or _suit_of(suits, c, ctx)) == suit:
+                        in_suit += 1
+                if held <= n and in_suit >= held:
+                    continue  # section 5 rule 1: all the cards of the suit are played
+                if in_suit == n:
+                    if len(set(of_suit)) == held:
+                        # No two identical cards of the suit: every n of them have the
+                        # same key, so any n cards of the suit follow (section 5).
+                        continue
+                    if top_follow(lead, cards, ctx):
+                        continue  # the greatest key any n cards reach: legal whatever else
             if held > n:
                 # Holding more of the suit than the lead, the verdict depends only on the
                 # cards of the suit (5: n cards of H with the greatest key) and the play.
-                known = (*of_suit, *(c for c in cards if eff(c) != suit))
+                known = (*of_suit, *(c for c in cards if suits.get(c) != suit))
             else:
                 known = tuple(later[seat])
             try:
@@ -77,3 +85,9 @@ def follow_findings(
                 rule = getattr(verdict, "rule", "") or "4"
                 found.append((seq, rule, f"{seat.value} in trick {number}: {verdict.reason}"))
     return tuple(sorted(found, key=lambda f: f[0]))
+
+
+def _suit_of(suits: dict[str, str], token: str, ctx: TrumpContext) -> str:
+    """Effective suit of a token the canonical table lacks (parsed once, then kept)."""
+    found = suits[token] = ctx.effective_suit(card_of(token))
+    return found

@@ -28,6 +28,11 @@ class Bidding(Books):
         self._need_running_clock()
         if self.hand is not None:
             raise EventRefused(f"hand {self.hand.number} is still in {self.hand.status}")
+        if self._time_up(at):
+            raise EventRefused(
+                f"the match time of {self.limit_ms // 60_000} minutes is up: no new hand is "
+                "dealt (1.5)"
+            )
         race = self.next_dealer is None
         dealer = Seat(p.dealer) if p.dealer is not None else None
         if race and dealer is not None:
@@ -40,7 +45,13 @@ class Bidding(Books):
                 f"the dealer is {self.next_dealer.value} by rotation; name the dealer"
             )
         self.hand_count += 1
-        hand = HandBook(number=self.hand_count, seq=event.seq, race=race, dealer=dealer)
+        hand = HandBook(
+            number=self.hand_count,
+            seq=event.seq,
+            race=race,
+            dealer=dealer,
+            due_dealer=self.next_dealer,
+        )
         if dealer is not None:
             hand.declarers = dealer.side
             hand.level = self.levels[dealer.side]
@@ -208,12 +219,20 @@ class Bidding(Books):
         hand.next_leader = dealer
         if hand.race:
             self.deal_holder = dealer.side
-        text = (
-            f"hand {hand.number}: dealer {dealer.value}, declarers {dealer.side.value} at "
-            f"level {hand.level.label}, trump {trump}"
+        self.consequences.append(
+            Consequence.make(
+                event.seq,
+                note,
+                "bidding_closed",
+                hand.number,
+                hand=hand.number,
+                dealer=dealer.value,
+                side=dealer.side.value,
+                level=hand.level.label,
+                trump=trump,
+            )
         )
-        self.consequences.append(Consequence(event.seq, note, text, hand.number))
 
     def _on_redeal(self, event: Event, p: ev.ReasonPayload, at: int) -> None:
         hand = self._need_hand(BIDDING)
-        self._void_hand(hand, event.seq, "2.1", f"redeal: {p.reason}")
+        self._void_hand(hand, event.seq, "2.1", "hand_voided_redeal", reason=p.reason)

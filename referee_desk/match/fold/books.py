@@ -64,6 +64,8 @@ class Books:
         self.notes: list[Note] = []
         self.corrections: list[Correction] = []
         self.end: MatchEnd | None = None
+        #: 1.5 could not decide the time-out (equal levels, nobody holds the deal).
+        self.time_out_undecided = False
         self.last_seq = 0
         self.last_time: int | None = None
         self.last_recorded_at: str | None = None
@@ -97,6 +99,23 @@ class Books:
             return self.elapsed_before
         return self.elapsed_before + max(0, at - self.running_since)
 
+    @property
+    def _all_points(self) -> int:
+        """RULES 7: 100 points per deck (5, 10, K)."""
+        return 100 * self.ruleset.decks
+
+    def _check_captured(self, points: int, what: str) -> None:
+        """RULES 7: captured points are 0 … 100 × decks in steps of 5 (5, 10 and K)."""
+        if points < 0 or points % 5 or points > self._all_points:
+            raise EventRefused(
+                f"{what} {points} cannot be captured: points come in 5s, 0 to "
+                f"{self._all_points} in {self.ruleset.decks} decks (7)"
+            )
+
+    def _time_up(self, at: int) -> bool:
+        """True once the match time (1.5) has run out at ``at``."""
+        return self.clock_started_at is not None and self._elapsed(at) >= self.limit_ms
+
     def _need_running_clock(self) -> None:
         if self.clock_started_at is None:
             raise EventRefused("the match clock is not started (1.5): record clock_started")
@@ -127,9 +146,11 @@ class Books:
             hand.violations.append(v)
         return v
 
-    def _void_hand(self, hand: HandBook, seq: int, article: str, reason: str) -> None:
+    def _void_hand(self, hand: HandBook, seq: int, article: str, key: str, **args: Any) -> None:
+        """Void ``hand``; ``key`` (``hand_voided_*``) words why, e.g. a redeal (2.1)."""
+        c = Consequence.make(seq, article, key, None, hand=hand.number, **args)
         hand.status = VOIDED
-        hand.void_reason = reason
+        hand.void_reason = c.text.split(": ", 1)[1]
         self.hands.append(hand.frozen())
         self.hand = None
-        self.consequences.append(Consequence(seq, article, f"hand {hand.number} voided: {reason}"))
+        self.consequences.append(c)

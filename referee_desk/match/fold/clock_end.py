@@ -18,13 +18,11 @@ from referee_desk.match.fold.hand import BIDDING, PLAYING, REVOKED, VOIDED
 from referee_desk.match.state import Consequence, HandState, MatchEnd
 from referee_desk.rules.levels import compare_levels
 from referee_desk.rules.seats import Side
+from referee_desk.rules.wording import render
 
 
 class ClockAndEnd(Books):
     """Handlers: clock_started, clock_paused, clock_resumed, match_ended; the 1.5 time-out."""
-
-    def _time_up(self, at: int) -> bool:
-        return self.clock_started_at is not None and self._elapsed(at) >= self.limit_ms
 
     def _time_out_check(self, at: int, seq: int) -> None:
         if self.end is None and self._time_up(at):
@@ -34,21 +32,28 @@ class ClockAndEnd(Books):
 
     def _time_out_end(
         self, at: int, seq: int, *, dry: bool
-    ) -> tuple[MatchEnd, HandState | None] | None:
+    ) -> tuple[MatchEnd | None, HandState | None] | None:
         """The time-out end (1.5) if the record has reached it, else None.
 
         With ``at_time_out=finish_hand`` a hand in progress is played out first; with
-        ``stop`` it is voided. ``dry`` computes without changing the fold.
+        ``stop`` it is voided. A hand ended by a 劳改 is no longer in progress (8.3: the
+        hand ends at once): under either mode the non-offending side's choice settles it
+        first. At equal levels with no side holding the deal (the bidding race never
+        finished), 1.5 cannot decide: the end is ``(None, hand)`` and awaits the
+        arbitration committee (8.11, docs/events.md). ``dry`` computes without changing
+        the fold.
         """
         hand = self.hand
         current = hand.frozen() if hand is not None else None
-        in_progress = hand is not None and hand.status in (BIDDING, PLAYING, REVOKED)
+        if hand is not None and hand.status == REVOKED:
+            return None
+        in_progress = hand is not None and hand.status in (BIDDING, PLAYING)
         if in_progress and self.ruleset.at_time_out == "finish_hand":
             return None
         holder = self.deal_holder
         if in_progress:
             assert hand is not None and current is not None
-            reason = "1.5 at_time_out=stop: the hand in progress at time-out is voided"
+            reason = render("time_out_voided_hand", (), "en")
             current = replace(current, status=VOIDED, void_reason=reason)
             if hand.declarers is not None:
                 holder = hand.declarers
@@ -57,27 +62,38 @@ class ClockAndEnd(Books):
                 hand.void_reason = reason
                 self.hands.append(hand.frozen())
                 self.hand = None
-                self.consequences.append(Consequence(seq, "1.5", reason, hand.number))
+                self.consequences.append(
+                    Consequence.make(seq, "1.5", "time_out_voided_hand", hand.number)
+                )
         minutes = self.limit_ms // 60_000
         ns, ew = self.levels[Side.NS], self.levels[Side.EW]
         order = compare_levels(ns, ew)
         if order:
             winner = Side.NS if order > 0 else Side.EW
-            text = (
-                f"time-out after {minutes} minutes: {winner.value} win at level "
-                f"{self.levels[winner].label} against {self.levels[winner.other].label}"
-            )
+            key = "time_out_by_level"
+            args = {
+                "minutes": minutes,
+                "winner": winner.value,
+                "level": self.levels[winner].label,
+                "other_level": self.levels[winner.other].label,
+            }
         elif holder is not None:
             winner = holder
-            text = (
-                f"time-out after {minutes} minutes at equal levels ({ns.label}): "
-                f"{winner.value} hold the deal for the next hand and win"
-            )
+            key = "time_out_by_deal"
+            args = {"minutes": minutes, "level": ns.label, "winner": winner.value}
         else:
-            return None
-        end = MatchEnd("time_out", winner, "1.5", text, seq)
+            if not dry and not self.time_out_undecided:
+                self.time_out_undecided = True
+                self.consequences.append(
+                    Consequence.make(
+                        seq, "1.5", "time_out_undecided", minutes=minutes, level=ns.label
+                    )
+                )
+            return None, current
+        c = Consequence.make(seq, "1.5", key, **args)
+        end = MatchEnd("time_out", winner, "1.5", c.text, seq, key=c.key, args=c.args)
         if not dry:
-            self.consequences.append(Consequence(seq, "1.5", text))
+            self.consequences.append(c)
         return end, current
 
     def _on_clock_started(self, event: Event, p: ev.EmptyPayload, at: int) -> None:
@@ -104,10 +120,12 @@ class ClockAndEnd(Books):
         last = self.pauses[-1]
         self.pauses[-1] = replace(last, ended_ms=at)
         self.consequences.append(
-            Consequence(
+            Consequence.make(
                 event.seq,
                 "1.5",
-                f"clock paused {format_duration(at - last.started_ms)} ({last.reason})",
+                "clock_paused",
+                duration=format_duration(at - last.started_ms),
+                reason=last.reason,
             )
         )
 
@@ -129,7 +147,7 @@ class ClockAndEnd(Books):
             )
         self.end = replace(end, recorded=True)
         self.consequences.append(
-            Consequence(
-                event.seq, end.article, f"match ended: {end.winner.value} win ({end.reason})"
+            Consequence.make(
+                event.seq, end.article, "match_ended", winner=end.winner.value, reason=end.reason
             )
         )

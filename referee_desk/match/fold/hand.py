@@ -27,6 +27,9 @@ class HandBook:
     race: bool
     dealer: Seat | None
     status: str = BIDDING
+    #: The dealer the rotation named when the hand started (None in a bidding race);
+    #: 8.5 (wrong dealer) applies only when ``dealer`` differs from it.
+    due_dealer: Seat | None = None
     declarers: Side | None = None
     level: Rank | None = None
     trump: Suit | None = None

@@ -16,7 +16,7 @@ from typing import Any
 from referee_desk.match import events as ev
 from referee_desk.match.clock import format_time, parse_time
 from referee_desk.match.envelope import Event
-from referee_desk.rules.cards import Card, Rank, Suit, format_card, parse_card
+from referee_desk.rules.cards import DECK, Card, Rank, Suit, format_card, parse_card
 from referee_desk.rules.follow import FollowVerdict, check_follow, is_top_follow
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat
@@ -27,6 +27,8 @@ from referee_desk.rules.trump import TrumpContext
 CtxKey = tuple[int, str | None, bool]
 
 SEAT_BY_NAME = {seat.value: seat for seat in Seat}
+#: The canonical token of each card, by ``Card.index``.
+_CANON = tuple(format_card(c) for c in DECK)
 PLAY_ORDER = {seat: seat.play_order_from() for seat in Seat}
 
 
@@ -48,7 +50,7 @@ def canon(token: str) -> str:
 
 
 def cards_of(tokens: Iterable[str]) -> tuple[Card, ...]:
-    return tuple(card_of(t) for t in tokens)
+    return tuple(map(card_of, tokens))
 
 
 def signed(n: int) -> str:
@@ -86,8 +88,19 @@ def ctx_of(key: CtxKey) -> TrumpContext:
 
 @cache
 def suit_memo(key: CtxKey) -> dict[str, str]:
-    """A shared token → effective-suit memo for one trump context (filled on demand)."""
-    return {}
+    """A shared token → effective-suit memo for one trump context.
+
+    Pre-filled with the canonical token of each of the 54 cards (what the fold
+    stores), so lookups hit; other spellings are added on demand by the callers.
+    """
+    return dict(token_suits(ctx_of(key)))
+
+
+@lru_cache(maxsize=256)
+def token_suits(ctx: TrumpContext) -> dict[str, str]:
+    """Canonical card token → effective suit in ``ctx`` (callers may add spellings)."""
+    suit = ctx.tables.suit  # type: ignore[attr-defined]
+    return {_CANON[c.index]: suit[c.index] for c in DECK}
 
 
 @lru_cache(maxsize=1 << 16)
@@ -98,7 +111,14 @@ def judge_trick(
 
     Keyed by plain values (card tokens, level, trump) so a cache hit costs little.
     """
-    return trick_result([cards_of(p) for p in plays], ctx_of(ctx_key), discarded=discarded)
+    result = trick_result(
+        [tuple(map(card_of, p)) for p in plays], ctx_of(ctx_key), discarded=discarded
+    )
+    # Equal results are shared: fewer live objects for the collector after a replay.
+    return _RESULTS.setdefault(result, result)
+
+
+_RESULTS: dict[TrickResult, TrickResult] = {}
 
 
 @lru_cache(maxsize=1 << 16)
@@ -132,8 +152,19 @@ def clear_caches() -> None:
     from referee_desk.match.fold import trick_input
     from referee_desk.match.fold.audit import follow_findings
 
-    for fn in (event_ms, card_of, canon, ctx_of, suit_memo, judge_trick, judge_follow, top_follow):
+    for fn in (
+        event_ms,
+        card_of,
+        canon,
+        ctx_of,
+        suit_memo,
+        token_suits,
+        judge_trick,
+        judge_follow,
+        top_follow,
+    ):
         fn.cache_clear()
     follow_findings.cache_clear()
     trick_input.clear()
     PARSED.clear()
+    _RESULTS.clear()

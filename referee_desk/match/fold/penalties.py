@@ -32,10 +32,19 @@ class Penalties(Books):
         side = seat.side
         if side in hand.lost_bid_right:
             raise EventRefused(f"{side.value} already lost the right to bid in this hand (8.1)")
+        if side.other in hand.lost_bid_right:
+            # 8.1: 由对方来决定是不是反牌（能够明叫）— after the offending side's open bid the
+            # opponents may bid openly; that is no violation and costs them nothing.
+            raise EventRefused(
+                f"8.1: {side.other.value} showed their bid openly, so {side.value} may bid "
+                "openly: that is no violation; record their counter as a bid"
+            )
         hand.lost_bid_right.add(side)
-        text = f"{seat.value} showed a bid openly: {side.value} lose the right to bid this hand"
-        self._violation(event, "open_bid", "8.1", seat, side, text)
-        self.consequences.append(Consequence(event.seq, "8.1", text, hand.number))
+        c = Consequence.make(
+            event.seq, "8.1", "open_bid", hand.number, seat=seat.value, side=side.value
+        )
+        self._violation(event, "open_bid", "8.1", seat, side, c.text)
+        self.consequences.append(c)
 
     def _on_false_bid(self, event: Event, p: ev.SeatPayload, at: int) -> None:
         hand = self._need_hand(BIDDING)
@@ -43,12 +52,16 @@ class Penalties(Books):
         if hand.false_bid_side is not None:
             raise EventRefused("a false bid is already recorded in this hand (8.6)")
         hand.false_bid_side = seat.side
-        text = (
-            f"false bid by {seat.value}: {seat.side.other.value} name the trump, "
-            "or the hand is played in no-trump"
+        c = Consequence.make(
+            event.seq,
+            "8.6",
+            "false_bid",
+            hand.number,
+            seat=seat.value,
+            other=seat.side.other.value,
         )
-        self._violation(event, "false_bid", "8.6", seat, seat.side, text)
-        self.consequences.append(Consequence(event.seq, "8.6", text, hand.number))
+        self._violation(event, "false_bid", "8.6", seat, seat.side, c.text)
+        self.consequences.append(c)
 
     def _on_false_bid_trump(self, event: Event, p: ev.FalseBidTrumpPayload, at: int) -> None:
         hand = self._need_hand(BIDDING)
@@ -61,7 +74,7 @@ class Penalties(Books):
                 raise EventRefused(
                     "8.6: if nobody of the non-offending side names a trump, the hand is no-trump"
                 )
-            text = "nobody of the non-offending side names a trump: no-trump"
+            c = Consequence.make(event.seq, "8.6", "false_bid_no_trump", hand.number)
         else:
             seat = Seat(p.seat)
             if seat.side == hand.false_bid_side:
@@ -69,9 +82,11 @@ class Penalties(Books):
                     f"8.6: the trump is named by the non-offending side; {seat.value} is on the "
                     f"offending side {seat.side.value}"
                 )
-            text = f"{seat.value} names the trump: {p.trump}"
+            c = Consequence.make(
+                event.seq, "8.6", "false_bid_trump", hand.number, seat=seat.value, trump=p.trump
+            )
         hand.false_bid_trump = p.trump
-        self.consequences.append(Consequence(event.seq, "8.6", text, hand.number))
+        self.consequences.append(c)
 
     # -- play: 8.2, 8.3, 8.5 -----------------------------------------------------------
 
@@ -86,20 +101,22 @@ class Penalties(Books):
             cards_of(p.cards)
         assert hand.declarers is not None
         amount = self.ruleset.misplay_points_per_card * p.cards_exposed
-        if seat.side == hand.declarers:
-            hand.adjustment += amount
-            change = f"+{amount} to defenders"
-            role = "declarer"
-        else:
-            hand.adjustment -= amount
-            change = f"−{amount} to defenders"
-            role = "defender"
-        text = (
-            f"{seat.value} ({role}) exposed {p.cards_exposed} card(s) × "
-            f"{self.ruleset.misplay_points_per_card}: {change}"
+        declarer = seat.side == hand.declarers
+        delta = amount if declarer else -amount
+        hand.adjustment += delta
+        c = Consequence.make(
+            event.seq,
+            "8.2",
+            "wrong_play",
+            hand.number,
+            seat=seat.value,
+            role=str(Role.DECLARERS if declarer else Role.DEFENDERS),
+            cards=p.cards_exposed,
+            per_card=self.ruleset.misplay_points_per_card,
+            delta=delta,
         )
-        self._violation(event, "wrong_play", "8.2", seat, seat.side, text)
-        self.consequences.append(Consequence(event.seq, "8.2", text, hand.number))
+        self._violation(event, "wrong_play", "8.2", seat, seat.side, c.text)
+        self.consequences.append(c)
 
     def _on_revoke(self, event: Event, p: ev.RevokePayload, at: int) -> None:
         hand = self._need_hand(PLAYING)
@@ -117,6 +134,8 @@ class Penalties(Books):
                     "the recorded tricks give"
                 )
         else:
+            if p.defenders_points is not None:
+                self._check_captured(p.defenders_points, "defenders_points")
             points = hand.adjustment + (p.defenders_points or 0)
             if p.defenders_points is not None:
                 hand.captured = p.defenders_points
@@ -124,13 +143,14 @@ class Penalties(Books):
         hand.revoke_side = seat.side
         known = hand.form == "detailed" or p.defenders_points is not None
         hand.revoke_points = points if known else None
-        where = f" in trick {p.trick}" if p.trick is not None else ""
-        text = (
-            f"劳改 by {seat.value} ({p.kind}{where}): hand {hand.number} ends; "
-            f"{seat.side.other.value} choose A or B"
-        )
-        self._violation(event, "revoke", "8.3", seat, seat.side, text)
-        self.consequences.append(Consequence(event.seq, "8.3", text, hand.number))
+        args = {"seat": seat.value, "kind": p.kind, "hand": hand.number}
+        args["other"] = seat.side.other.value
+        if p.trick is not None:
+            args["trick"] = p.trick
+        key = "revoke" if p.trick is None else "revoke_in_trick"
+        c = Consequence.make(event.seq, "8.3", key, hand.number, **args)
+        self._violation(event, "revoke", "8.3", seat, seat.side, c.text)
+        self.consequences.append(c)
 
     def _on_penalty_choice(self, event: Event, p: ev.PenaltyChoicePayload, at: int) -> None:
         hand = self._need_hand(REVOKED)
@@ -157,9 +177,8 @@ class Penalties(Books):
                 )
             delta = 160 if offender == hand.declarers else -160
             final = hand.revoke_points + delta
-            step = RulesConsequence(
-                "8.3 B",
-                f"{signed(delta)} to defenders: {hand.revoke_points} → {final}",
+            step = RulesConsequence.make(
+                "8.3 B", "revoke_b", delta=delta, before=hand.revoke_points, final=final
             )
             result = result_from_final_score(
                 final, dec_level, def_level, self.ruleset, prior=(step,)
@@ -171,14 +190,24 @@ class Penalties(Books):
         seat = Seat(p.seat)
         if hand.race:
             raise EventRefused("in a bidding race the dealer is the last standing bidder (2.1)")
-        text = (
-            f"{seat.value} dealt out of turn: hand {hand.number} is replayed, the dealer is "
-            "decided again by the bidding race and rotation restarts from that dealer; levels "
-            "do not change"
+        if hand.dealer == hand.due_dealer:
+            assert hand.dealer is not None
+            raise EventRefused(
+                f"8.5: {hand.dealer.value} deals hand {hand.number} and is due by rotation; "
+                "the dealing order is not wrong"
+            )
+        if seat != hand.dealer:
+            assert hand.dealer is not None
+            raise EventRefused(
+                f"8.5: {hand.dealer.value} dealt hand {hand.number}, not {seat.value}; name the "
+                "seat that dealt out of turn"
+            )
+        c = Consequence.make(
+            event.seq, "8.5", "wrong_dealer", hand.number, seat=seat.value, hand=hand.number
         )
-        self._violation(event, "wrong_dealer", "8.5", seat, seat.side, text)
-        self._void_hand(hand, event.seq, "8.5", f"wrong dealer {seat.value}")
-        self.consequences.append(Consequence(event.seq, "8.5", text, hand.number))
+        self._violation(event, "wrong_dealer", "8.5", seat, seat.side, c.text)
+        self._void_hand(hand, event.seq, "8.5", "hand_voided_wrong_dealer", seat=seat.value)
+        self.consequences.append(c)
         self.next_dealer = None
 
     # -- conduct and the committee: 8.8-8.11 -------------------------------------------
@@ -187,15 +216,14 @@ class Penalties(Books):
         side = seat.side
         self.warnings[side] += 1
         n = self.warnings[side]
+        number = self.hand.number if self.hand else None
         if n == 1:
-            outcome = f"first offence of {side.value}: warning"
+            c = Consequence.make(event.seq, "8.8", "conduct_warning", number, side=side.value)
         else:
-            outcome = f"offence {n} of {side.value}: reported at once to the arbitration committee"
+            c = Consequence.make(event.seq, "8.8", "conduct_referred", number, side=side.value, n=n)
             self.referred.add(side)
         self._violation(event, "conduct_warning", article, seat, side, f"{seat.value}: {text}")
-        self.consequences.append(
-            Consequence(event.seq, "8.8", outcome, self.hand.number if self.hand else None)
-        )
+        self.consequences.append(c)
 
     def _on_conduct_warning(self, event: Event, p: ev.ConductWarningPayload, at: int) -> None:
         self._conduct(event, Seat(p.seat), p.text, "8.8")
@@ -209,14 +237,25 @@ class Penalties(Books):
             )
         self.referred.discard(side)
         if p.decision == "disqualification":
-            text = f"the committee disqualifies {side.value}: {side.other.value} win ({p.text})"
-            self.consequences.append(Consequence(event.seq, "8.8", text))
-            self.end = MatchEnd("disqualification", side.other, "8.8", text, event.seq)
+            c = Consequence.make(
+                event.seq,
+                "8.8",
+                "disqualified",
+                side=side.value,
+                other=side.other.value,
+                text=p.text,
+            )
+            self.consequences.append(c)
+            self.end = MatchEnd(
+                "disqualification", side.other, "8.8", c.text, event.seq, key=c.key, args=c.args
+            )
             if self.hand is not None:
-                self._void_hand(self.hand, event.seq, "8.8", "match ended by disqualification")
+                self._void_hand(self.hand, event.seq, "8.8", "hand_voided_disqualification")
         else:
             self.consequences.append(
-                Consequence(event.seq, "8.8", f"committee decision on {side.value}: {p.text}")
+                Consequence.make(
+                    event.seq, "8.8", "committee_decision", side=side.value, text=p.text
+                )
             )
 
     def _on_think_overrun(self, event: Event, p: ev.ThinkOverrunPayload, at: int) -> None:
@@ -229,11 +268,14 @@ class Penalties(Books):
         self.overruns[seat.side] += 1
         self._violation(event, "think_overrun", "8.9", seat, seat.side, text)
         self.consequences.append(
-            Consequence(
+            Consequence.make(
                 event.seq,
                 "8.9",
-                f"overrun recorded: {text}",
+                "think_overrun",
                 self.hand.number if self.hand else None,
+                seat=seat.value,
+                seconds=p.seconds,
+                limit=self.ruleset.think_seconds,
             )
         )
         if self.ruleset.overrun_counts_as_warning:
@@ -241,14 +283,14 @@ class Penalties(Books):
 
     def _on_forfeit(self, event: Event, p: ev.ForfeitPayload, at: int) -> None:
         side = Side(p.side)
-        text = (
-            f"{side.value} forfeit: {side.value} score 0 for the match, {side.other.value} advance"
+        c = Consequence.make(event.seq, "8.10", "forfeit", side=side.value, other=side.other.value)
+        self._violation(event, "forfeit", "8.10", None, side, p.text or c.text)
+        self.consequences.append(c)
+        self.end = MatchEnd(
+            "forfeit", side.other, "8.10", c.text, event.seq, key=c.key, args=c.args
         )
-        self._violation(event, "forfeit", "8.10", None, side, p.text or text)
-        self.consequences.append(Consequence(event.seq, "8.10", text))
-        self.end = MatchEnd("forfeit", side.other, "8.10", text, event.seq)
         if self.hand is not None:
-            self._void_hand(self.hand, event.seq, "8.10", "match ended by forfeit")
+            self._void_hand(self.hand, event.seq, "8.10", "hand_voided_forfeit")
 
     def _on_committee_ruling(self, event: Event, p: ev.CommitteeRulingPayload, at: int) -> None:
         changes = {Side(k): v for k, v in (p.level_changes or {}).items() if v}
@@ -268,17 +310,21 @@ class Penalties(Books):
             hand.adjustment += p.defenders_points
             if hand.revoke_points is not None:
                 hand.revoke_points += p.defenders_points
-        parts = [p.text]
+        args: dict[str, str | int | bool] = {"text": p.text}
         for side, n in changes.items():
-            parts.append(
-                f"{side.value} {signed(n)} level(s): {self.levels[side].label} → "
-                f"{new_levels[side].label}"
-            )
+            args[f"{side.value}_levels"] = n
+            args[f"{side.value}_before"] = self.levels[side].label
+            args[f"{side.value}_after"] = new_levels[side].label
         if p.defenders_points is not None:
-            parts.append(f"{signed(p.defenders_points)} to defenders")
+            args["has_points"] = True
+            args["points"] = p.defenders_points
         self.levels = new_levels
         self.consequences.append(
-            Consequence(
-                event.seq, "8.11", "; ".join(parts), self.hand.number if self.hand else None
+            Consequence.make(
+                event.seq,
+                "8.11",
+                "committee_ruling",
+                self.hand.number if self.hand else None,
+                **args,
             )
         )

@@ -168,6 +168,14 @@ class Play(Books):
         hand = self._need_hand(PLAYING)
         if hand.form == "detailed":
             raise EventRefused("this hand is recorded trick by trick; its result is derived")
+        self._check_captured(p.defenders_points_before_last, "defenders_points_before_last")
+        total = p.defenders_points_before_last + p.last_trick_points
+        if total > self._all_points:
+            raise EventRefused(
+                f"defenders_points_before_last {p.defenders_points_before_last} + "
+                f"last_trick_points {p.last_trick_points} = {total}: there are only "
+                f"{self._all_points} points in {self.ruleset.decks} decks (7)"
+            )
         hand.form = "summary"
         hand.captured = p.defenders_points_before_last
         self._finish_by_score(
@@ -208,15 +216,11 @@ class Play(Books):
         gains = {s: int(levels_after[s]) - int(self.levels[s]) for s in Side}
         upcoming = next_dealer(hand.dealer, result.deal, self.ruleset)
         sc = shuffle_and_cut(hand.dealer, result.deal, self.ruleset)
+        sides = {"declarers_side": hand.declarers.value, "defenders_side": hand.defenders.value}
         consequences = tuple(
-            Consequence(
-                seq,
-                c.article,
-                c.text.replace("declarers", f"declarers {hand.declarers}").replace(
-                    "defenders", f"defenders {hand.defenders}"
-                ),
-                hand.number,
-            )
+            Consequence.make(seq, c.article, c.key, hand.number, **dict(c.args), **sides)
+            if c.key
+            else Consequence(seq, c.article, c.text, hand.number)
             for c in result.consequences
         )
         hand.result = HandOutcome(
@@ -237,12 +241,14 @@ class Play(Books):
         self.deal_holder = winner
         self.shuffler, self.cutter = sc.shuffler, sc.cutter
         self.consequences.append(
-            Consequence(
+            Consequence.make(
                 seq,
                 "2.3",
-                f"next hand: {upcoming.value} deals; {sc.shuffler.value} shuffles, "
-                f"{sc.cutter.value} cuts",
+                "next_hand",
                 hand.number,
+                dealer=upcoming.value,
+                shuffler=sc.shuffler.value,
+                cutter=sc.cutter.value,
             )
         )
         hand.status = FINISHED
@@ -250,5 +256,5 @@ class Play(Books):
         self.hand = None
         if result.passed_a:
             self.passed_a = winner
-            text = f"{winner.value} pass A (打过A) and win the match"
-            self.end = MatchEnd("passed_a", winner, "1.5", text, seq)
+            c = Consequence.make(seq, "1.5", "passed_a_end", winner=winner.value)
+            self.end = MatchEnd("passed_a", winner, "1.5", c.text, seq, key=c.key, args=c.args)

@@ -150,11 +150,13 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
             self._touch(event)
             self.corrections.append(Correction(event.seq, p.target_seq, p.action, p.reason))
             self.consequences.append(
-                Consequence(
+                Consequence.make(
                     event.seq,
                     "record",
-                    f"event {p.target_seq} {'voided' if p.action == 'void' else 'replaced'}: "
-                    f"{p.reason}",
+                    "correction",
+                    target=p.target_seq,
+                    action=p.action,
+                    reason=p.reason,
                 )
             )
             return

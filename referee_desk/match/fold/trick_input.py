@@ -50,46 +50,61 @@ def prepare_trick(p: TrickPayload) -> PreparedTrick:
 
 def clear() -> None:
     _PREPARED.clear()
+    _SHARED.clear()
+
+
+#: Shared small tuples (a seat order, a (token, copies) pair, canonical tokens):
+#: a record repeats them thousands of times, and every tuple kept alive is one more
+#: object for the cyclic collector to walk after a bulk replay.
+_SHARED: dict[tuple, tuple] = {}
+_SHARED_MAX = 1 << 16
 
 
 def _prepare(p: TrickPayload) -> PreparedTrick:
-    seats: list[Seat] | None = []
-    plays: list[tuple[str, ...]] | None = []
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    share = _SHARED.setdefault
+    recorded = p.plays
+    seat_of = SEAT_BY_NAME.get
+    seats: tuple[Seat, ...] | None = tuple([seat_of(play.seat) for play in recorded])  # type: ignore[misc]
+    seats = None if None in seats else share(seats, seats)  # type: ignore[operator,arg-type]
+    plays: tuple[tuple[str, ...], ...] | None
     copies: dict[str, int] = {}
-    discarded: list[int] = []
-    for index, play in enumerate(p.plays):
-        if seats is not None:
-            seat = SEAT_BY_NAME.get(play.seat)
-            if seat is None:
-                seats = None
-            else:
-                seats.append(seat)
-        if plays is not None:
-            try:
-                cards = tuple(map(canon, play.cards))
-            except (ValueError, TypeError):
-                plays = None
-            else:
-                plays.append(cards)
-                for token in cards:
-                    copies[token] = copies.get(token, 0) + 1
-        if play.discarded:
-            discarded.append(index)
-    even = bool(plays) and all(len(cards) == len(plays[0]) for cards in plays)
+    try:
+        plays = tuple([_canonical(play.cards) for play in recorded])
+    except (ValueError, TypeError):
+        plays = None
+    else:
+        for cards in plays:
+            for token in cards:
+                copies[token] = copies.get(token, 0) + 1
+    discarded = tuple([index for index, play in enumerate(recorded) if play.discarded])
+    even = False
+    if plays:
+        size = len(plays[0])
+        even = all(len(cards) == size for cards in plays)
     as_recorded: tuple[tuple[Seat, tuple[str, ...], bool], ...] = ()
     by_seat: tuple[tuple[Seat, tuple[str, ...]], ...] = ()
     if seats is not None:
-        as_recorded = tuple(
-            (seat, play.cards, play.discarded) for seat, play in zip(seats, p.plays, strict=True)
-        )
+        cards_in = [play.cards for play in recorded]
+        flags = [play.discarded for play in recorded]
+        as_recorded = tuple(zip(seats, cards_in, flags, strict=True))
         if plays is not None:
             by_seat = tuple(zip(seats, plays, strict=True))
     return PreparedTrick(
-        None if seats is None else tuple(seats),
-        None if plays is None else tuple(plays),
+        seats,
+        plays,
         even,
-        tuple(copies.items()) if plays is not None else (),
-        tuple(discarded),
+        tuple([share(item, item) for item in copies.items()]),
+        discarded,
         as_recorded,
         by_seat,
     )
+
+
+def _canonical(cards: tuple[str, ...]) -> tuple[str, ...]:
+    """Canonical tokens of a play; the recorded tuple itself when already canonical."""
+    tokens = tuple(map(canon, cards))
+    if tokens == cards and type(cards) is tuple:
+        return cards
+    return _SHARED.setdefault(tokens, tokens)

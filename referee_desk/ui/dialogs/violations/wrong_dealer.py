@@ -26,4 +26,50 @@ class WrongDealerDialog(ViolationDialog):
         self.ui.seatLabel.setText(self.tr("Seat that dealt"))
 
     def entries(self) -> Entries:
-        return [("wrong_dealer", {"seat": self.seat()})]
+        """The wrong dealer; first, if needed, corrections that say who really dealt.
+
+        The desk records a later hand as dealt by the rotation dealer. 8.5 applies only
+        when another seat dealt (the match layer refuses it otherwise), so when the
+        referee names a seat other than the recorded dealer, the record is corrected
+        first: this hand's play entries (bidding_closed, tricks, wrong plays; the hand
+        is replayed anyway, 8.5) are voided, latest first, and its ``hand_started``
+        is replaced by one naming the seat that dealt.
+        """
+        seat = self.seat()
+        state = self.session.state
+        hand = state.current_hand
+        entries: Entries = []
+        if hand is not None and not hand.race and hand.dealer is not None:
+            if str(hand.dealer) != seat:
+                reason = self.tr("8.5: %1 dealt this hand, not %2")
+                reason = reason.replace("%1", seat).replace("%2", str(hand.dealer))
+                voided = getattr(state, "voided_seqs", frozenset())
+                later = [
+                    e
+                    for e in self.session.events
+                    if e.seq > hand.seq and e.type in _PLAY_TYPES and e.seq not in voided
+                ]
+                for event in reversed(later):
+                    entries.append(
+                        (
+                            "correction",
+                            {"target_seq": event.seq, "action": "void", "reason": reason},
+                        )
+                    )
+                entries.append(
+                    (
+                        "correction",
+                        {
+                            "target_seq": hand.seq,
+                            "action": "replace",
+                            "reason": reason,
+                            "payload": {"dealer": seat},
+                        },
+                    )
+                )
+        entries.append(("wrong_dealer", {"seat": seat}))
+        return entries
+
+
+#: Entries of a hand's play that a wrong dealer's correction voids (8.5: replayed).
+_PLAY_TYPES = frozenset({"bidding_closed", "trick", "wrong_play"})
