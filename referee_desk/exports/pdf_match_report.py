@@ -41,6 +41,7 @@ from referee_desk.exports.pdf_common import (
 from referee_desk.match import replay
 from referee_desk.match.clock import format_duration
 from referee_desk.match.envelope import Event, verify_chain
+from referee_desk.rules.wording import describe as word_consequence
 from referee_desk.tournament.model import LEVEL_NAMES, level_name
 
 NS_COLOR = colors.HexColor("#1f5fbf")
@@ -109,7 +110,7 @@ def export_match_report_pdf(
                 bold=True,
             )
         )
-        story.append(p(e.text, s.body))
+        story.append(p(word_consequence(e, "zh_CN"), s.body))
     else:
         story.append(p("比赛未结束 The match has not ended.", s.warning))
     if state.referred:
@@ -138,13 +139,17 @@ def export_match_report_pdf(
     # Consequences, violations, flags, corrections, notes.
     story.append(p("判定与条款 Consequences and articles", s.h1))
     rows = [["#", "盘 Hand", "条款 Article", "内容 Consequence"]]
-    rows += [[c.seq, c.hand or "", c.article, c.text] for c in state.consequences] or []
+    rows += [
+        [c.seq, c.hand or "", c.article, word_consequence(c, "zh_CN")] for c in state.consequences
+    ] or []
     if len(rows) == 1:
         rows.append(["", "", "", "无 none"])
     story.append(grid(rows, [12 * mm, 16 * mm, 20 * mm, 132 * mm], s))
 
     story.append(p("违规 Violations", s.h1))
     rows = [["#", "盘 Hand", "违规 Violation", "条款 Article", "座位 Seat", "说明 Detail"]]
+    # A violation's detail is the English text of its consequence: print its wording.
+    worded = {(c.seq, c.text): word_consequence(c, "zh_CN") for c in state.consequences}
     for v in state.violations:
         rows.append(
             [
@@ -153,7 +158,7 @@ def export_match_report_pdf(
                 v.kind,
                 v.article,
                 SEATS.get(v.seat.value, "") if v.seat else SIDES[v.side.value],
-                v.detail,
+                worded.get((v.seq, v.detail), v.detail),
             ]
         )
     extra = [("BACKGROUND", (0, 1), (-1, len(rows) - 1), VIOLATION_BG)] if len(rows) > 1 else []

@@ -6,70 +6,74 @@ the greatest any n cards of H reach. The greatest key comes from the strand DP o
 ``profile.best_selection``; a play is checked by computing its own key.
 
 ``check_follow`` gives a verdict a referee can read; ``is_legal_follow`` and the lazy
-``legal_follows`` mirror python-chess's ``is_legal`` beside ``legal_moves``.
+``legal_follows`` mirror python-chess's ``is_legal`` beside ``legal_moves``. The
+values and their wording live in ``follow_text``, the no-search fast paths in
+``follow_fast``; both are re-exported here.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from enum import StrEnum
 
-from referee_desk.rules.cards import Card, Suit, format_cards
+from referee_desk.rules.cards import Card, format_cards
 from referee_desk.rules.errors import IllegalInputError
+from referee_desk.rules.follow_fast import is_top_follow
+from referee_desk.rules.follow_fast import quick_verdict as _quick_verdict
+from referee_desk.rules.follow_text import (
+    TUPLE_LEADS,
+    FollowMode,
+    FollowRequirement,
+    FollowVerdict,
+    Key,
+    describe_key,
+    describe_profile,
+    lead_article,
+    suit_label,
+)
+from referee_desk.rules.follow_text import n_cards as _n_cards
 from referee_desk.rules.profile import (
     best_selection,
     chains_of,
+    count_cards,
     has_free_pair,
     pair_profile,
     tuple_size,
-    unit_value,
 )
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.rules.trick import lead_unit
-from referee_desk.rules.trump import TRUMP, TrumpContext
+from referee_desk.rules.trump import TrumpContext
 from referee_desk.rules.units import Unit, UnitKind, classify
+
+__all__ = [
+    "GUILIN",
+    "FollowMode",
+    "FollowRequirement",
+    "FollowVerdict",
+    "Key",
+    "best_follow",
+    "check_follow",
+    "classify",
+    "describe_key",
+    "describe_profile",
+    "follow_requirement",
+    "is_legal_follow",
+    "is_top_follow",
+    "key_of",
+    "lead_article",
+    "legal_follows",
+    "required_shape",
+    "suit_label",
+]
 
 #: The default ruleset (Guilin 2009).
 GUILIN = GUILIN_2009
-
-Key = tuple[int, tuple[int, ...]]
-
-
-class FollowMode(StrEnum):
-    """What section 5 asks of this follower."""
-
-    ALL_OF_SUIT = "all_of_suit"  # 5.1: |H| ≤ n, play all of H plus any cards
-    ANY_OF_SUIT = "any_of_suit"  # single lead, or the 4.5 triple-lead exemption
-    SHAPE = "shape"  # the greatest key over n cards of H
-
-
-def lead_article(lead: Unit) -> str:
-    """The Guilin article that governs following this lead."""
-    if lead.kind in (UnitKind.SINGLE, UnitKind.PAIR):
-        return "4.1"
-    if lead.kind is UnitKind.TRACTOR:
-        return "4.2" if lead.length == 2 else "4.3"
-    if lead.kind is UnitKind.BOMB:
-        return "4.4"
-    if lead.kind is UnitKind.TRIPLE:
-        return "4.5"
-    return "4.6"
-
-
-def suit_label(suit: str) -> str:
-    return "trump" if suit == TRUMP else Suit(suit).symbol
-
-
-def _n_cards(count: int, suit: str) -> str:
-    return f"{count} {suit} card" + ("" if count == 1 else "s")
 
 
 def key_of(cards: tuple[Card, ...], lead: Unit, ctx: TrumpContext) -> Key:
     """The section-5 key of a set F of the lead's suit, by lead type."""
     profile = pair_profile(cards, ctx)
-    if lead.kind in (UnitKind.PAIR, UnitKind.TRIPLE, UnitKind.BOMB):
+    if lead.kind in TUPLE_LEADS:
         return (min(tuple_size(cards), lead.each), profile)
     if lead.kind is UnitKind.BULLDOZER:
         unit = classify(cards, ctx)
@@ -82,109 +86,16 @@ def key_of(cards: tuple[Card, ...], lead: Unit, ctx: TrumpContext) -> Key:
     return (0, profile)
 
 
-_WORDS = {
-    2: "two",
-    3: "three",
-    4: "four",
-    5: "five",
-    6: "six",
-    7: "seven",
-    8: "eight",
-    9: "nine",
-    10: "ten",
-    11: "eleven",
-    12: "twelve",
-}
-
-
-def _value_name(value: int, count: int) -> str:
-    if value == 1:
-        return "a pair" if count == 1 else f"{count} pairs"
-    word = _WORDS.get(value, str(value))
-    extra = "bomb" if value == 2 else "bulldozer"
-    name = f"{word}-pair tractor (or {extra})"
-    article = "an" if word[0] == "e" else "a"
-    return f"{article} {name}" if count == 1 else f"{count} × {name}"
-
-
-def describe_profile(profile: tuple[int, ...]) -> str:
-    """``(3, 1)`` → ``a three-pair tractor (or bulldozer) + a pair``."""
-    counts = Counter(profile)
-    names = [_value_name(v, counts[v]) for v in sorted(counts, reverse=True)]
-    return " + ".join(names) if names else "no pair"
-
-
-def describe_key(key: Key, lead: Unit) -> str:
-    """English shape of a key for a referee, e.g. ``a triple + 1 card``."""
-    first, profile = key
-    if lead.kind in (UnitKind.PAIR, UnitKind.TRIPLE, UnitKind.BOMB):
-        if first == 4:
-            return "a bomb"
-        if first == 3:
-            return "a triple" if lead.each == 3 else "a triple + 1 card"
-        if first == 2:
-            text = describe_profile(profile).replace(" (or bomb)", "")
-            return text + ("" if sum(profile) * 2 == lead.size else " + other cards")
-        return "single cards"
-    if lead.kind is UnitKind.BULLDOZER and first == 1:
-        return f"the {lead.describe()}"
-    text = describe_profile(profile)
-    return text if sum(profile) * 2 == lead.size else f"{text} + other cards"
-
-
-@dataclass(frozen=True, slots=True)
-class FollowRequirement:
-    """What the follower must play: mode, greatest key and one play that reaches it."""
-
-    lead: Unit
-    count: int
-    held: tuple[Card, ...]
-    mode: FollowMode
-    key: Key | None
-    example: tuple[Card, ...]
-    rule: str
-
-    @property
-    def suit(self) -> str:
-        return self.lead.suit
-
-    def describe(self) -> str:
-        suit = suit_label(self.suit)
-        if self.mode is FollowMode.ALL_OF_SUIT:
-            if not self.held:
-                return f"void in {suit}: any {self.count} cards"
-            text = f"all {_n_cards(len(self.held), suit)} held ({format_cards(self.held)})"
-            extra = self.count - len(self.held)
-            return f"{text} + any {extra} other cards" if extra else text
-        if self.mode is FollowMode.ANY_OF_SUIT:
-            return f"any {self.count} {suit} cards"
-        assert self.key is not None
-        return (
-            f"{self.count} {suit} cards with {describe_key(self.key, self.lead)}, "
-            f"e.g. {format_cards(self.example)}"
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class FollowVerdict:
-    """Is the follow legal, under which article, why, and one legal play if not."""
-
-    legal: bool
-    rule: str
-    reason: str
-    instead: tuple[Card, ...] | None = None
-
-
-def _hand_counter(hand: tuple[Card, ...], ruleset: Ruleset) -> Counter[Card]:
-    counts: Counter[Card] = Counter(hand)
+def _hand_counter(hand: tuple[Card, ...], ruleset: Ruleset) -> dict[Card, int]:
+    counts = count_cards(hand)
     if not counts or max(counts.values()) <= ruleset.decks:
         return counts
-    counts = Counter()  # find the first card over the limit, to name its position
+    seen: dict[Card, int] = {}  # find the first card over the limit, to name its position
     for position, card in enumerate(hand, start=1):
-        counts[card] += 1
-        if counts[card] > ruleset.decks:
+        seen[card] = seen.get(card, 0) + 1
+        if seen[card] > ruleset.decks:
             raise IllegalInputError(
-                f"hand: card {position}: {card} appears {counts[card]} times; {ruleset.decks} "
+                f"hand: card {position}: {card} appears {seen[card]} times; {ruleset.decks} "
                 f"decks hold it only {ruleset.decks} times (1.4)"
             )
     return counts
@@ -192,17 +103,14 @@ def _hand_counter(hand: tuple[Card, ...], ruleset: Ruleset) -> Counter[Card]:
 
 def _weak_first(cards: Iterable[Card], ctx: TrumpContext) -> list[Card]:
     """Cards a follower most easily gives away: side suits before trumps, low first."""
-    return sorted(
-        cards,
-        key=lambda c: (ctx.is_trump(c), c.points > 0, ctx.power(c), ctx.sort_key(c)),
-    )
+    return sorted(cards, key=ctx.tables.weak_of.__getitem__)  # type: ignore[attr-defined]
 
 
 def _fill(
-    base: tuple[Card, ...], pool: Counter[Card], need: int, ctx: TrumpContext
+    base: tuple[Card, ...], pool: dict[Card, int], need: int, ctx: TrumpContext
 ) -> tuple[Card, ...]:
-    rest = pool - Counter(base)
-    extra = _weak_first(rest.elements(), ctx)[:need]
+    rest = _missing(pool, count_cards(base))
+    extra = _weak_first(rest, ctx)[:need]
     return tuple(ctx.sorted([*base, *extra]))
 
 
@@ -227,24 +135,26 @@ required_shape = follow_requirement
 def _requirement(
     unit: Unit,
     hand_cards: tuple[Card, ...],
-    hand_counts: Counter[Card],
+    hand_counts: dict[Card, int],
     ctx: TrumpContext,
     ruleset: Ruleset,
 ) -> FollowRequirement:
     n = unit.size
     rule = lead_article(unit)
-    held = tuple(ctx.sorted([c for c in hand_cards if ctx.effective_suit(c) == unit.suit]))
+    suit_of = ctx.tables.suit_of  # type: ignore[attr-defined]
+    suit = unit.suit
+    held = tuple(ctx.sorted([c for c in hand_cards if suit_of[c] == suit]))
     if len(hand_cards) < n:
         raise IllegalInputError(f"the hand holds {len(hand_cards)} cards; the lead has {n}")
     if len(held) <= n:
         example = _fill(held, hand_counts, n - len(held), ctx)
         return FollowRequirement(unit, n, held, FollowMode.ALL_OF_SUIT, None, example, rule)
-    held_counts = Counter(held)
+    held_counts = count_cards(held)
     if unit.kind is UnitKind.SINGLE:
         example = _fill((), held_counts, n, ctx)
         return FollowRequirement(unit, n, held, FollowMode.ANY_OF_SUIT, None, example, rule)
-    if unit.kind in (UnitKind.PAIR, UnitKind.TRIPLE, UnitKind.BOMB):
-        tau = min(tuple_size(held), unit.each)
+    if unit.kind in TUPLE_LEADS:
+        tau = min(max(held_counts.values()), unit.each)
         if (
             unit.kind is UnitKind.TRIPLE
             and ruleset.triple_lead_spares_tractors
@@ -273,8 +183,10 @@ def _requirement(
     return FollowRequirement(unit, n, held, FollowMode.SHAPE, key, example, rule)
 
 
-def _missing(want: Counter[Card], have: Counter[Card]) -> list[Card]:
-    return list((want - have).elements())
+def _missing(want: dict[Card, int], have: dict[Card, int]) -> list[Card]:
+    """The cards of ``want`` beyond ``have`` (as ``Counter`` subtraction lists them)."""
+    get = have.get
+    return [c for c, k in want.items() for _ in range(k - get(c, 0))]
 
 
 def check_follow(
@@ -300,7 +212,7 @@ def check_follow(
             f"cards; the lead {format_cards(lead_cards)} has {unit.size}"
         )
     hand_counts = _hand_counter(hand_cards, ruleset)
-    play_counts = Counter(play_cards)
+    play_counts = count_cards(play_cards)
     missing = _missing(play_counts, hand_counts)
     if missing:
         raise IllegalInputError(
@@ -313,131 +225,16 @@ def check_follow(
     return _judge(req, play_cards, play_counts, ctx)
 
 
-def _top_key(lead: Unit) -> Key:
-    """The greatest key any n cards can have against this lead (an upper bound).
-
-    n cards hold at most ⌊n/2⌋ pair-units, all in one strand at best; the first item
-    is at most the lead's tuple (pair, triple, bomb) or 1 for a same-shape bulldozer.
-    """
-    if lead.kind in (UnitKind.PAIR, UnitKind.TRIPLE, UnitKind.BOMB):
-        first = lead.each
-    else:
-        first = 1 if lead.kind is UnitKind.BULLDOZER else 0
-    return (first, (lead.size // 2,))
-
-
-def _reaches_top(play: Unit | None, lead: Unit) -> bool:
-    """Is the play one unit whose key is ``_top_key(lead)``?
-
-    One unit of n cards worth ⌊n/2⌋ pair-units has the profile (⌊n/2⌋,); the first
-    item then needs as many identical cards as the lead's tuple, or the lead's exact
-    bulldozer shape (6.3).
-    """
-    if play is None or play.suit != lead.suit or play.size != lead.size:
-        return False
-    if unit_value(play.each, play.length) != lead.size // 2:
-        return False
-    if lead.kind in (UnitKind.PAIR, UnitKind.TRIPLE, UnitKind.BOMB):
-        return play.each >= lead.each
-    if lead.kind is UnitKind.BULLDOZER:
-        return play.kind is UnitKind.BULLDOZER and (play.each, play.length) == (
-            lead.each,
-            lead.length,
-        )
-    return True
-
-
-def is_top_follow(lead: Iterable[Card], play: Iterable[Card], ctx: TrumpContext) -> bool:
-    """Is ``play`` a follow no hand can better: all of the lead's suit, greatest key?
-
-    Such a follow is legal whatever else the follower holds (section 5), so a caller
-    that knows only part of the hand needs no more. False when the lead is not one
-    unit or the counts differ (``check_follow`` then explains).
-    """
-    lead_cards = tuple(lead)
-    play_cards = tuple(play)
-    if len(lead_cards) == 2 and len(play_cards) == 2:
-        # Pair lead (3.2): only an identical pair of the lead's suit reaches (2, (1,)).
-        a, b = lead_cards
-        return (
-            a == b
-            and play_cards[0] == play_cards[1]
-            and ctx.effective_suit(play_cards[0]) == ctx.effective_suit(a)
-        )
-    unit = classify(lead_cards, ctx)
-    if unit is None or len(play_cards) != unit.size:
-        return False
-    if unit.kind is UnitKind.SINGLE:
-        return ctx.effective_suit(play_cards[0]) == unit.suit
-    return _reaches_top(classify(play_cards, ctx), unit)
-
-
-def _all_distinct(cards: tuple[Card, ...], suit: str, ctx: TrumpContext) -> bool:
-    """No two identical cards among ``cards`` of effective suit ``suit``."""
-    of_suit = [c for c in cards if ctx.effective_suit(c) == suit]
-    return len(set(of_suit)) == len(of_suit)
-
-
-def _quick_verdict(
-    unit: Unit,
-    hand_cards: tuple[Card, ...],
-    play_cards: tuple[Card, ...],
-    ctx: TrumpContext,
-    ruleset: Ruleset,
-) -> FollowVerdict | None:
-    """The verdict of a legal follow that needs no search, else None (then judge fully).
-
-    Same verdicts as ``_judge``: a short follower that plays all its cards of the suit
-    (5.1), any cards of the suit to a single lead, or a play whose key reaches the
-    upper bound ``_top_key`` (so no n cards of the suit can do better).
-    """
-    suit = unit.suit
-    n = unit.size
-    eff = ctx.effective_suit
-    held = sum(1 for c in hand_cards if eff(c) == suit)
-    in_suit = sum(1 for c in play_cards if eff(c) == suit)
-    label = suit_label(suit)
-    rule = lead_article(unit)
-    if held <= n:
-        if in_suit != held:
-            return None  # kept back a card of the suit: the full judgement explains it
-        if not held:
-            return FollowVerdict(True, rule, f"void in {label}: any {n} cards may be played")
-        return FollowVerdict(True, rule, f"plays all {_n_cards(held, label)} held")
-    if in_suit != n:
-        return None
-    if unit.kind is UnitKind.SINGLE:
-        return FollowVerdict(True, rule, f"any {n} {label} cards follow this lead")
-    if _reaches_top(classify(play_cards, ctx), unit):
-        key = _top_key(unit)
-    elif _all_distinct(hand_cards, suit, ctx):
-        # No two identical cards of the suit: every n of them have the same key, no
-        # pair-units and a tuple of 1; to a triple lead no triple and no free pair (4.5).
-        if unit.kind is UnitKind.TRIPLE and ruleset.triple_lead_spares_tractors:
-            return FollowVerdict(
-                True,
-                "4.5",
-                f"no triple and every {label} pair is in a tractor: any {n} {label} cards",
-            )
-        key = (1 if unit.kind in (UnitKind.PAIR, UnitKind.TRIPLE, UnitKind.BOMB) else 0, ())
-    else:
-        return None
-    return FollowVerdict(
-        True, rule, f"plays {describe_key(key, unit)}, the best shape held in {label}"
-    )
-
-
 def _judge(
     req: FollowRequirement,
     play_cards: tuple[Card, ...],
-    play_counts: Counter[Card],
+    play_counts: dict[Card, int],
     ctx: TrumpContext,
 ) -> FollowVerdict:
     suit = suit_label(req.suit)
     n = req.count
-    held_counts = Counter(req.held)
     if req.mode is FollowMode.ALL_OF_SUIT:
-        left_out = _missing(held_counts, play_counts)
+        left_out = _missing(count_cards(req.held), play_counts)
         if not left_out:
             reason = (
                 f"void in {suit}: any {n} cards may be played"
@@ -452,7 +249,8 @@ def _judge(
             f"of them; kept back {format_cards(left_out)}",
             req.example,
         )
-    off_suit = [c for c in play_cards if ctx.effective_suit(c) != req.suit]
+    suit_of = ctx.tables.suit_of  # type: ignore[attr-defined]
+    off_suit = [c for c in play_cards if suit_of[c] != req.suit]
     if off_suit:
         shape = ""
         if req.key is not None:
@@ -534,7 +332,7 @@ def legal_follows(
     req = _requirement(unit, hand_cards, hand_counts, ctx, ruleset)
     n = req.count
     if req.mode is FollowMode.ALL_OF_SUIT:
-        rest = hand_counts - Counter(req.held)
+        rest = Counter(hand_counts) - Counter(req.held)
         items = [(c, rest[c]) for c in ctx.sorted(list(rest))]
         for extra in _multisubsets(items, n - len(req.held)):
             yield tuple(ctx.sorted([*req.held, *extra]))

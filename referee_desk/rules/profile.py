@@ -52,10 +52,18 @@ def score_of_profile(profile: Iterable[int]) -> int:
     return sum(BASE**v for v in profile)
 
 
+def count_cards(cards: Iterable[Card]) -> dict[Card, int]:
+    """Copies of each card, in first-seen order (a plain dict: cheaper than Counter)."""
+    counts: dict[Card, int] = {}
+    get = counts.get
+    for card in cards:
+        counts[card] = get(card, 0) + 1
+    return counts
+
+
 def tuple_size(cards: Iterable[Card]) -> int:
     """T(F): the largest number of identical cards in F (0 for no cards)."""
-    counts = Counter(cards)
-    return max(counts.values(), default=0)
+    return max(count_cards(cards).values(), default=0)
 
 
 # --------------------------------------------------------------------------- runs
@@ -71,17 +79,20 @@ class Run:
 
 def runs_of(cards: Iterable[Card], ctx: TrumpContext) -> list[Run]:
     """Split cards into runs; level cards, 2s and lone joker ranks are runs of one."""
-    counts = Counter(cards)
+    counts = count_cards(cards)
     by_suit: dict[str, list[tuple[int, Card, int]]] = {}
     runs: list[Run] = []
+    tables = ctx.tables  # type: ignore[attr-defined]
+    chain = tables.chain
+    suit = tables.suit
     for card, count in counts.items():
         if count < 2:
             continue
-        index = ctx.chain_index(card)
+        index = chain[card.index]
         if index is None:
             runs.append(Run((card,), (count,)))
         else:
-            by_suit.setdefault(ctx.effective_suit(card), []).append((index, card, count))
+            by_suit.setdefault(suit[card.index], []).append((index, card, count))
     for items in by_suit.values():
         items.sort(key=lambda item: item[0])
         current_cards: list[Card] = []
@@ -254,7 +265,7 @@ def best_selection(
 
 
 def _plan_cards(runs: list[Run], plan: Plan) -> tuple[Card, ...]:
-    taken: Counter[Card] = Counter()
+    taken: dict[Card, int] = {}
     while plan is not None:
         (run_id, run_plan), plan = plan
         run = runs[run_id]
@@ -269,8 +280,9 @@ def _plan_cards(runs: list[Run], plan: Plan) -> tuple[Card, ...]:
                 for pos in range(start, start + length):
                     load[pos] += each
         for pos in set(load) | set(tuple_take):
-            taken[run.cards[pos]] += max(load[pos], tuple_take.get(pos, 0))
-    return tuple(taken.elements())
+            card = run.cards[pos]
+            taken[card] = taken.get(card, 0) + max(load[pos], tuple_take.get(pos, 0))
+    return tuple(card for card, count in taken.items() for _ in range(count))
 
 
 def pair_profile(cards: Iterable[Card], ctx: TrumpContext) -> tuple[int, ...]:

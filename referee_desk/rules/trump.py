@@ -136,6 +136,9 @@ class CardTables:
     order_of: dict[Card, int]
     """``display`` keyed by card: ``sorted(cards, key=order_of.__getitem__)`` is
     ``sorted(cards, key=ctx.sort_key)`` (the sort key differs for distinct cards)."""
+    weak_of: dict[Card, int]
+    """Rank in the order a follower most easily gives cards away: side suits before
+    trumps, non-point cards first, low first, then display order."""
 
 
 @lru_cache(maxsize=256)
@@ -167,7 +170,19 @@ def card_tables(level: Rank, trump: Suit | None, bridge_level_gap: bool = False)
         dict(zip(DECK, suit, strict=True)),
         dict(zip(DECK, power, strict=True)),
         dict(zip(DECK, display, strict=True)),
+        _ranks(
+            [
+                (t, c.points > 0, p, k)
+                for c, t, p, k in zip(DECK, is_trump, power, sort_key, strict=True)
+            ]
+        ),
     )
+
+
+def _ranks(keys: list) -> dict[Card, int]:
+    """Each card's position when DECK is sorted by ``keys`` (distinct for distinct cards)."""
+    ranking = sorted(range(len(DECK)), key=keys.__getitem__)
+    return {DECK[i]: position for position, i in enumerate(ranking)}
 
 
 def _is_trump(card: Card, level: Rank, trump: Suit | None) -> bool:

@@ -190,7 +190,9 @@ class EventLogModel(QAbstractTableModel):
         if column == "what":
             return describe(event)
         if column == "consequence":
-            text = "; ".join(c.text for c in self._consequences.get(event.seq, []))
+            text = "; ".join(
+                texts.consequence_text(c) for c in self._consequences.get(event.seq, [])
+            )
             if event.seq in self._corrected:
                 note = QCoreApplication.translate("EventLogModel", "corrected: %1").replace(
                     "%1", self._corrected[event.seq]

@@ -6,10 +6,29 @@ translation (context ``Texts``), so the zh_CN catalogue carries the glossary ter
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QLocale
 
 from referee_desk.rules.cards import Rank, Suit
 from referee_desk.rules.seats import Seat, Side
+from referee_desk.rules.wording import Language, describe, describe_line
+
+
+def wording_language() -> Language:
+    """The language consequences are worded in: the interface's (LanguageManager sets
+    the default locale: Chinese → ``zh_CN``, anything else → ``en``)."""
+    return "zh_CN" if QLocale().language() == QLocale.Language.Chinese else "en"
+
+
+def consequence_text(consequence: Any) -> str:
+    """A consequence (or a MatchEnd) worded in the interface language, without article."""
+    return describe(consequence, wording_language())
+
+
+def consequence_line(consequence: Any) -> str:
+    """``"article: text"`` worded in the interface language (the article as printed)."""
+    return describe_line(consequence, wording_language())
 
 
 def seat_name(seat: Seat | str) -> str:

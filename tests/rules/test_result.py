@@ -407,3 +407,31 @@ def test_roles_map_back_to_seating_sides() -> None:
     assert result.levels_by_side(Side.EW) == {Side.EW: Rank.SEVEN, Side.NS: Rank.SIX}
     assert result.side_of(result.deal, Side.EW) is Side.NS
     assert result.side_of("declarers", Side.EW) is Side.EW
+
+
+@given(
+    st.integers(min_value=-40, max_value=80).map(lambda n: n * 5),
+    st.sampled_from(["declarers", "defenders"]),
+    st.sampled_from([lvl.label for lvl in LEVELS]),
+    st.sampled_from([lvl.label for lvl in LEVELS]),
+)
+def test_every_result_consequence_is_worded_in_both_languages(points, winner, dec, dfn):
+    """RULES 13: each step of a result (7.1-7.3, 1.5, 7) has a key whose English template
+    gives its ``text`` and whose Chinese template uses 庄家方/防守方, 上台/连庄."""
+    from referee_desk.rules.wording import describe
+
+    r = hand_result(
+        defenders_points=points,
+        last_trick_points=20,
+        last_trick_cards=2,
+        last_trick_winner=winner,
+        declarer_level=dec,
+        defender_level=dfn,
+    )
+    for c in r.consequences:
+        assert c.key and describe(c, "en") == c.text
+        zh = describe(c, "zh_CN")
+        assert "declarers" not in zh and "defenders" not in zh, zh
+    last = describe(r.consequences[1], "zh_CN")
+    assert ("上台" in last) == (r.deal.value == "defenders")
+    assert ("连庄" in last) == (r.deal.value == "declarers")

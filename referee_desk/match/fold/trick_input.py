@@ -53,7 +53,7 @@ def clear() -> None:
     _SHARED.clear()
 
 
-#: Shared small tuples (a seat order, a (token, copies) pair, canonical tokens):
+#: Shared small tuples (a seat order, a (token, copies) pair):
 #: a record repeats them thousands of times, and every tuple kept alive is one more
 #: object for the cyclic collector to walk after a bulk replay.
 _SHARED: dict[tuple, tuple] = {}
@@ -70,8 +70,10 @@ def _prepare(p: TrickPayload) -> PreparedTrick:
     seats = None if None in seats else share(seats, seats)  # type: ignore[operator,arg-type]
     plays: tuple[tuple[str, ...], ...] | None
     copies: dict[str, int] = {}
+    cards_in = [play.cards for play in recorded]
     try:
-        plays = tuple([_canonical(play.cards) for play in recorded])
+        # The recorded tuple itself when already canonical (one object fewer to keep).
+        plays = tuple([c if (t := tuple(map(canon, c))) == c else t for c in cards_in])
     except (ValueError, TypeError):
         plays = None
     else:
@@ -86,7 +88,6 @@ def _prepare(p: TrickPayload) -> PreparedTrick:
     as_recorded: tuple[tuple[Seat, tuple[str, ...], bool], ...] = ()
     by_seat: tuple[tuple[Seat, tuple[str, ...]], ...] = ()
     if seats is not None:
-        cards_in = [play.cards for play in recorded]
         flags = [play.discarded for play in recorded]
         as_recorded = tuple(zip(seats, cards_in, flags, strict=True))
         if plays is not None:
@@ -100,11 +101,3 @@ def _prepare(p: TrickPayload) -> PreparedTrick:
         as_recorded,
         by_seat,
     )
-
-
-def _canonical(cards: tuple[str, ...]) -> tuple[str, ...]:
-    """Canonical tokens of a play; the recorded tuple itself when already canonical."""
-    tokens = tuple(map(canon, cards))
-    if tokens == cards and type(cards) is tuple:
-        return cards
-    return _SHARED.setdefault(tokens, tokens)

@@ -112,5 +112,5 @@ class HandSummaryDialog(EntryDialog):
             return
         self.clear_error()
         after = self.session.state.last_seq
-        details = [str(c) for c in new_consequences(state, after)]
+        details = [texts.consequence_line(c) for c in new_consequences(state, after)]
         self.ui.previewLabel.setText(preview_html(outcome_headline(state, after), details))

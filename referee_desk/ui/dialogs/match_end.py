@@ -31,7 +31,7 @@ class MatchEndDialog(EntryDialog):
             return
         self.ui.winnerLabel.setText(self.tr("%1 wins").replace("%1", texts.side_name(end.winner)))
         self.ui.ruleLabel.setText(
-            f"{texts.end_reason_name(end.reason)} ({end.article}): {end.text}"
+            f"{texts.end_reason_name(end.reason)} ({end.article}): {texts.consequence_text(end)}"
         )
 
     def entries(self) -> Entries:

@@ -1961,6 +1961,10 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <source>Seat that dealt</source>
         <translation>错误坐庄的座位</translation>
     </message>
+    <message>
+        <source>8.5: %1 dealt this hand, not %2</source>
+        <translation>8.5：本盘实际由%1发牌，而非%2</translation>
+    </message>
 </context>
 <context>
     <name>WrongPlayDialog</name>

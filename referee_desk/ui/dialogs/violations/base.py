@@ -114,7 +114,7 @@ class ViolationDialog(EntryDialog):
 
 def consequence_text(state: Any, after_seq: int) -> str:
     """What the match layer derived from the draft: consequences, warnings, the end."""
-    lines = [str(c) for c in new_consequences(state, after_seq)]
+    lines = [texts.consequence_line(c) for c in new_consequences(state, after_seq)]
     end = getattr(state, "end", None)
     if end is not None and end.seq > after_seq:
         lines.append(

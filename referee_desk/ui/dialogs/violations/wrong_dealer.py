@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from referee_desk.ui import texts
 from referee_desk.ui.dialogs.base import Entries
 from referee_desk.ui.dialogs.violations.base import ViolationDialog
 
@@ -39,34 +40,35 @@ class WrongDealerDialog(ViolationDialog):
         state = self.session.state
         hand = state.current_hand
         entries: Entries = []
-        if hand is not None and not hand.race and hand.dealer is not None:
-            if str(hand.dealer) != seat:
-                reason = self.tr("8.5: %1 dealt this hand, not %2")
-                reason = reason.replace("%1", seat).replace("%2", str(hand.dealer))
-                voided = getattr(state, "voided_seqs", frozenset())
-                later = [
-                    e
-                    for e in self.session.events
-                    if e.seq > hand.seq and e.type in _PLAY_TYPES and e.seq not in voided
-                ]
-                for event in reversed(later):
-                    entries.append(
-                        (
-                            "correction",
-                            {"target_seq": event.seq, "action": "void", "reason": reason},
-                        )
-                    )
+        recorded = None if hand is None or hand.race else hand.dealer
+        if hand is not None and recorded is not None and str(recorded) != seat:
+            reason = self.tr("8.5: %1 dealt this hand, not %2")
+            reason = reason.replace("%1", texts.seat_name(seat))
+            reason = reason.replace("%2", texts.seat_name(recorded))
+            voided = getattr(state, "voided_seqs", frozenset())
+            later = [
+                e
+                for e in self.session.events
+                if e.seq > hand.seq and e.type in _PLAY_TYPES and e.seq not in voided
+            ]
+            for event in reversed(later):
                 entries.append(
                     (
                         "correction",
-                        {
-                            "target_seq": hand.seq,
-                            "action": "replace",
-                            "reason": reason,
-                            "payload": {"dealer": seat},
-                        },
+                        {"target_seq": event.seq, "action": "void", "reason": reason},
                     )
                 )
+            entries.append(
+                (
+                    "correction",
+                    {
+                        "target_seq": hand.seq,
+                        "action": "replace",
+                        "reason": reason,
+                        "payload": {"dealer": seat},
+                    },
+                )
+            )
         entries.append(("wrong_dealer", {"seat": seat}))
         return entries
 
