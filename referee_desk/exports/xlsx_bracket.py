@@ -124,12 +124,12 @@ def _page(ws: Worksheet, last_col: int, footer: str = "") -> None:
     ws.freeze_panes = ws.cell(row=HEADER_ROWS + 1, column=1)
     ws.print_options.horizontalCentered = True
     ws.page_margins.left = ws.page_margins.right = 0.4
-    ws.oddFooter.center.text = "&P / &N"
     if footer:
         # Excel limits a header/footer to 255 characters in all.
         ws.oddFooter.left.text = footer[:230]
         ws.oddFooter.left.size = 6
-    ws.oddHeader.right.text = "Referee Desk 裁判台"
+    # The page number sits in the header: the ruleset footer can run the page's width.
+    ws.oddHeader.right.text = "Referee Desk 裁判台 · &P / &N"
     ws.print_area = f"A1:{get_column_letter(last_col)}{max(ws.max_row, HEADER_ROWS)}"
 
 
@@ -212,16 +212,27 @@ def _info_sheet(ws: Worksheet, snap: Snapshot) -> None:
         ("名次 Place", _place_name(p.place, p.note), pair_text(snap.pair(p.pair_id)))
         for p in snap.state.places
     ]
+    widths = {"A": 34, "B": 44, "C": 36}
     for r, (a, b, c) in enumerate(rows, start=HEADER_ROWS + 1):
         for col, text in enumerate((a, b, c), start=1):
             cell = ws.cell(r, col, text)
             cell.font = BODY_FONT
             cell.alignment = LEFT
             cell.border = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
-    ws.column_dimensions["A"].width = 34
-    ws.column_dimensions["B"].width = 44
-    ws.column_dimensions["C"].width = 36
+        # Wrapped text needs a taller row: Excel and LibreOffice keep the default height.
+        cells = zip(widths.values(), (a, b, c), strict=True)
+        lines = max(_wrapped_lines(text, width) for width, text in cells)
+        if lines > 1:
+            ws.row_dimensions[r].height = 15 * lines
+    for letter, width in widths.items():
+        ws.column_dimensions[letter].width = width
     _page(ws, 3, _footer(snap))
+
+
+def _wrapped_lines(text: str, width: int) -> int:
+    """Lines a wrapped cell needs; CJK characters take two columns of width."""
+    columns = sum(2 if ord(ch) > 0x2E80 else 1 for ch in text) + 2
+    return max(1, -(-columns // (width - 2)))
 
 
 def _format_text(snap: Snapshot) -> str:

@@ -75,6 +75,10 @@ class TrumpContext:
         """The field hash, computed once (contexts key many memo tables)."""
         return self._hash  # type: ignore[attr-defined,no-any-return]
 
+    def __reduce__(self) -> tuple[type[TrumpContext], tuple[Rank, Suit | None, bool]]:
+        """Pickle the fields only; the tables are rebuilt (shared) on load."""
+        return (TrumpContext, (self.level, self.trump, self.bridge_level_gap))
+
     @classmethod
     def of(
         cls, level: str | Rank, trump: str | Suit | None, *, bridge_level_gap: bool = False
