@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
@@ -91,6 +91,9 @@ _ENTRY_ACTIONS = (
 
 
 class MainWindow(QMainWindow):
+    #: The open tournament file changed (opened, reopened after recovery, or closed).
+    file_changed = Signal()
+
     def __init__(
         self,
         settings: DeskSettings,
@@ -307,6 +310,7 @@ class MainWindow(QMainWindow):
             return False
         self.close_tournament()
         self.tf = tf
+        self.file_changed.emit()
         self.settings.last_file = str(path)
         note = str(path)
         if tf.read_only:
@@ -342,6 +346,7 @@ class MainWindow(QMainWindow):
         if self.tf is not None:
             self.tf.close()
             self.tf = None
+            self.file_changed.emit()
 
     def open_match(self, match_id: str, referee: str, signed_in: Any = None) -> MatchSession:
         assert self.tf is not None

@@ -19,7 +19,7 @@ from referee_desk.store.jsonl import write_jsonl
 from referee_desk.tournament.model import Decision, Format, Settings, TournamentInfo
 from referee_desk.tournament.simulate import simulate_match
 from referee_desk.tournament.state import Status
-from referee_desk.ui.organizer import OrganizerView, install_organizer
+from referee_desk.ui.organizer import OrganizerView
 from referee_desk.ui.organizer.bracket import match_boxes
 from referee_desk.ui.organizer.dialogs import OrganizerDrawDialog, split_names
 from referee_desk.ui.organizer.models import OrganizerMatchesModel
@@ -77,7 +77,7 @@ def record_ko(view: Any, folder: Path, match_id: str, way: str, winner: str = "N
 
 @pytest.fixture
 def organizer(window: Any) -> Iterator[OrganizerView]:
-    view = install_organizer(window)
+    view = window.organizer  # the main window installs it beside the match view
     yield view
     view.wait_for_exports()
     QApplication.processEvents()
@@ -709,3 +709,14 @@ def test_results_recorded_in_the_match_tab_show_at_once(
     assert organizer.state is not before
     row = organizer.matches_model.row_of(match_id)
     assert organizer.matches_model.index(row, 6).data() == "playing"
+
+
+def test_match_view_single_keys_are_off_on_the_organizer_tab(window: Any) -> None:
+    """Typing B or Space in the organizer's tables must not open a bid or start the timer."""
+    bid = window.ui.actionBid
+    assert bid.shortcut().toString() == "B"
+    window.organizer_tabs.setCurrentIndex(1)
+    assert bid.shortcut().isEmpty()
+    assert window.ui.actionUndo.shortcut().toString() == "Ctrl+Z"
+    window.organizer_tabs.setCurrentIndex(0)
+    assert bid.shortcut().toString() == "B"

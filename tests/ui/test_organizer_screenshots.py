@@ -13,7 +13,6 @@ from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QWidget
 
 from referee_desk.tournament.model import Settings
 from referee_desk.tournament.state import Status
-from referee_desk.ui.organizer import install_organizer
 from referee_desk.ui.organizer.dialogs import (
     OrganizerDrawDialog,
     OrganizerLinkDialog,
@@ -55,7 +54,7 @@ def _english_left(widget: QWidget) -> list[str]:
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
 def test_render_the_organizer(window: Any, languages: Any, tmp_path: Path, language: str) -> None:
     languages.apply(language)
-    view = install_organizer(window)
+    view = window.organizer
     window.resize(1500, 900)
     _samples_cup(view, tmp_path)
     ready = [s.match.match_id for s in view.state.matches if s.status is Status.READY]

@@ -7,6 +7,7 @@ hand. The findings are flags for the referee, not rulings.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from functools import lru_cache
 
 from referee_desk.match.fold.hand import TrickCards
@@ -30,10 +31,10 @@ def follow_findings(
     (single leads, or no more cards of the suit than the lead) are not sent to the
     rules core; every other follow is judged by ``rules.follow.check_follow``.
     """
-    suits = token_suits(ctx)
+    suits = _Suits(token_suits(ctx), ctx)
     later: dict[Seat, list[str]] = {s: [] for s in Seat}
     # The same cards by effective suit: what a follower held of the lead's suit.
-    later_in: dict[Seat, dict[str, list[str]]] = {s: {} for s in Seat}
+    later_in: dict[Seat, defaultdict[str, list[str]]] = {s: defaultdict(list) for s in Seat}
     found: list[tuple[int, str, str]] = []
     for number in range(len(trick_cards), 0, -1):
         _leader, plays, seq = trick_cards[number - 1]
@@ -41,26 +42,21 @@ def follow_findings(
             later[seat].extend(cards)
             by_suit = later_in[seat]
             for c in cards:
-                s = suits.get(c) or _suit_of(suits, c, ctx)
-                known_of = by_suit.get(s)
-                if known_of is None:
-                    by_suit[s] = [c]
-                else:
-                    known_of.append(c)
+                by_suit[suits[c]].append(c)
         lead = plays[0][1]
         n = len(lead)
-        suit = suits.get(lead[0]) or _suit_of(suits, lead[0], ctx)
+        suit = suits[lead[0]]
         for seat, cards in plays[1:]:
-            of_suit = later_in[seat].get(suit, ())
+            of_suit = later_in[seat][suit]
             held = len(of_suit)
             if n == 1:
-                if not held or (suits.get(cards[0]) or _suit_of(suits, cards[0], ctx)) == suit:
+                if not held or suits[cards[0]] == suit:
                     continue  # any single of the suit, or void in it (5.1)
                 in_suit = 0
             else:
                 in_suit = 0
                 for c in cards:
-                    if (suits.get(c) or _suit_of(suits, c, ctx)) == suit:
+                    if suits[c] == suit:
                         in_suit += 1
                 if held <= n and in_suit >= held:
                     continue  # section 5 rule 1: all the cards of the suit are played
@@ -74,7 +70,7 @@ def follow_findings(
             if held > n:
                 # Holding more of the suit than the lead, the verdict depends only on the
                 # cards of the suit (5: n cards of H with the greatest key) and the play.
-                known = (*of_suit, *(c for c in cards if suits.get(c) != suit))
+                known = (*of_suit, *(c for c in cards if suits[c] != suit))
             else:
                 known = tuple(later[seat])
             try:
@@ -87,7 +83,13 @@ def follow_findings(
     return tuple(sorted(found, key=lambda f: f[0]))
 
 
-def _suit_of(suits: dict[str, str], token: str, ctx: TrumpContext) -> str:
-    """Effective suit of a token the canonical table lacks (parsed once, then kept)."""
-    found = suits[token] = ctx.effective_suit(card_of(token))
-    return found
+class _Suits(dict[str, str]):
+    """Token → effective suit: the canonical table, plus other spellings parsed once."""
+
+    def __init__(self, table: dict[str, str], ctx: TrumpContext) -> None:
+        super().__init__(table)
+        self.ctx = ctx
+
+    def __missing__(self, token: str) -> str:
+        found = self[token] = self.ctx.effective_suit(card_of(token))
+        return found

@@ -53,7 +53,7 @@ def clear() -> None:
     _SHARED.clear()
 
 
-#: Shared small tuples (a seat order, a (token, copies) pair):
+#: Shared small tuples (a seat order, a (token, copies) pair, a (seat, cards) pair):
 #: a record repeats them thousands of times, and every tuple kept alive is one more
 #: object for the cyclic collector to walk after a bulk replay.
 _SHARED: dict[tuple, tuple] = {}
@@ -89,9 +89,9 @@ def _prepare(p: TrickPayload) -> PreparedTrick:
     by_seat: tuple[tuple[Seat, tuple[str, ...]], ...] = ()
     if seats is not None:
         flags = [play.discarded for play in recorded]
-        as_recorded = tuple(zip(seats, cards_in, flags, strict=True))
+        as_recorded = tuple([share(t, t) for t in zip(seats, cards_in, flags, strict=True)])
         if plays is not None:
-            by_seat = tuple(zip(seats, plays, strict=True))
+            by_seat = tuple([share(t, t) for t in zip(seats, plays, strict=True)])
     return PreparedTrick(
         seats,
         plays,
