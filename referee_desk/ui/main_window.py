@@ -59,6 +59,7 @@ from referee_desk.ui.dialogs.violations import VIOLATION_MENU, OverrunDialog
 from referee_desk.ui.event_model import COLUMNS, EventLogModel, ViolationFilterProxy, local_time
 from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
 from referee_desk.ui.language import LanguageManager
+from referee_desk.ui.messages import open_message
 from referee_desk.ui.organizer import install_organizer
 from referee_desk.ui.record import StoreMatchRecord
 from referee_desk.ui.session import MatchSession
@@ -272,12 +273,8 @@ class MainWindow(QMainWindow):
     ) -> QMessageBox:
         """A non-blocking message box; the text is kept in ``last_message``."""
         self.last_message = text
-        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
-        box.setWindowModality(Qt.WindowModality.WindowModal)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
-        self.message_box = box
-        return box
+        self.message_box = open_message(self, title, text, icon)
+        return self.message_box
 
     def choose_file(self) -> None:
         path, _filter = QFileDialog.getOpenFileName(

@@ -39,6 +39,7 @@ from referee_desk.tournament.repository import Tournament
 from referee_desk.tournament.schema import EXTENSION_NAME
 from referee_desk.tournament.state import Status, TournamentState
 from referee_desk.ui.generated.ui_organizer_view import Ui_OrganizerView
+from referee_desk.ui.messages import open_message
 from referee_desk.ui.organizer import texts
 from referee_desk.ui.organizer.bracket import build_bracket_scene, match_boxes
 from referee_desk.ui.organizer.dialogs import (
@@ -437,12 +438,8 @@ class OrganizerView(QWidget):
     ) -> QMessageBox:
         """A non-blocking message box; the text is kept in ``last_message``."""
         self.last_message = text
-        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, self)
-        box.setWindowModality(Qt.WindowModality.WindowModal)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
-        self.message_box = box
-        return box
+        self.message_box = open_message(self, title, text, icon)
+        return self.message_box
 
     def status(self, text: str) -> None:
         if self.window_ is not None:
