@@ -63,7 +63,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--table")
     p.add_argument("--referee")
 
-    p = sub.add_parser("import-records", help="import match records (.jsonl or desk .sqlite)")
+    p = sub.add_parser(
+        "import-records",
+        help="import match records (.jsonl or desk .sqlite); a record under a desk's own id "
+        "is linked to the drawn match of its two pairs when that match is certain",
+    )
     p.add_argument("file")
     p.add_argument("sources", nargs="+")
 
@@ -218,6 +222,13 @@ def _import_records(args: argparse.Namespace) -> int:
         result = import_records(t, args.sources)
     for line in result.lines():
         print(line)
+    if result.not_in_draw:
+        # Records under a desk's own id are linked on import when their pairs name one
+        # waiting drawn match; the others wait for the organizer.
+        print(
+            f"to count one for a drawn match: referee-desk tournament link {args.file} "
+            "RECORD_ID MATCH_ID"
+        )
     return 0 if result.ok else 1
 
 

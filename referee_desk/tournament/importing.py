@@ -5,6 +5,14 @@ desk's SQLite file. The store does the writing (``interchange.import_jsonl``):
 an identical record is skipped, a longer one extends the match, a different one
 is a conflict. Matches are imported one by one, so a conflict on one match is
 reported and the others still come in; nothing is guessed.
+
+A desk may record a match under its own id (``GL2026-R1-T1``). Such a record is
+linked to its drawn match (``Tournament.link(..., by="import")``) when the pairs it
+names (``#<pair id>`` in ``match_opened.pairs``, else the seated players, else the
+pair name, as ``outcomes.side_pairs`` reads them) are registered pairs that meet in
+exactly one drawn match still without a record, and no other unlinked record names
+the same match. Otherwise it stays "not in the draw", with the reason, for the
+organizer to link by hand.
 """
 
 from __future__ import annotations
@@ -15,11 +23,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee_desk.match.envelope import Event
+from referee_desk.match.state import MatchInfo
+from referee_desk.rules.seats import Seat, Side
 from referee_desk.store.errors import ImportConflict, ImportRefused, StoreError
 from referee_desk.store.interchange import import_jsonl, is_sqlite
 from referee_desk.store.jsonl import read_jsonl, write_jsonl
 from referee_desk.store.tournament_file import TournamentFile
+from referee_desk.tournament.errors import OutcomeError
+from referee_desk.tournament.model import Pair
+from referee_desk.tournament.outcomes import _ID, _norm, side_pairs
 from referee_desk.tournament.repository import Tournament
+
+#: Who made a link found on import (``tournament_links.linked_by``).
+LINKED_BY_IMPORT = "import"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +48,22 @@ class Conflict:
         return f"match {self.match_id} from {self.source}: {self.reason}"
 
 
+@dataclass(frozen=True, slots=True)
+class Linked:
+    """A record kept under a desk's own id, found to be the record of a drawn match."""
+
+    record_id: str
+    match_id: str
+    pair_a: int
+    pair_b: int
+
+    def __str__(self) -> str:
+        return (
+            f"record {self.record_id} counts for {self.match_id} "
+            f"(pairs #{self.pair_a} and #{self.pair_b})"
+        )
+
+
 @dataclass(slots=True)
 class ImportResult:
     added: dict[str, int] = field(default_factory=dict)
@@ -39,6 +71,10 @@ class ImportResult:
     conflicts: list[Conflict] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     not_in_draw: list[str] = field(default_factory=list)
+    #: Records under a desk's own id linked to their drawn match on this import.
+    linked: list[Linked] = field(default_factory=list)
+    #: record id -> why it could not be linked (for ``not_in_draw``).
+    why_not_linked: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -51,7 +87,10 @@ class ImportResult:
         ]
         out += [f"CONFLICT {c}" for c in self.conflicts]
         out += [f"REFUSED {r}" for r in self.refused]
-        out += [f"not in the draw (imported, not used): {m}" for m in self.not_in_draw]
+        out += [str(link) for link in self.linked]
+        for m in self.not_in_draw:
+            why = self.why_not_linked.get(m)
+            out.append(f"not in the draw (imported, not used): {m}" + (f": {why}" if why else ""))
         return out
 
 
@@ -83,12 +122,13 @@ def import_records(t: Tournament, paths: Sequence[str | Path]) -> ImportResult:
         else:
             t.invalidate()
             ids = set(report.added) | set(report.unchanged)
-            return ImportResult(
+            result = ImportResult(
                 added=dict(report.added),
                 unchanged=[m for m in report.unchanged if m not in report.added],
                 not_in_draw=sorted(m for m in ids if m not in drawn),
             )
-    return _import_each(t, paths, drawn)
+            return _link_found(t, result)
+    return _link_found(t, _import_each(t, paths, drawn))
 
 
 def _import_each(t: Tournament, paths: Sequence[str | Path], drawn: set[str]) -> ImportResult:
@@ -118,5 +158,150 @@ def _import_each(t: Tournament, paths: Sequence[str | Path], drawn: set[str]) ->
                     result.unchanged.append(mid)
                 if mid not in drawn and mid not in result.not_in_draw:
                     result.not_in_draw.append(mid)
+    t.invalidate()
+    return result
+
+
+# -- records under a desk's own id ------------------------------------------------------
+
+
+def _side_text(side: str) -> str:
+    return {"NS": "N–S", "EW": "E–W"}.get(side, side)
+
+
+def opening_info(events: Sequence[Event]) -> MatchInfo | None:
+    """Pairs and seats from a record's ``match_opened`` (without replaying the record)."""
+    if not events or events[0].type != "match_opened":
+        return None
+    p = events[0].payload
+    try:
+        return MatchInfo(
+            tournament=str(p.get("tournament", "")),
+            round=str(p.get("round", "")),
+            table=str(p.get("table", "")),
+            pairs={Side(k): str(v) for k, v in (p.get("pairs") or {}).items()},
+            seats={Seat(k): str(v) for k, v in (p.get("seats") or {}).items()},
+            referee=str(p.get("referee", "")),
+        )
+    except ValueError:
+        return None
+
+
+def identify_pairs(info: MatchInfo, pairs: Sequence[Pair]) -> tuple[int, int] | str:
+    """The registered pairs (N–S, E–W) a record names, or why they cannot be told.
+
+    Each side is read as ``outcomes.side_pairs`` reads it: ``#<pair id>`` in its label,
+    else the two players seated on that side, else the pair's name. A side matching no
+    pair, or two pairs (same names), is not guessed.
+    """
+    by_id = {p.pair_id for p in pairs}
+    found: dict[str, int] = {}
+    for side in (Side.NS, Side.EW):
+        label = info.pairs.get(side, "")
+        seated = sorted(name for seat, name in info.seats.items() if seat.side is side)
+        said = f"{_side_text(side.value)} “{label}” ({', '.join(seated) or 'no players'})"
+        m = _ID.match(label or "")
+        if m and int(m.group(1)) in by_id:
+            found[side.value] = int(m.group(1))
+            continue
+        matches = [pair.pair_id for pair in pairs if _reads_as(seated, label, pair)]
+        if not matches:
+            return f"{said} is no registered pair"
+        if len(matches) > 1:
+            return f"{said} could be pair " + " or ".join(f"#{x}" for x in matches)
+        found[side.value] = matches[0]
+    if found["NS"] == found["EW"]:
+        return f"both sides read as pair #{found['NS']}"
+    return found["NS"], found["EW"]
+
+
+def _reads_as(seated: Sequence[str], label: str, pair: Pair) -> bool:
+    """``side_pairs`` applied to one side and one pair (seated players, else the name)."""
+    players = {_norm(name) for name in seated}
+    return players == {_norm(pair.player1), _norm(pair.player2)} or _norm(label) == _norm(pair.name)
+
+
+def _waiting_matches(t: Tournament) -> dict[frozenset[int], list[tuple[str, int, int]]]:
+    """Drawn matches whose two pairs are known and which have no record, by their pairs."""
+    recorded = set(t.file.match_ids()) | set(t.links())
+    out: dict[frozenset[int], list[tuple[str, int, int]]] = {}
+    for s in t.state().matches:
+        mid = s.match.match_id
+        if s.pair_a is None or s.pair_b is None or mid in recorded:
+            continue
+        out.setdefault(frozenset((s.pair_a, s.pair_b)), []).append((mid, s.pair_a, s.pair_b))
+    return out
+
+
+def _link_found(t: Tournament, result: ImportResult) -> ImportResult:
+    """Link the records under a desk's own id whose drawn match is certain (see module doc).
+
+    Every unlinked record of the file is considered, not only this import's, so the
+    answer does not depend on the order of imports; linking decides matches, which may
+    make later matches' pairs known, so this runs in passes until nothing more links.
+    """
+    if not t.drawn or t.file.read_only:
+        for m in result.not_in_draw:
+            result.why_not_linked[m] = "no draw yet" if not t.drawn else "the file is read-only"
+        return result
+    drawn = {m.match_id for m in t.matches()}
+    pairs = t.pairs()
+    pm = {p.pair_id: p for p in pairs}
+    named: dict[str, tuple[int, int] | str] = {}
+    infos: dict[str, MatchInfo] = {}
+    while True:
+        linked_records = set(t.links().values())
+        waiting = [m for m in t.file.match_ids() if m not in drawn and m not in linked_records]
+        if not waiting:
+            break
+        open_matches = _waiting_matches(t)
+        claims: dict[str, list[str]] = {}
+        why: dict[str, str] = {}
+        who: dict[str, str] = {}
+        for rid in waiting:
+            if rid not in named:
+                info = opening_info(t.file.events(rid)[:1])
+                if info is None:
+                    named[rid] = "the record has no readable match_opened event"
+                else:
+                    infos[rid] = info
+                    named[rid] = identify_pairs(info, pairs)
+            ident = named[rid]
+            if isinstance(ident, str):
+                why[rid] = f"cannot tell its pairs: {ident}"
+                continue
+            found = open_matches.get(frozenset(ident), [])
+            low, high = sorted(ident)
+            who[rid] = f"pairs #{low} and #{high}"
+            if not found:
+                why[rid] = f"{who[rid]} meet in no drawn match still without a record"
+            elif len(found) > 1:
+                why[rid] = f"{who[rid]} meet in " + " and ".join(m for m, _, _ in found)
+            else:
+                claims.setdefault(found[0][0], []).append(rid)
+        progressed = False
+        for mid, rids in claims.items():
+            _, a, b = next(x for xs in open_matches.values() for x in xs if x[0] == mid)
+            if len(rids) > 1:
+                for rid in rids:
+                    others = ", ".join(r for r in rids if r != rid)
+                    why[rid] = f"{who[rid]} of {mid} are also named by record {others}"
+                continue
+            rid = rids[0]
+            try:
+                side_pairs(infos[rid], pm[a], pm[b])  # the outcome will read it
+            except OutcomeError as error:
+                why[rid] = str(error)
+                continue
+            t.link(rid, mid, by=LINKED_BY_IMPORT)
+            result.linked.append(Linked(rid, mid, a, b))
+            progressed = True
+        if not progressed:
+            for m in result.not_in_draw:
+                if m in why:
+                    result.why_not_linked[m] = why[m]
+            break
+    done = {x.record_id for x in result.linked}
+    result.not_in_draw = [m for m in result.not_in_draw if m not in done]
     t.invalidate()
     return result

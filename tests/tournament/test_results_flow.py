@@ -143,12 +143,19 @@ def test_conflicting_desks_are_reported_not_guessed(tmp_path: Path) -> None:
 
 
 def test_record_for_a_match_not_in_the_draw_is_reported(tmp_path: Path) -> None:
+    """A friendly between two pairs that meet in no waiting drawn match is kept apart."""
     t = cup(tmp_path, 4)
-    payload = t.opening_payload(t.state().matches[0].match.match_id)
+    first, second = (t.opening_payload(s.match.match_id) for s in t.state().matches[:2])
+    payload = dict(first, pairs={"NS": first["pairs"]["NS"], "EW": second["pairs"]["NS"]})
+    payload["seats"] = {
+        "N": first["seats"]["N"], "S": first["seats"]["S"],
+        "E": second["seats"]["N"], "W": second["seats"]["S"],
+    }  # fmt: skip
     path = tmp_path / "x.jsonl"
     write_jsonl(simulate_match("FRIENDLY-1", payload), path)
     res = import_records(t, [path])
-    assert res.not_in_draw == ["FRIENDLY-1"]
+    assert res.not_in_draw == ["FRIENDLY-1"] and res.linked == [] and t.links() == {}
+    assert "meet in no drawn match still without a record" in res.why_not_linked["FRIENDLY-1"]
 
 
 def test_record_with_unknown_pairs_is_a_problem(tmp_path: Path) -> None:

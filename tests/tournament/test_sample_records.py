@@ -1,5 +1,5 @@
 """The sample match records (sample_events/*.jsonl) decide a group stage through links:
-the desks recorded under their own match ids, the organizer links each record to its
+the desks recorded under their own match ids, the import links each record to its
 drawn match (issue 6: a newcomer imports the sample matches)."""
 
 from __future__ import annotations
@@ -51,14 +51,16 @@ def cup(tmp_path: Path) -> Tournament:
 def test_samples_decide_the_groups_through_links(cup: Tournament) -> None:
     result = import_records(cup, SAMPLES)
     assert result.ok and len(result.added) == len(SAMPLES)
-    assert sorted(result.not_in_draw) == sorted(m for m, _ in openings())
+    assert result.not_in_draw == []
     groups = cup.groups()
     by_pairs = {frozenset(v): n for n, v in groups.items()}
     pm = {(p.player1, p.player2): p.pair_id for p in cup.pairs()}
+    expected = {}
     for record_id, p in openings():
         s = p["seats"]
         members = frozenset((pm[(s["N"], s["S"])], pm[(s["E"], s["W"])]))
-        cup.link(record_id, f"G{by_pairs[members]}-R1-M01")
+        expected[f"G{by_pairs[members]}-R1-M01"] = record_id
+    assert cup.links() == expected  # linked on import: the seated players name the pairs
     state = cup.state()
     group_matches = [m for m in state.matches if m.match.group is not None]
     assert all(m.status is Status.DECIDED for m in group_matches), cup.outcome_problems
@@ -73,19 +75,22 @@ def test_samples_decide_the_groups_through_links(cup: Tournament) -> None:
     assert all(m.status in (Status.READY, Status.BYE) for m in ko)
     # Importing the samples again changes nothing.
     again = import_records(cup, SAMPLES)
-    assert not again.added and again.ok and not again.not_in_draw
+    assert not again.added and again.ok and not again.not_in_draw and not again.linked
 
 
 def test_link_refusals(cup: Tournament) -> None:
-    import_records(cup, SAMPLES[:1])
+    import_records(cup, SAMPLES[:1])  # linked to GA-R1-M01 by the import
     record_id = openings()[0][0]
+    assert cup.links() == {"GA-R1-M01": record_id}
     with pytest.raises(TournamentError, match="no record"):
         cup.link("NOT-RECORDED", "GA-R1-M01")
     with pytest.raises(TournamentError, match="no match"):
         cup.link(record_id, "NO-SUCH-MATCH")
-    cup.link(record_id, "GA-R1-M01")
     with pytest.raises(TournamentError, match="already linked"):
         cup.link(record_id, "GB-R1-M01")
+    import_records(cup, SAMPLES[1:2])
+    with pytest.raises(TournamentError, match="already linked"):
+        cup.link(openings()[1][0], "GA-R1-M01")
 
 
 def test_match_report_by_drawn_id_of_a_linked_record(
@@ -97,7 +102,7 @@ def test_match_report_by_drawn_id_of_a_linked_record(
 
     import_records(cup, SAMPLES[:1])
     record_id = openings()[0][0]
-    cup.link(record_id, "GA-R1-M01")
+    assert cup.record_id("GA-R1-M01") == record_id  # linked by the import
     path = str(cup.file.path)
     cup.close()
     out = tmp_path / "a.pdf"

@@ -93,18 +93,16 @@ def _pdf_text(path: Path) -> str:
 
 
 def _samples_cup(view: OrganizerView, tmp_path: Path) -> None:
-    """docs/tournament-api.md demo: sample pairs, six groups of two, records linked."""
+    """docs/tournament-api.md demo: sample pairs, six groups of two, records linked on import."""
     view.create_tournament(tmp_path / "cup.sqlite", INFO)
     assert view.import_pairs(SAMPLE_PAIRS) == 12
     view.draw(GROUPS, 2026)
     view.refresh()
     result = view.import_records(SAMPLES)
     assert result is not None and result.ok
-    for record_id, payload in sample_openings():
-        dialog = view.link_dialog()
-        dialog.choose(record_id, drawn_match_of_record(view, payload))
-        ok(dialog)
-        assert view.active_dialog is None, dialog.error
+    assert {x.record_id: x.match_id for x in result.linked} == {
+        record_id: drawn_match_of_record(view, payload) for record_id, payload in sample_openings()
+    }
 
 
 # ---------------------------------------------------------------- installing
@@ -320,17 +318,19 @@ def test_sample_records_decide_the_groups_and_feed_the_bracket(
     organizer.draw(GROUPS, 2026)
     organizer.refresh()
     result = organizer.import_records(SAMPLES)
-    # The summary shows what came in, and that the desks used their own ids.
+    # The summary shows what came in, and which drawn match each desk's own id counts for.
     events = sum(result.added.values())
     assert f"Added: {events} events in {len(SAMPLES)} matches." in organizer.last_message
     assert "Conflicts: 0." in organizer.last_message
-    assert all(m in organizer.last_message for m, _ in sample_openings())
-    assert organizer.unlinked_records() == sorted(m for m, _ in sample_openings())
+    pm = organizer.t.pair_map()
     for record_id, payload in sample_openings():
-        dialog = organizer.link_dialog()
-        dialog.choose(record_id, drawn_match_of_record(organizer, payload))
-        ok(dialog)
-        assert organizer.active_dialog is None, dialog.error
+        match = organizer.t.match(drawn_match_of_record(organizer, payload))
+        a, b = match.slot_a.pair_id, match.slot_b.pair_id
+        assert (
+            f"Record {record_id} counts for {match.match_id} (pairs #{a} and #{b})."
+            in organizer.last_message
+        )
+        assert {pm[a].player1, pm[b].player1} <= set(payload["seats"].values())
     assert organizer.unlinked_records() == []
     state = organizer.state
     # Every group is decided; each standings table shows the layer's ranking.
@@ -405,6 +405,32 @@ def test_conflicting_records_are_reported_not_guessed(
     assert organizer.state.match(match_id).winner == winner
     organizer.reload()
     assert organizer.state.match(match_id).winner == winner
+
+
+def test_two_records_of_one_match_are_linked_by_hand(
+    organizer: OrganizerView, tmp_path: Path
+) -> None:
+    """Two desks recorded the same knockout match under their own ids: not guessed; the
+    summary says why and the organizer links one with the dialog."""
+    _samples_cup(organizer, tmp_path)
+    match_id = next(s.match.match_id for s in organizer.state.matches if s.status is Status.READY)
+    opening = organizer.t.opening_payload(match_id)
+    paths = []
+    for record_id, winner in (("DESK-A", "NS"), ("DESK-B", "EW")):
+        paths.append(tmp_path / f"{record_id}.jsonl")
+        write_jsonl(simulate_match(record_id, opening, winner, "passed_a", 1), paths[-1])
+    result = organizer.import_records(paths)
+    assert result is not None and result.ok and not result.linked
+    assert "DESK-A (pairs #" in organizer.last_message
+    assert f"of {match_id} are also named by record DESK-B" in organizer.last_message
+    assert organizer.unlinked_records() == ["DESK-A", "DESK-B"]
+    dialog = organizer.link_dialog()
+    dialog.choose("DESK-B", match_id)
+    ok(dialog)
+    assert organizer.active_dialog is None, dialog.error
+    st = organizer.state.match(match_id)
+    assert st.status is Status.DECIDED and st.winner == st.pair_b  # DESK-B: E–W won
+    assert organizer.unlinked_records() == ["DESK-A"]
 
 
 def test_unreadable_record_file_is_explained(organizer: OrganizerView, tmp_path: Path) -> None:

@@ -682,12 +682,24 @@ class OrganizerView(QWidget):
             )  # fmt: skip
         for r in result.refused:
             lines.append(self.tr("Refused: %1").replace("%1", r))
+        for link in result.linked:
+            lines.append(
+                self.tr("Record %1 counts for %2 (pairs #%3 and #%4).")
+                .replace("%1", link.record_id)
+                .replace("%2", link.match_id)
+                .replace("%3", str(link.pair_a))
+                .replace("%4", str(link.pair_b))
+            )
         if result.not_in_draw:
+            why = result.why_not_linked
             lines.append(
                 self.tr(
                     "Recorded under a desk's own id (link them to their drawn matches "
                     "with “Link a record…”): %1"
-                ).replace("%1", ", ".join(result.not_in_draw))
+                ).replace(
+                    "%1",
+                    ", ".join(f"{m} ({why[m]})" if m in why else m for m in result.not_in_draw),
+                )
             )
         return "\n".join(lines)
 

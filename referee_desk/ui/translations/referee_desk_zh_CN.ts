@@ -271,7 +271,7 @@
     <name>MainWindow</name>
     <message>
         <source>Committee sign-in…</source>
-        <extracomment>Entry actions that stay available once the match is locked: notes (the store refuses anything else but committee rulings, issue 4/5) and the end announcement. The violation menu keys of committee entries (8.11 ruling, 8.8 decision). Rolling backups: one after every this many events, and one on close (issue 5). Actions that also work in review mode (they concern the selected event).</extracomment>
+        <extracomment>Entry actions that stay available once the match is locked: notes (the store refuses anything else but committee rulings, issue 4/5) and the end announcement. The violation menu keys of committee entries (8.11 ruling, 8.8 decision). Rolling backups: one after every this many events, and one on close (issue 5). Actions that also work in review mode (they concern the selected event). The open tournament file changed (opened, reopened after recovery, or closed).</extracomment>
         <translation>仲裁委员会登录…</translation>
     </message>
     <message>
@@ -1467,6 +1467,10 @@
     <message>
         <source>Refused: %1</source>
         <translation>被拒绝：%1</translation>
+    </message>
+    <message>
+        <source>Record %1 counts for %2 (pairs #%3 and #%4).</source>
+        <translation>记录 %1 计入比赛 %2（#%3 与 #%4 两对）。</translation>
     </message>
     <message>
         <source>Recorded under a desk&apos;s own id (link them to their drawn matches with “Link a record…”): %1</source>
