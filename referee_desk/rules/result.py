@@ -196,7 +196,11 @@ def last_trick_dig(
         )
     dig = trick_points * cards
     figures = {"points": trick_points, "cards": cards, "before": points}
-    if winner is Role.DECLARERS:
+    if trick_points == 0:
+        # 7.3 changes nothing: say so rather than print "−0×1 = −0".
+        final = points
+        step = Consequence.make("7.3", "last_trick_no_points", final=final, **figures)
+    elif winner is Role.DECLARERS:
         final = points - dig
         step = Consequence.make("7.3", "last_trick_declarers", dig=dig, final=final, **figures)
     elif ruleset.last_trick == "bonus":

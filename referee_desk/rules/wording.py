@@ -86,6 +86,10 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{DEC:role}赢得最后一轮（反抠）：−{points}×{cards} = −{dig}；"
         "{DEF:role}得分 {before:num} → {final:num}",
     ),
+    "last_trick_no_points": (
+        "the last trick holds no points: {DEF:role} stay at {final:num}",
+        "最后一轮无分：{DEF:role}得分仍为 {final:num}",
+    ),
     "last_trick_defenders": (
         "{DEF:role} win the last trick: +{points}×{cards} = +{dig}; "
         "{DEF:role} {before:num} → {final:num}",

@@ -116,7 +116,10 @@ def test_last_trick_is_multiplied_by_cards_per_player(
     got, consequence = last_trick_dig(before, points, cards, winner, GUILIN_2009)
     assert got == final
     assert consequence.article == "7.3"
-    assert f"{points}×{cards} = " in consequence.text
+    if points:
+        assert f"{points}×{cards} = " in consequence.text
+    else:
+        assert "no points" in consequence.text
 
 
 @pytest.mark.parametrize(("before", "points", "cards", "winner", "final"), DIG_TABLE)
@@ -129,7 +132,7 @@ def test_bonus_mode_adds_the_ordinary_capture_for_defenders_only(
     got, consequence = last_trick_dig(before, points, cards, winner, bonus)
     if winner == "defenders":
         assert got == final + points
-        assert "last_trick=bonus" in consequence.text
+        assert "last_trick=bonus" in consequence.text or points == 0
     else:
         assert got == final
 
@@ -435,3 +438,16 @@ def test_every_result_consequence_is_worded_in_both_languages(points, winner, de
     last = describe(r.consequences[1], "zh_CN")
     assert ("上台" in last) == (r.deal.value == "defenders")
     assert ("连庄" in last) == (r.deal.value == "declarers")
+
+
+def test_a_last_trick_without_points_changes_nothing_and_says_so() -> None:
+    """7.3: the dig is L × c; with L = 0 the defenders' points stay as they are."""
+    from referee_desk.rules.result import last_trick_dig
+    from referee_desk.rules.wording import describe
+
+    for winner in ("declarers", "defenders"):
+        final, step = last_trick_dig(100, 0, 1, winner, GUILIN_2009)
+        assert final == 100
+        assert step.article == "7.3"
+        assert "−0" not in step.text and "+0" not in step.text
+        assert "100" in describe(step, "zh_CN") and "无分" in describe(step, "zh_CN")
