@@ -271,7 +271,7 @@
     <name>MainWindow</name>
     <message>
         <source>Committee sign-in…</source>
-        <extracomment>Entry actions that stay available once the match is locked: notes (the store refuses anything else but committee rulings, issue 4/5) and the end announcement. The violation menu keys of committee entries (8.11 ruling, 8.8 decision). Rolling backups: one after every this many events, and one on close (issue 5). Actions that also work in review mode (they concern the selected event). The open tournament file changed (opened, reopened after recovery, or closed).</extracomment>
+        <extracomment>The violation menu keys of committee entries (8.11 ruling, 8.8 decision). Rolling backups: one after every this many events, and one on close (issue 5). The open tournament file changed (opened, reopened after recovery, or closed).</extracomment>
         <translation>仲裁委员会登录…</translation>
     </message>
     <message>
@@ -314,6 +314,7 @@
     </message>
     <message>
         <source>No match open (Ctrl+M)</source>
+        <extracomment>Entry actions that stay available once the match is locked: notes (the store refuses anything else but committee rulings, issue 4/5) and the end announcement. Actions that also work in review mode (they concern the selected event).</extracomment>
         <translation>未打开比赛 (Ctrl+M)</translation>
     </message>
     <message>
@@ -1255,7 +1256,7 @@
     <name>OrganizerView</name>
     <message>
         <source>&amp;Export</source>
-        <extracomment>The documents of File ▸ Export, by kind. The organizer works at a desk, not a card table: smaller buttons than the match view. How a written document is opened (tests replace it so nothing is launched).</extracomment>
+        <extracomment>The organizer works at a desk, not a card table: smaller buttons than the match view. How a written document is opened (tests replace it so nothing is launched).</extracomment>
         <translation>导出(&amp;X)</translation>
     </message>
     <message>
@@ -1490,6 +1491,7 @@
     </message>
     <message>
         <source>No match selected</source>
+        <extracomment>The documents of File ▸ Export, by kind.</extracomment>
         <translation>未选择比赛</translation>
     </message>
     <message>

@@ -1,0 +1,222 @@
+"""The referee's entries: bid, hand result, trick, violations, clock, notes, undo, corrections.
+
+Each opens a dialog (``run_dialog``) and records through the undo stack. Mixed into
+``MainWindow``; strings keep the ``MainWindow`` translation context.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtWidgets import QDialog
+
+from referee_desk.ui import texts
+from referee_desk.ui.dialogs.bid import BidDialog
+from referee_desk.ui.dialogs.hand_summary import HandSummaryDialog
+from referee_desk.ui.dialogs.match_end import MatchEndDialog
+from referee_desk.ui.dialogs.reason import ReasonDialog
+from referee_desk.ui.dialogs.trick import TrickDialog
+from referee_desk.ui.dialogs.violations import OverrunDialog
+from referee_desk.ui.session import MatchSession
+from referee_desk.ui.undo import RecordedEntry
+
+
+class EntryActionsMixin:
+    """MainWindow methods behind the entry actions (one dialog per entry)."""
+
+    def _entry_dialog(self, dialog: Any) -> QDialog:
+        def done(_result: int) -> None:
+            if dialog.recorded:
+                self.push_entry(dialog.recorded, dialog.windowTitle())
+
+        return self.run_dialog(dialog, done)
+
+    def push_entry(self, events: list[Any], text: str) -> None:
+        assert self.session is not None
+        self.undo_stack.push(RecordedEntry(self.session, events, text))
+        self._update_enabled()
+
+    def _need_session(self) -> MatchSession | None:
+        if self.session is None:
+            self.show_message(
+                QCoreApplication.translate("MainWindow", "No match"),
+                QCoreApplication.translate("MainWindow", "Open or start a match first (Ctrl+M)."),
+            )
+        return self.session
+
+    def open_bid(self) -> None:
+        if (session := self._need_session()) is not None:
+            self._entry_dialog(BidDialog(session, self))
+
+    def open_hand_summary(self) -> None:
+        if (session := self._need_session()) is not None:
+            self._entry_dialog(HandSummaryDialog(session, self))
+
+    def open_trick(self) -> None:
+        if (session := self._need_session()) is not None:
+            self._entry_dialog(TrickDialog(session, self))
+
+    def open_violation(self, dialog_class: type) -> QDialog | None:
+        if (session := self._need_session()) is None:
+            return None
+        return self._entry_dialog(dialog_class(session, self))
+
+    def show_violation_menu(self) -> None:
+        if self._need_session() is None:
+            return
+        button = self.ui.violationButton
+        self.violation_menu.popup(button.mapToGlobal(button.rect().bottomLeft()))
+
+    def open_match_end(self) -> None:
+        if (session := self._need_session()) is not None:
+            self._entry_dialog(MatchEndDialog(session, self))
+
+    def _maybe_announce_end(self) -> None:
+        """A newly derived end opens the announcement for the referee to confirm."""
+        state = None if self.session is None else self.session.state
+        if state is None or state.end is None or state.end.recorded:
+            return
+        if self._announced_end == state.end.seq or self.active_dialog is not None:
+            return
+        self._announced_end = state.end.seq
+        QTimer.singleShot(0, self.open_match_end)
+
+    def toggle_pause(self) -> None:
+        session = self._need_session()
+        if session is None:
+            return
+        clock = session.state.clock
+        if not clock.started:
+            self._submit_simple(
+                [("clock_started", {})], QCoreApplication.translate("MainWindow", "Clock started")
+            )
+        elif clock.running:
+            dialog = ReasonDialog(
+                QCoreApplication.translate("MainWindow", "Pause the clock"),
+                QCoreApplication.translate("MainWindow", "Why is the clock paused?"),
+                [
+                    QCoreApplication.translate("MainWindow", "ruling"),
+                    QCoreApplication.translate("MainWindow", "dispute"),
+                    QCoreApplication.translate("MainWindow", "break"),
+                ],
+                self,
+                submit=lambda reason: self._record(
+                    [("clock_paused", {"reason": reason})],
+                    QCoreApplication.translate("MainWindow", "Clock paused"),
+                ),
+            )
+            self.run_dialog(dialog)
+        else:
+            self._submit_simple(
+                [("clock_resumed", {})], QCoreApplication.translate("MainWindow", "Clock resumed")
+            )
+
+    def _record(self, entries: list[tuple[str, dict[str, Any]]], text: str) -> None:
+        """Record from a dialog that keeps its entry on refusal (raises the refusal)."""
+        assert self.session is not None
+        self.push_entry(self.session.submit_many(entries), text)
+
+    def _submit_simple(self, entries: list[tuple[str, dict[str, Any]]], text: str) -> bool:
+        assert self.session is not None
+        try:
+            events = self.session.submit_many(entries)
+        except (ValueError, OSError) as error:
+            self.show_message(QCoreApplication.translate("MainWindow", "Refused"), str(error))
+            return False
+        self.push_entry(events, text)
+        return True
+
+    def start_think(self) -> None:
+        if (session := self._need_session()) is not None:
+            self.think.start(session.state.ruleset.think_seconds)
+            self.tick()
+
+    def record_overrun(self) -> None:
+        session = self._need_session()
+        if session is None:
+            return
+        dialog = self.open_violation(OverrunDialog)
+        if dialog is not None and self.think.running:
+            dialog.ui.secondsSpin.setValue(self.think.elapsed_s())
+        self.think.stop()
+
+    def add_note(self) -> None:
+        if self._need_session() is None:
+            return
+        about = self.selected_seq()
+
+        def submit(text: str) -> None:
+            payload: dict[str, Any] = {"text": text}
+            if about is not None:
+                payload["about_seq"] = about
+            self._record([("note", payload)], QCoreApplication.translate("MainWindow", "Note"))
+
+        dialog = ReasonDialog(
+            QCoreApplication.translate("MainWindow", "Note"),
+            QCoreApplication.translate("MainWindow", "Note for the record:"),
+            [],
+            self,
+            submit=submit,
+        )
+        self.run_dialog(dialog)
+
+    def undo_last(self) -> None:
+        if self._need_session() is None or not self.undo_stack.canUndo():
+            return
+        command = self.undo_stack.command(self.undo_stack.index() - 1)
+        dialog = ReasonDialog(
+            QCoreApplication.translate("MainWindow", "Undo last entry"),
+            QCoreApplication.translate(
+                "MainWindow", "Undo “%1”: a correction is recorded (nothing is deleted). Reason:"
+            ).replace("%1", command.text()),
+            [QCoreApplication.translate("MainWindow", "entered by mistake")],
+            self,
+            default=QCoreApplication.translate("MainWindow", "entered by mistake"),
+        )
+
+        def done(result: int) -> None:
+            if result != QDialog.DialogCode.Accepted:
+                return
+            command.reason = dialog.reason
+            self.undo_stack.undo()
+            if command.error is not None:
+                self.undo_stack.redo()
+                self.show_message(
+                    QCoreApplication.translate("MainWindow", "Refused"), str(command.error)
+                )
+
+        self.run_dialog(dialog, done)
+
+    def selected_seq(self) -> int | None:
+        index = self.ui.eventView.currentIndex()
+        if not index.isValid():
+            return None
+        return self.model.event_at(self.proxy.mapToSource(index).row()).seq
+
+    def correct_selected(self) -> None:
+        session = self._need_session()
+        if session is None:
+            return
+        seq = self.selected_seq() or (session.events[-1].seq if session.events else None)
+        if seq is None:
+            return
+        event = session.events[seq - 1]
+        dialog = ReasonDialog(
+            QCoreApplication.translate("MainWindow", "Correction"),
+            QCoreApplication.translate("MainWindow", "Void event %1 (%2). Reason (required):")
+            .replace("%1", str(seq))
+            .replace("%2", texts.event_kind_name(event.type)),
+            [],
+            self,
+            submit=lambda reason: self._record(
+                [("correction", {"target_seq": seq, "action": "void", "reason": reason})],
+                QCoreApplication.translate("MainWindow", "Correction"),
+            ),
+        )
+
+        def done(result: int) -> None:
+            if result == QDialog.DialogCode.Accepted:
+                self.leave_review()
+
+        self.run_dialog(dialog, done)

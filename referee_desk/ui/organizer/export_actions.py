@@ -1,0 +1,245 @@
+"""File ▸ Export: the documents, written in the background with a progress dialog.
+
+Mixed into ``OrganizerView``; strings keep the ``OrganizerView`` translation context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
+
+from referee_desk.ui.organizer.exporting import ExportJob, Progress, start
+
+#: The documents of File ▸ Export, by kind.
+EXPORT_KINDS = ("bracket", "results", "match", "scoresheet")
+
+
+class ExportsMixin:
+    """OrganizerView methods: File ▸ Export."""
+
+    def default_export_name(self, kind: str, match_id: str | None = None) -> str:
+        name = self.t.info.name if self.t is not None else "referee-desk"
+        suffix = {
+            "bracket": "bracket.xlsx",
+            "results": "results.pdf",
+            "match": f"{match_id or 'match'}.pdf",
+            "scoresheet": "scoresheet.pdf",
+        }[kind]
+        return f"{name}-{suffix}"
+
+    def choose_export(self, kind: str) -> None:
+        match_id = self.selected_match_id()
+        if kind == "match" and match_id is None:
+            self.show_message(
+                QCoreApplication.translate("OrganizerView", "No match selected"),
+                QCoreApplication.translate(
+                    "OrganizerView", "Select a match in the bracket or in the matches list first."
+                ),
+            )
+            return
+        filters = (
+            QCoreApplication.translate("OrganizerView", "Excel workbook (*.xlsx)")
+            if kind == "bracket"
+            else "PDF (*.pdf)"
+        )
+        path, _f = QFileDialog.getSaveFileName(
+            self,
+            self.export_actions[kind].text().replace("…", ""),
+            str(Path.cwd() / self.default_export_name(kind, match_id)),
+            filters,
+        )
+        if path:
+            self.export_document(kind, path, match_id)
+
+    def export_document(
+        self, kind: str, path: str | Path, match_id: str | None = None
+    ) -> ExportJob | None:
+        """Read what the document needs here, write it in a worker, show progress."""
+        try:
+            work = self._export_work(kind, Path(path), match_id)
+        except (ValueError, OSError) as error:
+            self._refused(QCoreApplication.translate("OrganizerView", "Export refused"), error)
+            self.export_failed.emit(kind, str(error))
+            return None
+        job = ExportJob(kind, work)
+        progress = QProgressDialog(
+            QCoreApplication.translate("OrganizerView", "Writing %1…").replace(
+                "%1", Path(path).name
+            ),
+            "",
+            0,
+            0,
+            self,
+        )
+        progress.setCancelButton(None)
+        progress.setWindowTitle(QCoreApplication.translate("OrganizerView", "Export"))
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(400)
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        self.progress_dialog = progress
+        self.progress_seen: list[tuple[int, int, str]] = []
+
+        def on_progress(done: int, total: int, what: str) -> None:
+            self.progress_seen.append((done, total, what))
+            progress.setMaximum(max(total, 1))
+            progress.setValue(min(done, max(total, 1)))
+            progress.setLabelText(
+                QCoreApplication.translate("OrganizerView", "Writing %1: %2")
+                .replace("%1", Path(path).name)
+                .replace("%2", what)
+            )
+
+        def finish() -> None:
+            progress.close()
+            progress.deleteLater()
+            if self.progress_dialog is progress:
+                self.progress_dialog = None
+            if job in self.jobs:
+                self.jobs.remove(job)
+
+        def done(written: str) -> None:
+            finish()
+            self.status(
+                QCoreApplication.translate("OrganizerView", "Written: %1").replace("%1", written)
+            )
+            self._offer_open(written)
+            self.export_finished.emit(kind, written)
+
+        def failed(reason: str) -> None:
+            finish()
+            self.show_message(
+                QCoreApplication.translate("OrganizerView", "Export failed"),
+                QCoreApplication.translate("OrganizerView", "%1 could not be written:\n%2")
+                .replace("%1", str(path))
+                .replace("%2", reason),
+            )
+            self.export_failed.emit(kind, reason)
+
+        job.signals.progress.connect(on_progress)
+        job.signals.finished.connect(done)
+        job.signals.failed.connect(failed)
+        self.jobs.append(job)
+        return start(job)
+
+    def _export_work(
+        self, kind: str, path: Path, match_id: str | None
+    ) -> Callable[[Progress], Path]:
+        from referee_desk.exports import fonts
+
+        font = self.font_path
+        if kind == "scoresheet":
+            from referee_desk.exports.pdf_scoresheet import export_scoresheet_pdf
+
+            header, kwargs = self._scoresheet_header(match_id)
+            return lambda progress: _single(
+                progress, "scoresheet",
+                lambda: export_scoresheet_pdf(path, font_path=font, header=header, **kwargs),
+            )  # fmt: skip
+        t = self.t
+        if t is None or not t.drawn:
+            raise ValueError(
+                QCoreApplication.translate(
+                    "OrganizerView", "Make the draw first: there is nothing to print yet."
+                )
+            )
+        if kind in ("bracket", "results"):
+            from referee_desk.exports.snapshot import take_snapshot
+
+            snap = take_snapshot(t)
+            if kind == "bracket":
+                from referee_desk.exports.xlsx_bracket import export_bracket_xlsx
+
+                return lambda progress: export_bracket_xlsx(snap, path, progress=progress)
+            from referee_desk.exports.pdf_results import export_results_pdf
+
+            fonts.choose_font(font)  # a bad font path is refused here, before the worker
+            return lambda progress: export_results_pdf(
+                snap, path, font_path=font, progress=progress
+            )
+        if kind == "match":
+            from referee_desk.exports.pdf_match_report import export_match_report_pdf
+
+            if match_id is None:
+                raise ValueError(
+                    QCoreApplication.translate("OrganizerView", "Select a match first.")
+                )
+            record = t.record_id(match_id)
+            events = t.file.events(record)
+            if not events:
+                raise ValueError(
+                    QCoreApplication.translate(
+                        "OrganizerView", "Match %1 has no record in this file yet."
+                    ).replace("%1", match_id)
+                )
+            seal = t.file.seal(record)
+            name = t.info.name
+            return lambda progress: _single(
+                progress, "match",
+                lambda: export_match_report_pdf(
+                    events, path, font_path=font,
+                    seal_hash=seal.head_hash if seal else None, tournament_name=name,
+                ),
+            )  # fmt: skip
+        raise ValueError(f"unknown document {kind!r}; known: {', '.join(EXPORT_KINDS)}")
+
+    def _scoresheet_header(self, match_id: str | None) -> tuple[dict[str, str], dict[str, Any]]:
+        """Tournament (and, with a match selected, its round, table, referee and pairs)."""
+        t = self.t
+        if t is None:
+            return {}, {}
+        header = {"tournament": t.info.name, "date": t.info.start_date}
+        kwargs: dict[str, Any] = {"ruleset": t.ruleset}
+        if match_id is None or not t.drawn:
+            return header, kwargs
+        m = t.match(match_id)
+        header.update({"match_id": match_id, "round": t.round_name(m), "table": m.table,
+                       "referee": m.referee})  # fmt: skip
+        try:
+            payload = t.opening_payload(match_id)
+        except ValueError:
+            return header, kwargs  # pairs not known yet: the referee writes them in
+        header.update({"pair_ns": payload["pairs"]["NS"], "pair_ew": payload["pairs"]["EW"]})
+        header.update(payload["seats"])
+        return header, kwargs
+
+    def _offer_open(self, path: str) -> None:
+        box = QMessageBox(
+            QMessageBox.Icon.Information,
+            QCoreApplication.translate("OrganizerView", "Export finished"),
+            QCoreApplication.translate("OrganizerView", "Written: %1").replace("%1", path),
+            QMessageBox.StandardButton.Close,
+            self,
+        )
+        self.open_button = box.addButton(
+            QCoreApplication.translate("OrganizerView", "Open"), QMessageBox.ButtonRole.AcceptRole
+        )
+        box.setDefaultButton(self.open_button)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        button = self.open_button
+        box.buttonClicked.connect(lambda b: self.open_result(path) if b is button else None)
+        self.last_message = box.text()
+        box.open()
+        self.message_box = box
+
+    def open_result(self, path: str | Path) -> None:
+        self.open_url(QUrl.fromLocalFile(str(path)))
+
+    def wait_for_exports(self) -> None:
+        """Block until running exports are written (closing the desk, tests)."""
+        from PySide6.QtCore import QThreadPool
+
+        QThreadPool.globalInstance().waitForDone()
+
+
+def _single(progress: Progress, what: str, work: Callable[[], Path]) -> Path:
+    """A one-step document: report its start and end."""
+    progress(0, 1, what)
+    out = work()
+    progress(1, 1, what)
+    return out

@@ -1,0 +1,174 @@
+"""Creating the tournament and editing its pairs (one by one or from a pair list).
+
+Mixed into ``OrganizerView``; strings keep the ``OrganizerView`` translation context.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+
+from referee_desk.tournament.model import Pair, Settings, TournamentInfo
+from referee_desk.tournament.pairs_io import read_pairs
+from referee_desk.tournament.repository import Tournament
+from referee_desk.ui.organizer.dialogs import OrganizerNewDialog, OrganizerPairDialog
+
+
+class PairsMixin:
+    """OrganizerView methods: creating the tournament and editing its pairs."""
+
+    def new_tournament_dialog(self) -> QDialog:
+        def create(info: TournamentInfo) -> None:
+            path, _f = QFileDialog.getSaveFileName(
+                self,
+                QCoreApplication.translate("OrganizerView", "New tournament file"),
+                str(Path.cwd() / f"{info.name}.sqlite"),
+                QCoreApplication.translate("OrganizerView", "Tournament files (*.sqlite *.db)"),
+            )
+            if not path:
+                raise ValueError(
+                    QCoreApplication.translate(
+                        "OrganizerView", "Choose where to keep the tournament file."
+                    )
+                )
+            self.create_tournament(path, info)
+
+        return self.run_dialog(OrganizerNewDialog(create, self))
+
+    def create_tournament(
+        self, path: str | Path, info: TournamentInfo, settings: Settings | None = None
+    ) -> None:
+        """Create the tournament file and open it (in the main window when there is one)."""
+        Tournament.create(path, info, settings).close()
+        if self.window_ is not None:
+            if not self.window_.open_tournament(path, create=False):
+                raise ValueError(self.window_.last_message)
+            self.attach(self.window_.tf)
+        else:
+            self.open_file(path)
+        self.status(
+            QCoreApplication.translate("OrganizerView", "Tournament created: %1").replace(
+                "%1", str(path)
+            )
+        )
+
+    def selected_pair(self) -> Pair | None:
+        if self.t is None:
+            return None
+        index = self.ui.pairsView.currentIndex()
+        if not index.isValid():
+            return None
+        return self.t.pair_map().get(self.pairs_model.id_at(index.row()))
+
+    def add_pair_dialog(self) -> QDialog | None:
+        t = self._need_tournament()
+        if t is None:
+            return None
+
+        def save(p1: str, p2: str, club: str, seed: int | None) -> None:
+            t.add_pair(p1, p2, club, seed)
+
+        return self.run_dialog(OrganizerPairDialog(save, None, True, self), self.refresh)
+
+    def edit_pair_dialog(self) -> QDialog | None:
+        t = self._need_tournament()
+        pair = self.selected_pair()
+        if t is None:
+            return None
+        if pair is None:
+            self.show_message(
+                QCoreApplication.translate("OrganizerView", "No pair"),
+                QCoreApplication.translate("OrganizerView", "Select a pair in the list first."),
+            )
+            return None
+
+        def save(p1: str, p2: str, club: str, seed: int | None) -> None:
+            t.update_pair(Pair(pair.pair_id, p1, p2, club, seed))
+
+        dialog = OrganizerPairDialog(save, pair, not t.drawn, self)
+        return self.run_dialog(dialog, self.refresh)
+
+    def remove_pair_dialog(self) -> None:
+        t = self._need_tournament()
+        pair = self.selected_pair()
+        if t is None or pair is None:
+            return
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            QCoreApplication.translate("OrganizerView", "Remove pair"),
+            QCoreApplication.translate("OrganizerView", "Remove pair %1 (%2)?")
+            .replace("%1", str(pair.pair_id))
+            .replace("%2", pair.name),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(button: Any) -> None:
+            if box.standardButton(button) == QMessageBox.StandardButton.Yes:
+                self.remove_pair(pair.pair_id)
+
+        box.buttonClicked.connect(answered)
+        box.open()
+        self.message_box = box
+
+    def remove_pair(self, pair_id: int) -> bool:
+        t = self._need_tournament()
+        if t is None:
+            return False
+        try:
+            t.remove_pair(pair_id)
+        except (ValueError, OSError) as error:
+            self._refused(QCoreApplication.translate("OrganizerView", "Pair not removed"), error)
+            return False
+        self.refresh()
+        return True
+
+    def choose_pair_list(self) -> None:
+        path, _f = QFileDialog.getOpenFileName(
+            self,
+            QCoreApplication.translate("OrganizerView", "Import a pair list"),
+            str(Path.cwd()),
+            QCoreApplication.translate("OrganizerView", "Pair lists (*.csv *.xlsx);;All files (*)"),
+        )
+        if path:
+            self.import_pairs(path)
+
+    def import_pairs(self, path: str | Path) -> int:
+        """Register the pairs of a CSV or xlsx list; returns how many were added."""
+        t = self._need_tournament()
+        if t is None:
+            return 0
+        try:
+            rows = read_pairs(path)
+        except (ValueError, OSError) as error:
+            self._refused(QCoreApplication.translate("OrganizerView", "Pair list not read"), error)
+            return 0
+        added = 0
+        try:
+            for row in rows:
+                t.add_pair(*row)
+                added += 1
+        except (ValueError, OSError) as error:
+            self.refresh()
+            self.show_message(
+                QCoreApplication.translate("OrganizerView", "Pair list partly imported"),
+                QCoreApplication.translate(
+                    "OrganizerView", "%1 of %2 pairs were registered; the next one was refused:\n%3"
+                )
+                .replace("%1", str(added))
+                .replace("%2", str(len(rows)))
+                .replace("%3", str(error)),
+            )
+            return added
+        self.refresh()
+        self.status(
+            QCoreApplication.translate("OrganizerView", "%1 pairs registered from %2")
+            .replace("%1", str(added))
+            .replace("%2", str(path))
+        )
+        return added

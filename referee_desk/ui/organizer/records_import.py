@@ -1,0 +1,144 @@
+"""Importing match records from the desks and linking a record to a drawn match.
+
+Mixed into ``OrganizerView``; strings keep the ``OrganizerView`` translation context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+
+from referee_desk.tournament.importing import ImportResult, import_records
+from referee_desk.tournament.state import Status
+from referee_desk.ui.organizer import texts
+from referee_desk.ui.organizer.dialogs import OrganizerLinkDialog
+
+
+class RecordsImportMixin:
+    """OrganizerView methods: importing and linking match records."""
+
+    def choose_records(self) -> None:
+        paths, _f = QFileDialog.getOpenFileNames(
+            self,
+            QCoreApplication.translate("OrganizerView", "Import match records"),
+            str(Path.cwd()),
+            QCoreApplication.translate(
+                "OrganizerView", "Match records (*.jsonl *.sqlite *.db);;All files (*)"
+            ),
+        )
+        if paths:
+            self.import_records(paths)
+
+    def import_records(self, paths: Sequence[str | Path]) -> ImportResult | None:
+        """Bring in desks' records and show what was added, unchanged or in conflict."""
+        t = self._need_tournament()
+        if t is None:
+            return None
+        try:
+            result = import_records(t, list(paths))
+        except (ValueError, OSError) as error:
+            self._refused(
+                QCoreApplication.translate("OrganizerView", "Records not imported"), error
+            )
+            return None
+        self.last_import = result
+        self.refresh()
+        self.show_message(
+            QCoreApplication.translate("OrganizerView", "Match records imported"),
+            self.import_summary(result),
+            QMessageBox.Icon.Information if result.ok else QMessageBox.Icon.Warning,
+        )
+        return result
+
+    def import_summary(self, result: ImportResult) -> str:
+        lines = [
+            QCoreApplication.translate("OrganizerView", "Added: %1 events in %2 matches.")
+            .replace("%1", str(sum(result.added.values())))
+            .replace("%2", str(len(result.added))),
+            QCoreApplication.translate("OrganizerView", "Unchanged: %1 matches.").replace(
+                "%1", str(len(result.unchanged))
+            ),
+            QCoreApplication.translate("OrganizerView", "Conflicts: %1.").replace(
+                "%1", str(len(result.conflicts))
+            ),
+        ]
+        for c in result.conflicts:
+            lines.append(
+                QCoreApplication.translate(
+                    "OrganizerView",
+                    "Conflict in match %1 from %2: %3 (nothing was guessed; the "
+                    "committee must decide which record is right)",
+                )
+                .replace("%1", c.match_id)
+                .replace("%2", Path(c.source).name)
+                .replace("%3", c.reason)
+            )
+        for r in result.refused:
+            lines.append(
+                QCoreApplication.translate("OrganizerView", "Refused: %1").replace("%1", r)
+            )
+        for link in result.linked:
+            lines.append(
+                QCoreApplication.translate(
+                    "OrganizerView", "Record %1 counts for %2 (pairs #%3 and #%4)."
+                )
+                .replace("%1", link.record_id)
+                .replace("%2", link.match_id)
+                .replace("%3", str(link.pair_a))
+                .replace("%4", str(link.pair_b))
+            )
+        if result.not_in_draw:
+            why = result.why_not_linked
+            lines.append(
+                QCoreApplication.translate(
+                    "OrganizerView",
+                    "Recorded under a desk's own id (link them to their drawn matches "
+                    "with “Link a record…”): %1",
+                ).replace(
+                    "%1",
+                    ", ".join(f"{m} ({why[m]})" if m in why else m for m in result.not_in_draw),
+                )
+            )
+        return "\n".join(lines)
+
+    def unlinked_records(self) -> list[str]:
+        """Records in the file that count for no drawn match yet."""
+        if self.t is None:
+            return []
+        drawn = {m.match_id for m in self.t.matches()}
+        linked = set(self.t.links().values())
+        return [m for m in self.t.file.match_ids() if m not in drawn and m not in linked]
+
+    def link_dialog(self) -> QDialog | None:
+        t = self._need_tournament()
+        if t is None or self.state is None:
+            return None
+        records = self.unlinked_records()
+        pairs = t.pair_map()
+        open_matches = [
+            (
+                s.match.match_id,
+                f"{texts.pair_text(pairs.get(s.pair_a))} – {texts.pair_text(pairs.get(s.pair_b))}",
+            )
+            for s in self.state.matches
+            if s.status is Status.READY
+        ]
+        if not records:
+            self.show_message(
+                QCoreApplication.translate("OrganizerView", "Nothing to link"),
+                QCoreApplication.translate(
+                    "OrganizerView", "Every imported record already counts for a drawn match."
+                ),
+                QMessageBox.Icon.Information,
+            )
+            return None
+        return self.run_dialog(OrganizerLinkDialog(self.link, records, open_matches, self),
+                               self.refresh)  # fmt: skip
+
+    def link(self, record_id: str, match_id: str) -> None:
+        if self.t is None:
+            raise ValueError(QCoreApplication.translate("OrganizerView", "No tournament is open."))
+        self.t.link(record_id, match_id)
