@@ -66,9 +66,14 @@ def _record(seed: int, ruleset):
             for card in cards:
                 held[seat].remove(card)
         tokens = tuple((seat, tuple(format_card(c) for c in cards)) for seat, cards in plays)
-        tricks.append((leader, tokens, 100 + len(tricks)))
+        tricks.append(_trick_cards(tokens, 100 + len(tricks)))
         leader = plays[trick_winner([cards for _, cards in plays], ctx)][0]
     return ctx, tuple(tricks)
+
+
+def _trick_cards(plays, seq):
+    """The fold's form of a detailed trick: seats in play order, tokens per play, seq."""
+    return tuple(seat for seat, _ in plays), tuple(cards for _, cards in plays), seq
 
 
 def _every_follow_judged(trick_cards, ctx, ruleset):
@@ -78,7 +83,8 @@ def _every_follow_judged(trick_cards, ctx, ruleset):
     later: dict[Seat, list[str]] = {s: [] for s in Seat}
     found = []
     for number in range(len(trick_cards), 0, -1):
-        _leader, plays, seq = trick_cards[number - 1]
+        seats, tokens, seq = trick_cards[number - 1]
+        plays = list(zip(seats, tokens, strict=True))
         for seat, cards in plays:
             later[seat].extend(cards)
         lead = cards_of(plays[0][1])
@@ -119,8 +125,7 @@ def test_audit_flags_a_kept_back_pair():
     ctx = TrumpContext(Rank.NINE, Suit.S)
     # N leads ♥K♥K; E plays ♥3 ♥5 though it holds ♥7♥7 (played in trick 2).
     trick_cards = (
-        (
-            Seat.N,
+        _trick_cards(
             (
                 (Seat.N, ("HK", "HK")),
                 (Seat.E, ("H3", "H5")),
@@ -129,13 +134,11 @@ def test_audit_flags_a_kept_back_pair():
             ),
             10,
         ),
-        (
-            Seat.S,
+        _trick_cards(
             ((Seat.S, ("C3",)), (Seat.W, ("C4",)), (Seat.N, ("C5",)), (Seat.E, ("H7",))),
             11,
         ),
-        (
-            Seat.S,
+        _trick_cards(
             ((Seat.S, ("C6",)), (Seat.W, ("C7",)), (Seat.N, ("C8",)), (Seat.E, ("H7",))),
             12,
         ),

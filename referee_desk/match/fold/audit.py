@@ -37,16 +37,17 @@ def follow_findings(
     later_in: dict[Seat, defaultdict[str, list[str]]] = {s: defaultdict(list) for s in Seat}
     found: list[tuple[int, str, str]] = []
     for number in range(len(trick_cards), 0, -1):
-        _leader, plays, seq = trick_cards[number - 1]
-        for seat, cards in plays:
+        seats, plays, seq = trick_cards[number - 1]
+        for seat, cards in zip(seats, plays, strict=True):
             later[seat].extend(cards)
             by_suit = later_in[seat]
             for c in cards:
                 by_suit[suits[c]].append(c)
-        lead = plays[0][1]
+        lead = plays[0]
         n = len(lead)
         suit = suits[lead[0]]
-        for seat, cards in plays[1:]:
+        for i in range(1, len(plays)):
+            seat, cards = seats[i], plays[i]
             of_suit = later_in[seat][suit]
             held = len(of_suit)
             if n == 1:

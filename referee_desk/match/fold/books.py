@@ -75,9 +75,10 @@ class Books:
 
     # -- shared helpers ----------------------------------------------------------------
 
-    def _touch(self, event: Event) -> None:
+    def _touch(self, event: Event, at: int | None = None) -> None:
+        """Note ``event`` as the last folded; ``at`` is its time in ms when already read."""
         self.last_seq = event.seq
-        self.last_time = event_ms(event.recorded_at)
+        self.last_time = event_ms(event.recorded_at) if at is None else at
         self.last_recorded_at = event.recorded_at
         self.types_by_seq[event.seq] = event.type
         if self.match_id is None:

@@ -14,8 +14,9 @@ from referee_desk.rules.trump import TrumpContext
 
 BIDDING, PLAYING, REVOKED, FINISHED, VOIDED = "bidding", "playing", "revoked", "finished", "voided"
 
-#: A detailed trick as plain values: leader, (seat, canonical card tokens) per play, seq.
-TrickCards = tuple[Seat, tuple[tuple[Seat, tuple[str, ...]], ...], int]
+#: A detailed trick as plain values: seats in play order (the leader first), canonical
+#: card tokens per play, seq.
+TrickCards = tuple[tuple[Seat, ...], tuple[tuple[str, ...], ...], int]
 
 
 @dataclass

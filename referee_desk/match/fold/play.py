@@ -17,7 +17,7 @@ from referee_desk.match.fold.audit import follow_findings
 from referee_desk.match.fold.books import Books
 from referee_desk.match.fold.hand import FINISHED, PLAYING, HandBook
 from referee_desk.match.fold.memo import PLAY_ORDER, SEAT_BY_NAME, canon, judge_trick
-from referee_desk.match.fold.trick_input import prepare_trick
+from referee_desk.match.fold.trick_input import PreparedTrick
 from referee_desk.match.state import (
     Consequence,
     Flag,
@@ -34,13 +34,12 @@ from referee_desk.rules.trump import TrumpContext
 class Play(Books):
     """Handlers: trick, hand_summary; closing a hand with its result."""
 
-    def _on_trick(self, event: Event, p: ev.TrickPayload, at: int) -> None:
+    def _on_trick(self, event: Event, prepared: PreparedTrick, at: int) -> None:
         self._need_running_clock()
         hand = self._need_hand(PLAYING)
         if hand.form == "summary":
             raise EventRefused("this hand is recorded in summary form")
-        prepared = prepare_trick(p)
-        leader = SEAT_BY_NAME[p.leader]
+        leader = SEAT_BY_NAME[prepared.leader]
         if leader != hand.next_leader:
             assert hand.next_leader is not None
             why = (
@@ -51,7 +50,7 @@ class Play(Books):
             raise EventRefused(f"the leader must be {hand.next_leader.value} ({why})")
         seats = prepared.seats
         if seats is None:
-            seats = tuple(SEAT_BY_NAME[play.seat] for play in p.plays)  # raises as ever
+            seats = tuple(SEAT_BY_NAME[play["seat"]] for play in prepared.raw_plays)  # raises
         order = PLAY_ORDER[leader]
         if seats != order:
             seen: set[Seat] = set()
@@ -65,7 +64,7 @@ class Play(Books):
         # Canonical tokens: cheap to hash and count; Cards only inside the rules calls.
         plays = prepared.plays
         if plays is None:
-            plays = tuple(tuple(map(canon, play.cards)) for play in p.plays)  # raises as ever
+            plays = tuple(tuple(map(canon, play["cards"])) for play in prepared.raw_plays)
         size = len(plays[0])
         if not prepared.even:
             for seat, cards in zip(seats, plays, strict=True):
@@ -76,7 +75,11 @@ class Play(Books):
                     )
         played = hand.played
         decks = self.ruleset.decks
-        for token, count in prepared.copies:
+        copies: dict[str, int] = {}
+        for cards in plays:
+            for token in cards:
+                copies[token] = copies.get(token, 0) + 1
+        for token, count in copies.items():
             if played.get(token, 0) + count > decks:
                 raise EventRefused(
                     f"a {decks + 1}th copy of {token} would be in play: there are only {decks} "
@@ -96,17 +99,17 @@ class Play(Books):
         number = len(hand.tricks) + 1
         # What the record proves: a seat void in a suit that later plays it.
         self._void_flags(hand, event.seq, number, seats, plays)
-        for token, count in prepared.copies:
+        for token, count in copies.items():
             played[token] = played.get(token, 0) + count
         for seat in seats:
             cards_played[seat] += size
         hand.tricks.append(
             TrickRecord(number, event.seq, leader, prepared.as_recorded, winner, result.points)
         )
-        hand.trick_cards.append((leader, prepared.by_seat, event.seq))
+        hand.trick_cards.append((seats, plays, event.seq))
         hand.form = "detailed"
         hand.next_leader = winner
-        last = p.last or min(hand.cards_played.values()) >= per_player
+        last = prepared.last or min(hand.cards_played.values()) >= per_player
         if not last:
             if winner.side == hand.defenders:
                 hand.captured += result.points

@@ -26,6 +26,7 @@ from referee_desk.match.fold.hand import FINISHED, VOIDED
 from referee_desk.match.fold.memo import event_ms, parsed_payload, to_epoch_ms
 from referee_desk.match.fold.penalties import Penalties
 from referee_desk.match.fold.play import Play
+from referee_desk.match.fold.trick_input import prepare_payload, prepared_trick
 from referee_desk.match.schema_check import validate_schema
 from referee_desk.match.state import Consequence, Correction, MatchInfo, MatchState, Note
 from referee_desk.rules.errors import RulesError
@@ -163,9 +164,15 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
         if fix is not None and fix[0] == "void":
             self._touch(event)
             return
-        data = ev.parse_payload(event.type, fix[1]) if fix is not None else parsed_payload(event)
+        if event.type == ev.TRICK:  # the hot path: read the raw payload, no typed tree
+            data: Any = prepare_payload(fix[1]) if fix is not None else prepared_trick(event)
+        elif fix is not None:
+            data = ev.parse_payload(event.type, fix[1])
+        else:
+            data = parsed_payload(event)
         if self.match_id is not None and event.type != ev.MATCH_OPENED:
-            self._time_out_check(at, event.seq)
+            if self.end is None and self.clock_started_at is not None:
+                self._time_out_check(at, event.seq)
             if self.end is not None and event.type not in ev.AFTER_END_TYPES:
                 raise EventRefused(
                     f"the match has ended ({self.end.reason}, {self.end.article}); only notes, "
@@ -177,9 +184,9 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
         if handler is None:
             raise EventRefused(f"unknown event type {event.type!r}")
         handler(self, event, data, at)
-        if self.match_id is not None and self.clock_started_at is not None:
+        if self.end is None and self.match_id is not None and self.clock_started_at is not None:
             self._time_out_check(at, event.seq)  # e.g. the hand in play at time-out is over
-        self._touch(event)
+        self._touch(event, at)
 
     # -- handlers: opening and notes ---------------------------------------------------
 
