@@ -1,0 +1,129 @@
+"""Appending one event: the only writer of the ``events`` table besides import.
+
+Append-only: this module only INSERTs events; nothing in the store updates or deletes
+one, and the schema's triggers refuse it even from SQL. Each event is checked against
+the caller's expected seq, authorized, sealed onto its match's hash chain, validated by
+the match layer and committed in its own ``BEGIN IMMEDIATE`` transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+
+from referee_desk.match.envelope import GENESIS_HASH, Event
+from referee_desk.store import access
+from referee_desk.store.errors import (
+    AccessRefused,
+    AppendConflict,
+    EventRejected,
+    StoreWriteError,
+)
+from referee_desk.store.file_core import FileCore, write_error
+from referee_desk.store.match_checks import MatchChecker
+from referee_desk.store.rows import INSERT_SQL, to_row
+
+#: One read inside the append transaction: head seq, head hash, locked?, PINs set up?
+_APPEND_STATE_SQL = (
+    "SELECT (SELECT seq FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1),"
+    " (SELECT hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1),"
+    " EXISTS (SELECT 1 FROM match_seals WHERE match_id = ?),"
+    " EXISTS (SELECT 1 FROM people)"
+)
+
+
+class AppendingMixin(FileCore):
+    """``append`` of ``TournamentFile`` (uses the access, seal and reading mixins)."""
+
+    def append(
+        self,
+        draft: Event,
+        *,
+        expected_seq: int | None = None,
+        by: access.Session | None = None,
+        lock: bool = False,
+    ) -> Event:
+        """Validate, seal and commit one event; returns the stored event.
+
+        The event's ``seq`` is assigned here. ``expected_seq`` (or a non-zero
+        ``draft.seq``) is the seq the caller believes comes next: if another writer
+        recorded since, ``AppendConflict`` is raised and nothing is written.
+        ``by`` is the signed-in person (required once PINs are set up).
+        ``lock`` locks the match with this event in the same transaction (the desk passes
+        it with ``match_ended``), so an ended match is never left unsealed by a crash.
+        Raises ``EventRejected``, ``AppendConflict``, ``AccessRefused`` or
+        ``StoreWriteError`` (disk full, read-only); the file is unchanged on any error.
+        """
+        if self.read_only:
+            raise StoreWriteError(f"not saved: the file is read-only: {self.path}")
+        match_id = draft.match_id
+        if not isinstance(match_id, str) or not match_id:
+            raise EventRejected(str(match_id), draft.seq, "an event needs a match id")
+        if expected_seq is None and draft.seq:
+            expected_seq = draft.seq
+        conn = self.connection
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise write_error(self.path, error) from None
+        checker: MatchChecker | None = None
+        refusal: str | None = None
+        try:
+            row = conn.execute(_APPEND_STATE_SQL, (match_id,) * 3).fetchone()
+            head_seq, head_hash, locked, guarded = row
+            head_seq = head_seq or 0
+            head_hash = head_hash or GENESIS_HASH
+            if expected_seq is not None and expected_seq != head_seq + 1:
+                raise AppendConflict(match_id, expected_seq, head_seq + 1)
+            refusal = self._authorize(match_id, draft, by, bool(locked), bool(guarded))
+            if refusal is not None:
+                raise AccessRefused(f"match {match_id}: {refusal}")
+            if by is not None:
+                draft = replace(draft, referee=by.name)
+            event = replace(draft, seq=head_seq + 1).sealed(head_hash)
+            checker = self._checker(match_id, head_seq, head_hash)
+            reason = checker.problem(event)
+            if reason is not None:
+                raise EventRejected(match_id, event.seq, reason)
+            conn.execute(INSERT_SQL, to_row(event))
+            if locked or lock:
+                self._insert_seal(match_id, event.seq, event.hash, event.referee or "")
+            conn.execute("COMMIT")
+        except BaseException as error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if checker is not None:
+                checker.reject()
+            if refusal is not None:
+                self._record_refusal(match_id, by, f"append {draft.type}", refusal)
+            if isinstance(error, sqlite3.IntegrityError):
+                raise AppendConflict(match_id, head_seq + 1, head_seq + 2) from None
+            if isinstance(error, sqlite3.OperationalError):
+                raise write_error(self.path, error) from None
+            raise
+        checker.accept()
+        self._appended_since_backup += 1
+        if self.backup_every and self._appended_since_backup >= self.backup_every:
+            self.make_backup()
+        return event
+
+    def _checker(self, match_id: str, head_seq: int, head_hash: str) -> MatchChecker:
+        """The match's replayed state as of the stored head (cached between appends)."""
+        checker = self._checkers.get(match_id)
+        if checker is not None:
+            known = checker.events
+            last = (known[-1].seq, known[-1].hash) if known else (0, GENESIS_HASH)
+            if last == (head_seq, head_hash):
+                return checker
+            if known and last[0] < head_seq and self._is_prefix(match_id, known):
+                checker.extend([e for e, _ in self._rows(match_id, last[0])])
+                return checker
+        checker = MatchChecker(self.events(match_id))
+        self._checkers[match_id] = checker
+        return checker
+
+    def _is_prefix(self, match_id: str, known: list[Event]) -> bool:
+        row = self.connection.execute(
+            "SELECT hash FROM events WHERE match_id = ? AND seq = ?", (match_id, known[-1].seq)
+        ).fetchone()
+        return row is not None and row[0] == known[-1].hash
