@@ -160,10 +160,15 @@ def describe(state: MatchState) -> Iterable[str]:
     status = "running" if clock.running else ("paused" if clock.paused else "not started")
     if clock.paused and clock.paused_reason:
         status += f" ({clock.paused_reason})"
+    remaining = clock.remaining_ms
+    left = (
+        f"{format_duration(remaining)} remaining"
+        if remaining >= 0
+        else f"time up ({format_duration(-remaining)} over)"
+    )
     yield (
-        f"Clock: {format_duration(clock.elapsed_ms)} elapsed, "
-        f"{format_duration(clock.remaining_ms)} remaining of {clock.limit_ms // 60_000} min, "
-        f"{status}; {len(clock.pauses)} pause(s)"
+        f"Clock: {format_duration(clock.elapsed_ms)} elapsed of {clock.limit_ms // 60_000} min, "
+        f"{left}, {status}; {len(clock.pauses)} pause(s)"
     )
     levels = ", ".join(f"{side.value} {level.label}" for side, level in state.levels.items())
     yield f"Levels: {levels}"
