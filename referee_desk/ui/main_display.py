@@ -73,7 +73,7 @@ class MatchDisplayMixin:
             (Side.NS, ui.nsLevelLabel, ui.nsRoleLabel, ui.nsWarningsLabel, ui.nsGroup),
             (Side.EW, ui.ewLevelLabel, ui.ewRoleLabel, ui.ewWarningsLabel, ui.ewGroup),
         ):
-            level = None if state is None else match_view._get(state.levels, side.value)
+            level = None if state is None else state.levels.get(side)
             level_label.setText(
                 QCoreApplication.translate("MainWindow", "Level %1").replace(
                     "%1", texts.level_label(level)
@@ -83,11 +83,7 @@ class MatchDisplayMixin:
             )
             role_label.setText(match_view.side_role(state, side) if state else "")
             warn_label.setText(match_view.side_warnings(state, side) if state else "")
-            pair = (
-                ""
-                if state is None or state.info is None
-                else match_view._get(state.info.pairs, side.value)
-            )
+            pair = "" if state is None or state.info is None else state.info.pairs.get(side, "")
             group.setTitle(f"{texts.side_name(side)} {pair or ''}".strip())
         ui.handLabel.setText(match_view.hand_text(state) if state else "")
         ui.trumpLabel.setText(match_view.trump_text(state) if state else "")

@@ -6,10 +6,9 @@ where each seat is drawn (the seat nearest the referee at the bottom).
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QCoreApplication
 
+from referee_desk.match.state import MatchState
 from referee_desk.rules.seats import Seat, Side
 from referee_desk.ui import texts
 
@@ -22,63 +21,43 @@ def table_positions(bottom: Seat) -> dict[str, Seat]:
     return {"bottom": bottom, "right": right, "top": top, "left": left}
 
 
-def _get(mapping: Any, key: str) -> Any:
-    """Read a {Side|Seat: value} mapping by its string value."""
-    if not mapping:
-        return None
-    for k, v in dict(mapping).items():
-        if str(k) == key:
-            return v
-    return None
-
-
-def seat_text(state: Any, seat: Seat) -> str:
+def seat_text(state: MatchState, seat: Seat) -> str:
     """``北 N 张三 (庄)``: compass name, letter, player, dealer mark."""
-    info = getattr(state, "info", None)
-    player = _get(getattr(info, "seats", None), seat.value) or ""
-    hand = getattr(state, "current_hand", None)
+    player = state.info.seats.get(seat, "") if state.info is not None else ""
+    hand = state.current_hand
     marks = []
-    if hand is not None and hand.dealer is not None and str(hand.dealer) == seat.value:
+    if hand is not None and hand.dealer is seat:
         marks.append(QCoreApplication.translate("MatchView", "(dealer)"))
-    elif (
-        hand is None
-        and getattr(state, "next_dealer", None) is not None
-        and str(state.next_dealer) == seat.value
-    ):
+    elif hand is None and state.next_dealer is seat:
         marks.append(QCoreApplication.translate("MatchView", "(deals next)"))
     return " ".join(x for x in (texts.seat_name(seat), seat.value, str(player), *marks) if x)
 
 
-def side_role(state: Any, side: Side) -> str:
-    hand = getattr(state, "current_hand", None)
-    holder = None
-    if hand is not None and hand.declarers is not None:
-        holder = str(hand.declarers)
-    elif getattr(state, "deal_holder", None) is not None:
-        holder = str(state.deal_holder)
+def side_role(state: MatchState, side: Side) -> str:
+    hand = state.current_hand
+    holder = hand.declarers if hand is not None and hand.declarers else state.deal_holder
     if holder is None:
         return ""
-    return texts.role_name(holder == side.value)
+    return texts.role_name(holder is side)
 
 
-def side_warnings(state: Any, side: Side) -> str:
-    warnings = _get(getattr(state, "warnings", None), side.value) or 0
-    overruns = _get(getattr(state, "overruns", None), side.value) or 0
+def side_warnings(state: MatchState, side: Side) -> str:
+    warnings = state.warnings.get(side, 0)
+    overruns = state.overruns.get(side, 0)
     text = QCoreApplication.translate("MatchView", "Warnings %1").replace("%1", str(warnings))
     if overruns:
         text += " · " + QCoreApplication.translate("MatchView", "Overruns %1").replace(
             "%1", str(overruns)
         )
-    referred = getattr(state, "referred", None) or ()
-    if any(str(s) == side.value for s in referred):
+    if side in state.referred:
         text += " · " + QCoreApplication.translate("MatchView", "referred to the committee")
     return text
 
 
-def hand_text(state: Any) -> str:
-    hand = getattr(state, "current_hand", None)
+def hand_text(state: MatchState) -> str:
+    hand = state.current_hand
     if hand is None:
-        count = len(getattr(state, "hands", ()) or ())
+        count = len(state.hands)
         return (
             QCoreApplication.translate("MatchView", "Hand %1 finished").replace("%1", str(count))
             if count
@@ -90,7 +69,7 @@ def hand_text(state: Any) -> str:
         "revoked": QCoreApplication.translate("MatchView", "revoke: awaiting choice"),
         "finished": QCoreApplication.translate("MatchView", "finished"),
         "voided": QCoreApplication.translate("MatchView", "voided"),
-    }.get(str(hand.status), str(hand.status))
+    }.get(hand.status, hand.status)
     return (
         QCoreApplication.translate("MatchView", "Hand %1 · %2")
         .replace("%1", str(hand.number))
@@ -98,8 +77,8 @@ def hand_text(state: Any) -> str:
     )
 
 
-def trump_text(state: Any) -> str:
-    hand = getattr(state, "current_hand", None)
+def trump_text(state: MatchState) -> str:
+    hand = state.current_hand
     if hand is None or hand.level is None:
         return ""
     level = texts.level_label(hand.level)
@@ -114,8 +93,8 @@ def trump_text(state: Any) -> str:
     )
 
 
-def points_text(state: Any) -> str:
-    hand = getattr(state, "current_hand", None)
+def points_text(state: MatchState) -> str:
+    hand = state.current_hand
     if hand is None or not hand.tricks:
         return ""
     return (
@@ -125,14 +104,14 @@ def points_text(state: Any) -> str:
     )
 
 
-def next_hand_text(state: Any) -> str:
+def next_hand_text(state: MatchState) -> str:
     """Who shuffles, cuts and deals next: known once a hand is over (2.3, 7)."""
-    hand = getattr(state, "current_hand", None)
-    if hand is not None and str(hand.status) in ("bidding", "playing", "revoked"):
+    hand = state.current_hand
+    if hand is not None and hand.status in ("bidding", "playing", "revoked"):
         return ""
     parts = []
-    shuffler = getattr(state, "shuffler", None)
-    cutter = getattr(state, "cutter", None)
+    shuffler = state.shuffler
+    cutter = state.cutter
     if shuffler is not None:
         parts.append(
             QCoreApplication.translate("MatchView", "%1 shuffles").replace(
@@ -145,29 +124,29 @@ def next_hand_text(state: Any) -> str:
                 "%1", texts.seat_name(cutter)
             )
         )
-    next_dealer = getattr(state, "next_dealer", None)
+    next_dealer = state.next_dealer
     if next_dealer is not None:
         parts.append(
             QCoreApplication.translate("MatchView", "%1 deals").replace(
                 "%1", texts.seat_name(next_dealer)
             )
         )
-    elif getattr(state, "hands", None) is not None:
+    else:
         parts.append(QCoreApplication.translate("MatchView", "dealer by bidding race"))
     if not parts:
         return ""
     return QCoreApplication.translate("MatchView", "Next hand: %1").replace("%1", " · ".join(parts))
 
 
-def title_text(state: Any, referee: str) -> str:
-    info = getattr(state, "info", None)
+def title_text(state: MatchState, referee: str) -> str:
+    info = state.info
     parts = []
     if info is not None:
-        if getattr(info, "round", None) not in (None, ""):
+        if info.round:
             parts.append(
                 QCoreApplication.translate("MatchView", "Round %1").replace("%1", str(info.round))
             )
-        if getattr(info, "table", None) not in (None, ""):
+        if info.table:
             parts.append(
                 QCoreApplication.translate("MatchView", "Table %1").replace("%1", str(info.table))
             )
@@ -176,8 +155,8 @@ def title_text(state: Any, referee: str) -> str:
     return " · ".join(parts)
 
 
-def end_text(state: Any) -> str:
-    end = getattr(state, "end", None)
+def end_text(state: MatchState) -> str:
+    end = state.end
     if end is None:
         return ""
     text = QCoreApplication.translate("MatchView", "Match over: %1 wins (%2, %3)").replace(
