@@ -21,6 +21,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from referee_desk.match.envelope import Event
+from referee_desk.match.state import MatchState
 from referee_desk.rules.cards import format_cards, parse_cards
 from referee_desk.rules.errors import RulesError
 from referee_desk.ui import texts
@@ -123,16 +124,19 @@ class EventLogModel(QAbstractTableModel):
         self._violations: dict[int, Any] = {}
         self._corrected: dict[int, str] = {}
 
-    def set_record(self, events: list[Event], state: Any) -> None:
+    def set_record(self, events: list[Event], state: MatchState | None) -> None:
+        """Show ``events``; ``state`` (their replay) gives consequences and corrections."""
         self.beginResetModel()
         self._events = list(events)
         self._consequences = {}
-        for consequence in getattr(state, "consequences", ()) or ():
-            self._consequences.setdefault(consequence.seq, []).append(consequence)
-        self._violations = {v.seq: v for v in getattr(state, "violations", ()) or ()}
+        self._violations = {}
         self._corrected = {}
-        for correction in getattr(state, "corrections", ()) or ():
-            self._corrected[int(correction.target_seq)] = str(correction.reason)
+        if state is not None:
+            for consequence in state.consequences:
+                self._consequences.setdefault(consequence.seq, []).append(consequence)
+            self._violations = {v.seq: v for v in state.violations}
+            for correction in state.corrections:
+                self._corrected[correction.target_seq] = correction.reason
         self.endResetModel()
 
     def event_at(self, row: int) -> Event:

@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication, QEvent
 from PySide6.QtWidgets import QDialog, QLabel, QWidget
 
 from referee_desk.match.envelope import Event
+from referee_desk.match.state import Consequence, MatchState
 from referee_desk.ui.session import MatchSession
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
@@ -91,6 +92,6 @@ class EntryDialog(TranslatedDialog):
             return None, refusal_text(error)
 
 
-def new_consequences(state: Any, after_seq: int) -> list[Any]:
+def new_consequences(state: MatchState, after_seq: int) -> list[Consequence]:
     """The consequences the match layer attached to events after ``after_seq``."""
-    return [c for c in getattr(state, "consequences", ()) if c.seq > after_seq]
+    return [c for c in state.consequences if c.seq > after_seq]
