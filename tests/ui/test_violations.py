@@ -48,6 +48,16 @@ def playing(desk: Any, qtbot: Any) -> None:
     play_opening_hand(desk, qtbot)  # N–S declare, trump ♥, level 3
 
 
+def north_bids_in_the_opening_race(desk: Any) -> None:
+    """Start the clock and enter N's dark bid ``LJ H3`` (2.1), leaving the bid dialog."""
+    start_clock(desk)
+    bid_dialog = trigger(desk, "actionBid")
+    choose(bid_dialog.ui.seatCombo, "N")
+    bid_dialog.ui.cardsEdit.setText("LJ H3")
+    ok(bid_dialog)
+    bid_dialog.reject()
+
+
 def test_menu_numbers_match_desk_md() -> None:
     keys = [k for k, _c in VIOLATION_MENU]
     assert keys == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]
@@ -105,12 +115,7 @@ def test_revoke_choice_a_up_two_levels(desk: Any, qtbot: Any) -> None:
 
 def test_open_bid(desk: Any, qtbot: Any) -> None:
     """8.1: the side that showed its bid loses its right to bid; no points change."""
-    start_clock(desk)
-    bid_dialog = trigger(desk, "actionBid")
-    choose(bid_dialog.ui.seatCombo, "N")
-    bid_dialog.ui.cardsEdit.setText("LJ H3")
-    ok(bid_dialog)
-    bid_dialog.reject()
+    north_bids_in_the_opening_race(desk)
     dialog = open_from_menu(desk, qtbot, "3")
     assert isinstance(dialog, OpenBidDialog)
     choose(dialog.ui.seatCombo, "E")
@@ -127,12 +132,7 @@ def test_open_bid(desk: Any, qtbot: Any) -> None:
 
 def test_false_bid_trump_named_by_the_other_side(desk: Any, qtbot: Any) -> None:
     """8.6: a player of the non-offending side names the trump suit."""
-    start_clock(desk)
-    bid_dialog = trigger(desk, "actionBid")
-    choose(bid_dialog.ui.seatCombo, "N")
-    bid_dialog.ui.cardsEdit.setText("LJ H3")
-    ok(bid_dialog)
-    bid_dialog.reject()
+    north_bids_in_the_opening_race(desk)
     dialog = open_from_menu(desk, qtbot, "4")
     assert isinstance(dialog, FalseBidDialog)
     choose(dialog.ui.seatCombo, "N")
@@ -146,12 +146,7 @@ def test_false_bid_trump_named_by_the_other_side(desk: Any, qtbot: Any) -> None:
 
 
 def test_false_bid_nobody_names_trump_means_no_trump(desk: Any, qtbot: Any) -> None:
-    start_clock(desk)
-    bid_dialog = trigger(desk, "actionBid")
-    choose(bid_dialog.ui.seatCombo, "N")
-    bid_dialog.ui.cardsEdit.setText("LJ H3")
-    ok(bid_dialog)
-    bid_dialog.reject()
+    north_bids_in_the_opening_race(desk)
     dialog = open_from_menu(desk, qtbot, "4")
     choose(dialog.ui.seatCombo, "N")
     dialog.ui.sideCombo.setCurrentIndex(0)  # nobody
