@@ -12,14 +12,14 @@ import random
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
 
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
-from referee_desk.store.tournament_file import TournamentFile
+from referee_desk.store.tournament_file import TournamentFile, utc_now
 from referee_desk.tournament.elimination import build_elimination, round_count, round_label
 from referee_desk.tournament.errors import DrawError, PairError, TournamentError
 from referee_desk.tournament.groups import build_group_matches, knockout_entries
+from referee_desk.tournament.links import RecordLinksMixin
 from referee_desk.tournament.model import (
     Format,
     MatchOutcome,
@@ -38,11 +38,7 @@ from referee_desk.tournament.seeding import group_name, seeding_order, snake_gro
 from referee_desk.tournament.state import TournamentState, resolve
 
 
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-
-
-class Tournament:
+class Tournament(RecordLinksMixin):
     """A tournament file opened for the organizer (headless; the desk wraps it)."""
 
     def __init__(self, file: TournamentFile) -> None:
@@ -301,7 +297,7 @@ class Tournament:
         conn.execute(
             "INSERT INTO tournament_draw VALUES (1, ?, ?, ?, ?, ?)",
             (
-                when or _now(),
+                when or utc_now(),
                 seed,
                 _dumps(ruleset.to_dict()),
                 _dumps(settings.to_dict()),
@@ -400,7 +396,7 @@ class Tournament:
         """Record a drawing of lots for tied pairs of a group (lower lot ranks higher)."""
         if group not in self.groups():
             raise TournamentError(f"no group {group!r} in this tournament")
-        now = _now()
+        now = utc_now()
         with self._write() as conn:
             conn.executemany(
                 "INSERT INTO tournament_lots VALUES (?, ?, ?, ?, ?)",
@@ -412,42 +408,6 @@ class Tournament:
         for g, p, v in self.conn.execute("SELECT grp, pair_id, lot FROM tournament_lots"):
             out.setdefault(g, {})[p] = v
         return out
-
-    # -- links: records kept under a desk's own match id -----------------------------
-    def link(self, record_id: str, match_id: str, by: str = "") -> None:
-        """Count the record ``record_id`` as the result of drawn match ``match_id``.
-
-        For desks that recorded a match under their own id. Recorded once; a record
-        already under the drawn id, or a second link to the same match, is refused.
-        """
-        self.match(match_id)
-        if not self.file.events(record_id):
-            raise TournamentError(
-                f"no record of match {record_id!r} in this file (import it first)"
-            )
-        if record_id == match_id:
-            raise TournamentError(f"{record_id!r} is already the drawn match id: no link needed")
-        if self.file.events(match_id):
-            raise TournamentError(f"match {match_id} already has a record under its own id")
-        clash = self.conn.execute(
-            "SELECT record_id, match_id FROM tournament_links WHERE record_id = ? OR match_id = ?",
-            (record_id, match_id),
-        ).fetchone()
-        if clash:
-            raise TournamentError(f"record {clash[0]} is already linked to match {clash[1]}")
-        self._exec(
-            "INSERT INTO tournament_links VALUES (?, ?, ?, ?)", (record_id, match_id, _now(), by)
-        )
-        self.invalidate()
-
-    def links(self) -> dict[str, str]:
-        """drawn match id -> record id, for records kept under another id."""
-        rows = self.conn.execute("SELECT match_id, record_id FROM tournament_links").fetchall()
-        return dict(rows)
-
-    def record_id(self, match_id: str) -> str:
-        """The id under which the file holds this match's record."""
-        return self.links().get(match_id, match_id)
 
     # -- results -----------------------------------------------------------------------
     def outcomes(self) -> dict[str, MatchOutcome]:
