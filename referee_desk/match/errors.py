@@ -1,6 +1,13 @@
-"""Typed refusals of the match layer: each is a ValueError with one readable line."""
+"""Typed refusals of the match layer: each is a ValueError with one readable line.
+
+Besides its English line, a refusal may carry a phrasebook ``key`` and its ``params``
+(like consequences do), so that the desk can word it in the user's language. A refusal
+without a key is shown by its English line.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class EventRefused(ValueError):
@@ -10,10 +17,20 @@ class EventRefused(ValueError):
     contains them, so ``str(exc)`` is the one-line reason to show.
     """
 
-    def __init__(self, reason: str, *, seq: int | None = None, event_type: str | None = None):
+    def __init__(
+        self,
+        reason: str,
+        *,
+        seq: int | None = None,
+        event_type: str | None = None,
+        key: str | None = None,
+        params: dict[str, Any] | None = None,
+    ):
         self.reason = reason
         self.seq = seq
         self.event_type = event_type
+        self.key = key
+        self.params: dict[str, Any] = dict(params or {})
         where = []
         if event_type:
             where.append(event_type)

@@ -7,9 +7,24 @@ read-only file) that the desk shows while keeping the unsaved entry.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class StoreError(ValueError):
-    """Base of every error the store raises for a bad file or a refused write."""
+    """Base of every error the store raises for a bad file or a refused write.
+
+    ``key`` and ``params`` (optional, set with ``keyed``) name the phrasebook entry the
+    desk uses to word the error in the user's language; ``str()`` stays the English line.
+    """
+
+    key: str | None = None
+    params: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance by keyed()
+
+    def keyed(self, key: str, **params: Any) -> StoreError:
+        """Attach the phrasebook key and its arguments; returns self for ``raise``."""
+        self.key = key
+        self.params = dict(params)
+        return self
 
     def __str__(self) -> str:  # always one line (SQLite's reports span several)
         return " ".join(super().__str__().split())

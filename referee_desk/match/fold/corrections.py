@@ -60,7 +60,13 @@ class Corrections(Books):
             self._fold(event, self.fixes, strict=False)
         except EventRefused as exc:
             if exc.seq is None:
-                raise EventRefused(exc.reason, seq=event.seq, event_type=event.type) from None
+                raise EventRefused(
+                    exc.reason,
+                    seq=event.seq,
+                    event_type=event.type,
+                    key=exc.key,
+                    params=exc.params,
+                ) from None
             raise
         except (RulesError, KeyError, TypeError, ValueError) as exc:
             raise EventRefused(str(exc), seq=event.seq, event_type=event.type) from None

@@ -55,7 +55,13 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
             self.events.append(event)
         except EventRefused as exc:
             if exc.seq is None:
-                raise EventRefused(exc.reason, seq=event.seq, event_type=event.type) from None
+                raise EventRefused(
+                    exc.reason,
+                    seq=event.seq,
+                    event_type=event.type,
+                    key=exc.key,
+                    params=exc.params,
+                ) from None
             raise
         except (RulesError, KeyError, TypeError, ValueError) as exc:
             raise EventRefused(str(exc), seq=event.seq, event_type=event.type) from None
