@@ -24,13 +24,61 @@ PARAMETER_LABELS: dict[str, str] = {
 }
 
 
+#: Choice values worded for print (RULES.md: the parameter's meaning), Chinese first.
+VALUE_LABELS: dict[str, str] = {
+    "multiply": "倍数计分 multiply (L×c)",
+    "bonus": "另加分 bonus (+L×c)",
+    "kitty": "底分 kitty",
+    "partner_or_next": "连庄对家坐庄，下庄下家坐庄 partner or next",
+    "redeal_first_else_nt": "首盘重发，其后无主 redeal first, else no-trump",
+    "next_trick": "下一墩开始即成立 at the next trick",
+    "finish_hand": "打完本盘 finish the hand",
+    "stop": "立即停止，本盘作废 stop, hand void",
+    "none": "无 none",
+}
+
+
+def value_text(value: object) -> str:
+    """A parameter value as printed: yes/no and choices in words, numbers as they are."""
+    if isinstance(value, bool):
+        return "是 yes" if value else "否 no"
+    if value is None:
+        return "无 none"
+    return VALUE_LABELS.get(str(value), str(value))
+
+
 def ruleset_rows(ruleset: Ruleset) -> list[tuple[str, str, str]]:
     """(label, value, article) for every parameter in force."""
     rows = []
     for key, value in ruleset.parameters().items():
-        text = ("是 yes" if value else "否 no") if isinstance(value, bool) else str(value)
-        rows.append((PARAMETER_LABELS.get(key, key), text, PARAMETER_ARTICLES.get(key, "")))
+        rows.append(
+            (PARAMETER_LABELS.get(key, key), value_text(value), PARAMETER_ARTICLES.get(key, ""))
+        )
     return rows
+
+
+#: Violation kinds as recorded (``Penalty.kind``) -> printed words with the article.
+VIOLATION_LABELS: dict[str, str] = {
+    "wrong_play": "出错牌 wrong play",
+    "revoke": "劳改 revoke",
+    "open_bid": "明叫 open bid",
+    "false_bid": "诈叫 false bid",
+    "wrong_dealer": "坐庄顺序错误 wrong dealer",
+    "conduct_warning": "警告 conduct warning",
+    "warning": "警告 conduct warning",
+    "think_overrun": "超时思考 thinking overrun",
+    "overrun": "超时思考 thinking overrun",
+    "forfeit": "弃权 forfeit",
+    "committee_decision": "仲裁决定 committee decision",
+    "conduct_referred": "二次违规报仲裁 conduct referred to the committee",
+    "revoke_in_trick": "劳改 revoke",
+    "disqualification": "取消资格 disqualification",
+}
+
+
+def violation_text(kind: str) -> str:
+    """``wrong_play`` -> ``出错牌 wrong play``; an unknown kind is printed as recorded."""
+    return VIOLATION_LABELS.get(kind, kind)
 
 
 def tie_break_text(order: tuple[TieBreak, ...]) -> str:
@@ -67,6 +115,13 @@ def levels_text(levels: dict[int, int], a: int | None, b: int | None) -> str:
     if a is None or b is None or a not in levels or b not in levels:
         return ""
     return f"{level_name(levels[a])} : {level_name(levels[b])}"
+
+
+#: 8.10 as both the results and the match report explain a forfeit's levels.
+FORFEIT_LEVEL_RULE = (
+    "弃权方本场计0分，按3级计入成绩 (8.10): the forfeiting side scores 0 for the match and "
+    "is counted at level 3 in the results; the other side keeps the level it reached."
+)
 
 
 #: Short parameter names for page footers (Excel allows 255 characters per footer).

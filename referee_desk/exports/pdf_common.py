@@ -1,4 +1,9 @@
-"""What every PDF shares: the CJK font on every style, page furniture, byte-stable output."""
+"""What every PDF shares: the CJK fonts on every style, page furniture, the printed-at time.
+
+Page furniture is drawn once the page count is known ("第 N 页 / 共 M 页"), with the
+printed-at time; the PDF's CreationDate is that time. Byte-stable output is an
+explicit option (``PrintOptions.reproducible``), never a faked date.
+"""
 
 from __future__ import annotations
 
@@ -8,21 +13,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.pagesizes import A3, A4, landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
 
-from referee_desk.exports.fonts import FontChoice, choose_font
+from referee_desk.exports.fonts import FontChoice, FontSet, font_set, missing_glyph_warning
+from referee_desk.exports.labels import ruleset_rows
+from referee_desk.exports.print_options import PrintOptions
+from referee_desk.exports.text_clean import clean_multiline
 from referee_desk.rules.ruleset import Ruleset
-
-# Byte-stable output: no creation date or random document id in the file.
-rl_config.invariant = 1
 
 WARN_COLOR = colors.HexColor("#B00020")
 HEAD_BG = colors.HexColor("#DDE5F0")
@@ -31,9 +36,14 @@ HELD_BG = colors.HexColor("#FCE4C4")
 VIOLATION_BG = colors.HexColor("#FDECEA")
 
 
+#: Font sets by primary font name, so ``p`` finds the fallbacks of a style's font.
+_font_sets: dict[str, FontSet] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Styles:
     font: FontChoice
+    fonts: FontSet
     title: ParagraphStyle
     subtitle: ParagraphStyle
     h1: ParagraphStyle
@@ -60,7 +70,9 @@ class Styles:
 
 
 def make_styles(font_path: str | None = None) -> Styles:
-    font = choose_font(font_path)
+    fonts = font_set(font_path)
+    _font_sets[fonts.name] = fonts
+    font = fonts.primary
     f = font.name
 
     def st(name: str, size: float, **kw) -> ParagraphStyle:
@@ -68,10 +80,11 @@ def make_styles(font_path: str | None = None) -> Styles:
 
     return Styles(
         font=font,
+        fonts=fonts,
         title=st("title", 18, alignment=TA_CENTER, spaceAfter=4),
         subtitle=st("subtitle", 10, alignment=TA_CENTER, spaceAfter=8),
-        h1=st("h1", 13, spaceBefore=10, spaceAfter=4),
-        h2=st("h2", 10.5, spaceBefore=6, spaceAfter=3),
+        h1=st("h1", 13, spaceBefore=10, spaceAfter=4, keepWithNext=1),
+        h2=st("h2", 10.5, spaceBefore=6, spaceAfter=3, keepWithNext=1),
         body=st("body", 9),
         small=st("small", 7),
         cell=st("cell", 8),
@@ -81,10 +94,27 @@ def make_styles(font_path: str | None = None) -> Styles:
     )  # fmt: skip
 
 
+def markup(text: object, fonts: FontSet | None) -> str:
+    """Escaped paragraph markup; characters the primary font lacks switch to a fallback."""
+    clean = clean_multiline(text)
+    if fonts is None:
+        return escape(clean).replace("\n", "<br/>")
+    parts = []
+    for name, run in fonts.runs(clean):
+        body = escape(run).replace("\n", "<br/>")
+        parts.append(body if name == fonts.name else f'<font name="{name}">{body}</font>')
+    return "".join(parts)
+
+
 def p(text: object, style: ParagraphStyle, bold: bool = False) -> Paragraph:
-    """A paragraph of plain text (escaped); ``bold`` underlines weight with <b>."""
-    body = escape(str(text)).replace("\n", "<br/>")
+    """A paragraph of plain text (escaped, cleaned); ``bold`` underlines weight with <b>."""
+    body = markup(text, _font_sets.get(style.fontName))
     return Paragraph(f"<b>{body}</b>" if bold else body, style)
+
+
+def glyph_warning(styles: Styles, texts) -> str:
+    """The warning for characters in ``texts`` that no installed font can draw."""
+    return missing_glyph_warning(styles.fonts.uncovered(texts))
 
 
 def grid(
@@ -93,26 +123,32 @@ def grid(
     styles: Styles,
     extra: Sequence[tuple] = (),
     repeat: int = 1,
+    heights: Sequence[float | None] | None = None,
 ) -> Table:
-    """A table whose cells are paragraphs (wrapping, CJK font) with a repeated header."""
+    """A table whose cells are paragraphs (wrapping, CJK font) with a repeated header;
+    ``heights`` fixes row heights (rows written in by hand)."""
     data = [
         [c if not isinstance(c, str | int | float) else p(c, styles.cell) for c in row]
         for row in rows
     ]
-    t = Table(data, colWidths=list(widths), repeatRows=repeat)
+    t = Table(
+        data, colWidths=list(widths), repeatRows=repeat,
+        rowHeights=list(heights) if heights is not None else None,
+    )  # fmt: skip
     t.setStyle(styles.table_style(extra, header_rows=repeat))
     return t
 
 
 def ruleset_line(ruleset: Ruleset) -> str:
-    params = " ".join(f"{k}={_short(v)}" for k, v in ruleset.parameters().items())
+    """The ruleset in force, worded in Chinese (``labels.ruleset_rows``)."""
+    rows = ruleset_rows(ruleset)
+    params = "; ".join(f"{label.split(' ')[0]} {value.split(' ')[0]}" for label, value, _ in rows)
     return f"规则 ruleset {ruleset.name}: {params}"
 
 
-def _short(v: object) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    return str(v)
+def page_size(options: PrintOptions, wide: bool = False) -> tuple[float, float]:
+    size = A3 if options.paper == "A3" else A4
+    return landscape(size) if wide else size
 
 
 def build(
@@ -125,52 +161,136 @@ def build(
     footer_right: str = "",
     wide: bool = False,
     progress: Callable[[int, int, str], None] | None = None,
+    options: PrintOptions | None = None,
+    page_header: str = "",
 ) -> Path:
-    """Build the PDF (invariant, fixed metadata) with a footer on every page."""
+    """Build the PDF with page furniture on every page: ``page_header`` top left,
+    ``footer_right`` and "第 N 页 / 共 M 页" top right, the footer and printed-at time."""
+    options = options or PrintOptions()
     out = Path(out)
-    size = landscape(A4) if wide else A4
+    size = page_size(options, wide)
     doc = SimpleDocTemplate(
         str(out),
         pagesize=size,
         leftMargin=12 * mm,
         rightMargin=12 * mm,
-        topMargin=12 * mm,
+        topMargin=14 * mm,
         bottomMargin=16 * mm,
         title=title,
         author="Referee Desk 裁判台",
         creator="Referee Desk 裁判台",
         subject=title,
-        invariant=1,
+        invariant=1 if options.reproducible else 0,
     )
     font = styles.font.name
-
-    def furniture(canvas, document) -> None:
-        canvas.saveState()
-        canvas.setFont(font, 6.5)
-        width, height = size
-        lines = simpleSplit(footer_left, font, 6.5, width - 24 * mm)
-        for i, line in enumerate(lines[:3]):
-            canvas.drawString(12 * mm, (11 - 3 * i) * mm, line)
-        canvas.setFont(font, 7.5)
-        canvas.drawRightString(
-            width - 12 * mm, height - 8 * mm, f"{footer_right}  第 {document.page} 页 page"
-        )
-        canvas.restoreState()
-
+    furniture = Furniture(styles.fonts, footer_left, footer_right, page_header, options)
     if progress is not None:
         total = [max(len(story), 1)]
+        done = [0]
 
         def report(kind: str, value: int) -> None:
+            # keepWithNext regroups flowables, so reportlab's count may step back.
             if kind == "SIZE_EST":
                 total[0] = max(value, 1)
-            elif kind == "PROGRESS":
-                progress(min(value, total[0]), total[0], "pdf")
+            elif kind == "PROGRESS" and value > done[0]:
+                done[0] = min(value, total[0])
+                progress(done[0], total[0], "pdf")
 
         doc.setProgressCallBack(report)
     doc.build(
         story,
-        onFirstPage=furniture,
-        onLaterPages=furniture,
-        canvasmaker=functools.partial(Canvas, initialFontName=font),
+        canvasmaker=functools.partial(
+            NumberedCanvas, initialFontName=font, furniture=furniture, options=options
+        ),
     )
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Furniture:
+    """What every page prints around its frame."""
+
+    fonts: FontSet
+    footer_left: str
+    footer_right: str
+    page_header: str
+    options: PrintOptions
+
+    def draw(self, canvas: Canvas, page: int, pages: int) -> None:
+        width, height = canvas._pagesize
+        font = self.fonts.name
+        canvas.saveState()
+        canvas.setFont(font, 6.5)
+        lines = simpleSplit(clean_multiline(self.footer_left), font, 6.5, width - 24 * mm)
+        for i, line in enumerate(lines[:3]):
+            draw_text(canvas, self.fonts, 12 * mm, (11 - 3 * i) * mm, line, 6.5)
+        right = f"{self.footer_right}  第 {page} 页 / 共 {pages} 页  page {page} of {pages}"
+        draw_text(canvas, self.fonts, width - 12 * mm, height - 8 * mm, right.strip(), 7.5,
+                  anchor="end")  # fmt: skip
+        if self.page_header:
+            draw_text(canvas, self.fonts, 12 * mm, height - 8 * mm, self.page_header, 8)
+        draw_text(canvas, self.fonts, width - 12 * mm, 4 * mm, self.options.printed_text(), 6.5,
+                  anchor="end")  # fmt: skip
+        canvas.restoreState()
+
+
+class _Stamp:
+    """reportlab's TimeStamp for a given time (the PDF's CreationDate and ModDate)."""
+
+    def __init__(self, when) -> None:
+        offset = when.utcoffset()
+        minutes = int(offset.total_seconds() // 60) if offset else 0
+        self.t = when.timestamp()
+        self.lt = when.timetuple()
+        self.YMDhms = tuple(self.lt)[:6]
+        self.dhh = int(minutes / 60)
+        self.dmm = abs(minutes) % 60
+        self.tzname = when.tzname() or ""
+
+
+class NumberedCanvas(Canvas):
+    """Keeps each page until the end, so the furniture can print the page count."""
+
+    def __init__(self, *args, furniture: Furniture, options: PrintOptions, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._doc._timeStamp = _Stamp(options.printed_local)
+        self._furniture = furniture
+        self._pages: list[dict] = []
+
+    def showPage(self) -> None:
+        self._pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        total = len(self._pages)
+        for number, state in enumerate(self._pages, start=1):
+            self.__dict__.update(state)
+            self._furniture.draw(self, number, total)
+            Canvas.showPage(self)
+        Canvas.save(self)
+
+
+def draw_text(
+    canvas: Canvas,
+    fonts: FontSet,
+    x: float,
+    y: float,
+    text: str,
+    size: float,
+    anchor: str = "start",
+    color=None,
+) -> float:
+    """Draw one line, switching fonts per character; returns its width."""  # fmt: skip
+    runs = fonts.runs(text)
+    width = sum(stringWidth(t, f, size) for f, t in runs)
+    if anchor == "end":
+        x -= width
+    elif anchor == "middle":
+        x -= width / 2
+    if color is not None:
+        canvas.setFillColor(color)
+    for font, run in runs:
+        canvas.setFont(font, size)
+        canvas.drawString(x, y, run)
+        x += stringWidth(run, font, size)
+    return width

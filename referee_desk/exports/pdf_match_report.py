@@ -14,12 +14,12 @@ from pathlib import Path
 
 from reportlab.graphics.charts.legends import Legend
 from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, String
-from reportlab.graphics.widgets.markers import makeMarker
+from reportlab.graphics.shapes import Drawing, Line, String
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Spacer
 
+from referee_desk.exports.drawn_match import DrawnMatch
 from referee_desk.exports.event_text import (
     SEATS,
     SIDES,
@@ -28,21 +28,25 @@ from referee_desk.exports.event_text import (
     describe,
     trump_text,
 )
+from referee_desk.exports.labels import FORFEIT_LEVEL_RULE, violation_text
 from referee_desk.exports.pdf_common import (
     HELD_BG,
     VIOLATION_BG,
     Styles,
     build,
+    glyph_warning,
     grid,
     make_styles,
     p,
     ruleset_line,
 )
+from referee_desk.exports.print_options import PrintOptions
+from referee_desk.exports.seal_status import SealStatus
 from referee_desk.match import replay
 from referee_desk.match.clock import format_duration
 from referee_desk.match.envelope import Event, verify_chain
 from referee_desk.rules.wording import describe as word_consequence
-from referee_desk.tournament.model import LEVEL_NAMES, level_name
+from referee_desk.tournament.model import LEVEL_NAMES, PASSED_A, level_name
 
 NS_COLOR = colors.HexColor("#1f5fbf")
 EW_COLOR = colors.HexColor("#c0392b")
@@ -54,31 +58,42 @@ def export_match_report_pdf(
     font_path: str | None = None,
     seal_hash: str | None = None,
     tournament_name: str = "",
+    *,
+    drawn: DrawnMatch | None = None,
+    seal: SealStatus | None = None,
+    options: PrintOptions | None = None,
+    notices: list[str] | None = None,
 ) -> Path:
+    """Write the report of one record; ``drawn`` names the drawn match it counts for.
+
+    ``seal`` is the record's seal (``seal_status``); without it a bare ``seal_hash``
+    (older callers) is printed as sealed, and neither prints "未封存 not sealed" in red.
+    """
     if not events:
         raise ValueError("the match record is empty: nothing to report")
+    options = options or PrintOptions()
     events = list(events)
     state = replay(events)
     s = make_styles(font_path)
     info = state.info
-    mid = state.match_id
+    record_id = state.match_id
+    mid = drawn.match_id if drawn else record_id
     story: list = [p(f"比赛报告 Match report · {mid}", s.title)]
-    where = " · ".join(
-        x
-        for x in (
-            tournament_name or (info.tournament if info else ""),
-            info.round if info else "",
-            f"{info.table}" if info else "",
-            f"裁判 referee {info.referee}" if info else "",
-        )
-        if x
-    )
-    story.append(p(where, s.subtitle))
+    story += _identity(drawn, info, record_id, tournament_name, s)
+    story.append(p(options.printed_text(), s.subtitle))
     if s.font.warning:
         story.append(p(s.font.warning, s.warning))
+    glyphs = glyph_warning(s, _record_texts(events, drawn))
+    if glyphs:
+        story.append(p(glyphs, s.warning))
+        if notices is not None:
+            notices.append(glyphs)
     broken = verify_chain(events)
     if broken is not None:
         story.append(p(f"哈希链断裂 HASH CHAIN BROKEN at event #{events[broken].seq}", s.warning))
+    if seal is None and seal_hash:
+        seal = SealStatus(seal_hash, None, "", "", "", None)
+    story += _seal_lines(seal, events, s, options)
 
     # Seats and pairs.
     story.append(p("座位与选手 Seats and pairs", s.h1))
@@ -98,7 +113,7 @@ def export_match_report_pdf(
     # The end.
     story.append(p("结果 Result", s.h1))
     levels = {k.value: v for k, v in state.levels.items()}
-    lv = f"南北 NS {levels['NS'].label} : 东西 EW {levels['EW'].label}"
+    lv = f"南北 NS {_label(state, 'NS')} : 东西 EW {_label(state, 'EW')}"
     if state.passed_a is not None:
         lv += f" · {SIDES[state.passed_a.value]} 打过A passed A"
     if state.end is not None:
@@ -111,6 +126,16 @@ def export_match_report_pdf(
             )
         )
         story.append(p(word_consequence(e, "zh_CN"), s.body))
+        if e.reason == "forfeit":
+            loser = "EW" if e.winner.value == "NS" else "NS"
+            kept = levels[e.winner.value].label
+            story.append(
+                p(
+                    f"计入成绩 Counted for the results: {SIDES[e.winner.value]} {kept} : "
+                    f"{SIDES[loser]} 3 · {FORFEIT_LEVEL_RULE}",
+                    s.body,
+                )
+            )
     else:
         story.append(p("比赛未结束 The match has not ended.", s.warning))
     if state.referred:
@@ -120,7 +145,7 @@ def export_match_report_pdf(
         )
     story.append(
         p(
-            f"终局级数 Levels at the end: {lv} · "
+            f"终局级数 Levels at the table at the end: {lv} · "
             f"已用时 clock {format_duration(state.clock.elapsed_ms)}",
             s.body,
         )
@@ -134,7 +159,7 @@ def export_match_report_pdf(
 
     # Timeline.
     story.append(p("事件时间线 Timeline of events", s.h1))
-    story.append(_timeline(state, events, s))
+    story.append(_timeline(state, events, s, options))
 
     # Consequences, violations, flags, corrections, notes.
     story.append(p("判定与条款 Consequences and articles", s.h1))
@@ -155,7 +180,7 @@ def export_match_report_pdf(
             [
                 v.seq,
                 v.hand or "",
-                v.kind,
+                violation_text(v.kind),
                 v.article,
                 SEATS.get(v.seat.value, "") if v.seat else SIDES[v.side.value],
                 worded.get((v.seq, v.detail), v.detail),
@@ -180,11 +205,14 @@ def export_match_report_pdf(
         )
 
     story.append(p("更正 Corrections", s.h1))
-    rows = [["#", "更正对象 Target", "方式 Action", "理由 Reason"]]
-    rows += [[c.seq, f"#{c.target_seq}", c.action, c.reason] for c in state.corrections]
+    rows = [["#", "更正对象 Target", "方式 Action", "原值 → 新值 Old → new", "理由 Reason"]]
+    by_seq = {e.seq: e for e in events}
+    for c in state.corrections:
+        change = correction_change(by_seq, c.seq, c.target_seq)
+        rows.append([c.seq, f"#{c.target_seq}", ACTIONS.get(c.action, c.action), change, c.reason])
     if len(rows) == 1:
-        rows.append(["", "", "", "无 none"])
-    story.append(grid(rows, [12 * mm, 26 * mm, 22 * mm, 120 * mm], s))
+        rows.append(["", "", "", "", "无 none"])
+    story.append(grid(rows, [12 * mm, 20 * mm, 18 * mm, 80 * mm, 50 * mm], s))
 
     story.append(p("备注 Notes", s.h1))
     rows = [["#", "关于 About", "内容 Note"]]
@@ -219,10 +247,14 @@ def export_match_report_pdf(
         ["", "", ""],
         ["日期 Date:", "日期 Date:", "日期 Date:"],
     ]
+    if committee_ruled(events):
+        for row, text in zip(sign, ("仲裁委员会 Arbitration committee", "", "日期 Date:"),
+                             strict=True):  # fmt: skip
+            row.append(text)
     check.append(
         grid(
             sign,
-            [60 * mm, 60 * mm, 60 * mm],
+            [180 * mm / len(sign[0])] * len(sign[0]),
             s,
             [
                 ("ROWBACKGROUNDS", (0, 1), (-1, 1), [colors.white]),
@@ -231,10 +263,116 @@ def export_match_report_pdf(
         )
     )
     story.append(KeepTogether(check))
-    footer = f"{mid} · final hash {final} · {ruleset_line(state.ruleset)}"
+    footer = f"{mid} · 记录 record {record_id} · final hash {final} · {ruleset_line(state.ruleset)}"
+    header = f"{mid}" + (f" · {drawn.table} · {drawn.round}" if drawn else "")
     return build(
-        out, story, s, title=f"比赛报告 Match report {mid}", footer_left=footer, footer_right=mid
-    )
+        out, story, s, title=f"比赛报告 Match report {mid}", footer_left=footer,
+        footer_right=mid, options=options, page_header=header,
+    )  # fmt: skip
+
+
+ACTIONS = {"void": "作废 void", "replace": "更正 replace"}
+
+
+def committee_ruled(events: Sequence[Event]) -> bool:
+    """Whether the arbitration committee decided or ruled in this match (8.8, 8.11)."""
+    return any(e.type in ("committee_ruling", "committee_decision") for e in events)
+
+
+def correction_change(by_seq: dict[int, Event], seq: int, target: int) -> str:
+    """``field: old → new`` for a replacement; the voided event's text for a void."""
+    corr = by_seq.get(seq)
+    old = by_seq.get(target)
+    if corr is None or old is None:
+        return ""
+    if corr.payload.get("action") != "replace":
+        return f"作废 voided: {TYPE_LABELS.get(old.type, old.type)} {describe(old)}"
+    new = corr.payload.get("payload") or {}
+    changes = []
+    for key in sorted(set(old.payload) | set(new)):
+        before, after = old.payload.get(key), new.get(key)
+        if before != after:
+            changes.append(f"{key}: {_value(before)} → {_value(after)}")
+    return "; ".join(changes) or "无变化 no change"
+
+
+def _value(v: object) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, list):
+        return " ".join(str(x) for x in v) or "[]"
+    return str(v)
+
+
+def _label(state, side: str) -> str:
+    """A side's level as printed everywhere: 过A once it passed A (1.5)."""
+    passed = state.passed_a.value if state.passed_a is not None else None
+    if passed == side:
+        return PASSED_A
+    return next(v.label for k, v in state.levels.items() if k.value == side)
+
+
+def _identity(drawn: DrawnMatch | None, info, record_id: str, name: str, s: Styles) -> list:
+    """The subtitle: the drawn match (round, table, referee, pairs), the record id beside."""
+    if drawn is None:
+        where = " · ".join(
+            x
+            for x in (
+                name or (info.tournament if info else ""),
+                info.round if info else "",
+                f"{info.table}" if info else "",
+                f"裁判 referee {info.referee}" if info else "",
+            )
+            if x
+        )
+        return [p(where, s.subtitle)]
+    out = [
+        p(
+            " · ".join(
+                x for x in (name, drawn.round, drawn.table, f"裁判 referee {drawn.referee}") if x
+            ),
+            s.subtitle,
+        ),
+        p(f"A方 {drawn.pair_a}  对  B方 {drawn.pair_b}", s.subtitle),
+    ]
+    record = f"台上记录编号 desk record id: {record_id}"
+    if info is not None and (info.table != drawn.table or info.referee != drawn.referee):
+        record += f" (记录中 in the record: {info.table} · 裁判 {info.referee})"
+    out.append(p(record, s.subtitle))
+    return out
+
+
+def _record_texts(events: Sequence[Event], drawn: DrawnMatch | None) -> list[str]:
+    texts = [describe(e) for e in events] + [e.referee for e in events]
+    if drawn is not None:
+        texts += [drawn.pair_a, drawn.pair_b, drawn.table, drawn.referee]
+    return texts
+
+
+def _seal_lines(seal: SealStatus | None, events: Sequence[Event], s: Styles, options) -> list:
+    if seal is None:
+        return [p("未封存 NOT SEALED: 本记录尚未锁定签名 this record is not locked by a seal.",
+                  s.warning)]  # fmt: skip
+    parts = ["已封存 Sealed"]
+    if seal.seq is not None:
+        parts.append(f"至事件 up to event #{seal.seq}")
+    if seal.signer:
+        parts.append(f"签名人 signer {seal.signer}")
+    if seal.signed_at:
+        parts.append(options.local(seal.signed_at))
+    parts.append(
+        f"密钥指纹 key fingerprint {seal.fingerprint}" if seal.fingerprint
+        else "密钥指纹 key fingerprint: — (旧式密钥封存 keyed seal, no public key)"
+    )  # fmt: skip
+    out = [p(" · ".join(parts), s.body, bold=True)]
+    if seal.valid is False:
+        out.append(p("封存签名无效 SEAL SIGNATURE DOES NOT VERIFY", s.warning))
+    if not seal.matches(events[-1].hash):
+        out.append(
+            p("封存之后另有事件 events were recorded after the seal (see the record check)",
+              s.warning)
+        )  # fmt: skip
+    return out
 
 
 def _hands_table(state, s: Styles):
@@ -258,9 +396,7 @@ def _hands_table(state, s: Styles):
             result = ("上台 taken" if r.taken else "连庄 kept") + (f"; {gains}" if gains else "")
             if r.passed_a:
                 result += "; 打过A"
-            after = (
-                f"{r.levels_after[_side('NS', r)].label} : {r.levels_after[_side('EW', r)].label}"
-            )
+            after = f"{_after(r, 'NS')} : {_after(r, 'EW')}"
             pts = "" if r.defenders_final is None else r.defenders_final
         else:
             result = h.void_reason or h.status
@@ -291,6 +427,14 @@ def _side(value: str, r):
     return next(k for k in r.levels_after if k.value == value)
 
 
+def _after(r, value: str) -> str:
+    """A side's level after a hand; 过A for the side that passed A (as the chart)."""
+    side = _side(value, r)
+    if r.passed_a and side == r.winner:
+        return PASSED_A
+    return r.levels_after[side].label
+
+
 def level_points(state, events: Sequence[Event]) -> dict[str, list[tuple[float, int]]]:
     """(clock minutes, level index) per side: the start, then after every decided hand."""
     clock_at = {e.seq: (e.clock_ms or 0) for e in events}
@@ -312,6 +456,19 @@ def level_points(state, events: Sequence[Event]) -> dict[str, list[tuple[float, 
     return pts
 
 
+def step_points(points: list[tuple[float, int]], offset: float) -> list[tuple[float, float]]:
+    """A level held until the hand that changes it: horizontal, then a vertical step.
+
+    ``offset`` lifts one side a little so equal levels still show both lines.
+    """
+    out: list[tuple[float, float]] = []
+    for x, y in points:
+        if out:
+            out.append((x, out[-1][1]))
+        out.append((x, y + offset))
+    return out
+
+
 def _level_chart(state, events: Sequence[Event], s: Styles) -> Drawing:
     pts = level_points(state, events)
     width, height = 180 * mm, 70 * mm
@@ -319,13 +476,20 @@ def _level_chart(state, events: Sequence[Event], s: Styles) -> Drawing:
     lp = LinePlot()
     lp.x, lp.y = 16 * mm, 12 * mm
     lp.width, lp.height = width - 50 * mm, height - 20 * mm
-    lp.data = [pts["NS"], pts["EW"]]
     limit = state.ruleset.match_minutes
-    xmax = max([limit] + [x for series in lp.data for x, _ in series])
+    end = max([x for series in pts.values() for x, _ in series] + [0.0])
+    ns = step_points(pts["NS"], 0.12)
+    ew = step_points(pts["EW"], -0.12)
+    # Hold the final level to the end of the clock so the last step is visible.
+    clock_end = max(end, state.clock.elapsed_ms / 60000)
+    for series in (ns, ew):
+        series.append((round(clock_end, 2), series[-1][1]))
+    lp.data = [ns, ew]
+    xmax = max([limit, clock_end]) * 1.02
     lp.xValueAxis.valueMin, lp.xValueAxis.valueMax = 0, xmax
     lp.xValueAxis.valueStep = 15 if xmax <= 180 else 30
     lp.yValueAxis.valueMin, lp.yValueAxis.valueMax, lp.yValueAxis.valueStep = 0, 12, 1
-    lp.yValueAxis.labelTextFormat = lambda v: level_name(int(v))
+    lp.yValueAxis.labelTextFormat = lambda v: level_name(round(v))
     for axis in (lp.xValueAxis, lp.yValueAxis):
         axis.labels.fontName = s.font.name
         axis.labels.fontSize = 7
@@ -334,38 +498,60 @@ def _level_chart(state, events: Sequence[Event], s: Styles) -> Drawing:
     for i, color in enumerate((NS_COLOR, EW_COLOR)):
         lp.lines[i].strokeColor = color
         lp.lines[i].strokeWidth = 1.4
-        lp.lines[i].symbol = makeMarker("FilledCircle" if i == 0 else "FilledSquare", size=3)
-        lp.lines[i].symbol.fillColor = color
+        if i == 1:
+            lp.lines[i].strokeDashArray = (3, 1.5)
     d.add(lp)
+    # The time limit (1.5): a dashed vertical line at match_minutes.
+    x_limit = lp.x + lp.width * limit / xmax
+    d.add(Line(x_limit, lp.y, x_limit, lp.y + lp.height, strokeColor=colors.HexColor("#555555"),
+               strokeWidth=0.8, strokeDashArray=(2, 2)))  # fmt: skip
+    d.add(String(x_limit, lp.y + lp.height + 1.5 * mm, f"时限 time limit {limit}′ (1.5)",
+                 fontName=s.font.name, fontSize=7, textAnchor="middle"))  # fmt: skip
     d.add(String(lp.x + lp.width / 2, 2 * mm, "比赛用时（分钟）match clock, minutes",
                  fontName=s.font.name, fontSize=7.5, textAnchor="middle"))  # fmt: skip
     d.add(String(2 * mm, lp.y + lp.height + 3 * mm, "级 level", fontName=s.font.name, fontSize=7.5))
     legend = Legend()
     legend.x, legend.y = lp.x + lp.width + 6 * mm, lp.y + lp.height
     legend.fontName, legend.fontSize = s.font.name, 8
-    legend.colorNamePairs = [(NS_COLOR, "南北 NS"), (EW_COLOR, "东西 EW")]
+    legend.colorNamePairs = [(NS_COLOR, "南北 NS"), (EW_COLOR, "东西 EW (虚线 dashed)")]
     d.add(legend)
     return d
 
 
-def _timeline(state, events: Sequence[Event], s: Styles):
+def _timeline(state, events: Sequence[Event], s: Styles, options: PrintOptions):
+    """Every event with its local date and time; corrected events say what replaced them."""
+    from referee_desk.exports.print_options import zone_text
+
     voided = set(getattr(state, "voided_seqs", ()))
-    reasons = {c.target_seq: c.reason for c in state.corrections}
+    by_seq = {e.seq: e for e in events}
+    corrected: dict[int, list[tuple[int, str, str]]] = {}
+    for c in state.corrections:
+        corrected.setdefault(c.target_seq, []).append((c.seq, c.action, c.reason))
     rows: list[list[object]] = [
-        ["#", "时间 Time (UTC)", "比赛钟 Clock", "事件 Event", "内容 Details", "裁判 Referee"]
-    ]
+        ["#", f"时间 local time ({zone_text(options.tz)})", "比赛钟 Clock", "事件 Event",
+         "内容 Details", "裁判 Referee"]
+    ]  # fmt: skip
     extra = []
     for i, e in enumerate(events, start=1):
         text = describe(e)
+        marks = []
+        for seq, action, reason in corrected.get(e.seq, ()):
+            if action == "replace":
+                change = correction_change(by_seq, seq, e.seq)
+                marks.append(f"[已更正 corrected by #{seq}: {change}; {reason}]")
+            else:
+                marks.append(f"[作废 voided by #{seq}: {reason}]")
+        if marks:
+            text = " ".join(marks) + " " + text
         if e.seq in voided:
-            text = f"[作废 voided: {reasons.get(e.seq, '')}] {text}"
             extra.append(("TEXTCOLOR", (0, i), (-1, i), colors.grey))
+        elif corrected.get(e.seq):
+            extra.append(("BACKGROUND", (0, i), (-1, i), HELD_BG))
         elif e.type in VIOLATION_TYPES:
             extra.append(("BACKGROUND", (0, i), (-1, i), VIOLATION_BG))
         elif e.type in ("correction", "committee_ruling"):
             extra.append(("BACKGROUND", (0, i), (-1, i), HELD_BG))
         clock = "" if e.clock_ms is None else format_duration(e.clock_ms)
-        rows.append(
-            [e.seq, e.recorded_at[11:19], clock, TYPE_LABELS.get(e.type, e.type), text, e.referee]
-        )
-    return grid(rows, [10 * mm, 18 * mm, 16 * mm, 34 * mm, 82 * mm, 20 * mm], s, extra)
+        when = options.local(e.recorded_at).rsplit(" ", 1)[0]
+        rows.append([e.seq, when, clock, TYPE_LABELS.get(e.type, e.type), text, e.referee])
+    return grid(rows, [10 * mm, 30 * mm, 15 * mm, 28 * mm, 79 * mm, 18 * mm], s, extra)

@@ -1,4 +1,7 @@
-"""The results PDF: header, ruleset, final places, bracket, standings, every match, penalties."""
+"""The results PDF: header, ruleset, final places, the bracket tree, matches, penalties.
+
+Each match is listed once: knockout matches by round, group matches by group.
+"""
 
 from __future__ import annotations
 
@@ -6,30 +9,34 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from reportlab.graphics.shapes import Drawing, Line, Rect, String
-from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Spacer
 
 from referee_desk.exports.labels import (
+    FORFEIT_LEVEL_RULE,
     decision_mark,
     decision_text,
     levels_text,
     pair_text,
     ruleset_rows,
     tie_break_text,
+    violation_text,
 )
+from referee_desk.exports.pdf_bracket import bracket_story
 from referee_desk.exports.pdf_common import (
     HELD_BG,
     MARK_BG,
     build,
+    glyph_warning,
     grid,
     make_styles,
     p,
     ruleset_line,
 )
+from referee_desk.exports.print_options import PrintOptions
 from referee_desk.exports.snapshot import Snapshot
-from referee_desk.tournament.layout import bracket_layout
+from referee_desk.tournament.final_places import final_places
+from referee_desk.tournament.model import Decision
 from referee_desk.tournament.state import MatchState, Status
 
 
@@ -38,21 +45,35 @@ def export_results_pdf(
     out: str | Path,
     font_path: str | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    *,
+    options: PrintOptions | None = None,
+    notices: list[str] | None = None,
 ) -> Path:
-    """Write the results; ``progress(done, total, what)`` follows the layout (for a dialog)."""
+    """Write the results; ``progress(done, total, what)`` follows the layout (for a dialog).
+
+    ``notices`` receives warnings to show the organizer (characters no font has).
+    """
+    options = options or PrintOptions()
     s = make_styles(font_path)
     info = snap.info
     story: list = [p(info.name, s.title)]
     sub = " · ".join(x for x in (info.dates, info.venue, info.organizer) if x)
     story.append(p(f"成绩公告 Results  ·  {sub}", s.subtitle))
+    story.append(p(options.printed_text(), s.subtitle))
     if s.font.warning:
         story.append(p(s.font.warning, s.warning))
+    glyphs = glyph_warning(s, snapshot_texts(snap))
+    if glyphs:
+        story.append(p(glyphs, s.warning))
+        if notices is not None:
+            notices.append(glyphs)
     if snap.problems:
         story.append(p("待处理 Open problems:\n" + "\n".join(snap.problems[:40]), s.warning))
     if not snap.state.finished:
         story.append(
             p(
-                "比赛尚未全部结束：以下为当前成绩。Not all matches are finished: results so far.",
+                "比赛尚未全部结束：以下为当前成绩（暂定）。Not all matches are finished: "
+                "provisional results.",
                 s.warning,
             )
         )
@@ -61,7 +82,7 @@ def export_results_pdf(
     story.append(
         p(
             f"规则 Ruleset: {snap.ruleset.name}  ·  "
-            f"抽签 drawn {snap.drawn_at} (seed {snap.draw_seed})",
+            f"抽签 drawn {options.local(snap.drawn_at, seconds=False)} (seed {snap.draw_seed})",
             s.body,
         )
     )
@@ -70,31 +91,34 @@ def export_results_pdf(
     )
     rows = [["参数 Parameter", "取值 Value", "条款 Article"]]
     rows += [list(r) for r in ruleset_rows(snap.ruleset)]
-    story.append(grid(rows, [90 * mm, 50 * mm, 30 * mm], s))
+    story.append(grid(rows, [80 * mm, 75 * mm, 25 * mm], s))
 
-    story.append(p("最终名次 Final places", s.h1))
-    places = [["名次 Place", "选手 Pair", "俱乐部 Club"]]
-    for pl in snap.state.places:
+    final = "最终名次 Final places" if snap.state.finished else "名次（已确定部分）Places so far"
+    story.append(p(final, s.h1))
+    places = [["名次 Place", "选手 Pair", "俱乐部 Club", "说明 Note"]]
+    for pl in final_places(snap.state, snap.settings):
         pair = snap.pair(pl.pair_id)
-        label = pl.note if pl.place == 0 else f"第{pl.place}名 {pl.note}".strip()
         places.append(
-            [label, f"#{pl.pair_id} {pair.name if pair else ''}", pair.club if pair else ""]
-        )
+            [pl.label, f"#{pl.pair_id} {pair.name if pair else ''}", pair.club if pair else "",
+             pl.note]
+        )  # fmt: skip
     if len(places) == 1:
-        places.append(["—", "尚无 none yet", ""])
-    story.append(grid(places, [35 * mm, 90 * mm, 55 * mm], s))
+        places.append(["—", "尚无 none yet", "", ""])
+    story.append(grid(places, [28 * mm, 82 * mm, 45 * mm, 31 * mm], s))
+    if not snap.state.finished:
+        story.append(p("仍在比赛的选手未列出。Pairs still playing are not listed yet.", s.small))
 
     ko = snap.ko()
     if ko:
+        story += bracket_story(snap, s, options.paper)
         story.append(PageBreak())
-        story.append(p("淘汰赛对阵 Knockout bracket", s.h1))
-        drawing = bracket_drawing(snap, s)
-        if drawing is not None:
-            story.append(drawing)
-            story.append(PageBreak())
+        story.append(p("淘汰赛各场 Knockout matches", s.h1))
         rounds = sorted({(m.match.round, m.match.third_place) for m in ko})
         for rnd, third in rounds:
             ms = [m for m in ko if m.match.round == rnd and m.match.third_place == third]
+            ms = [m for m in ms if m.status is not Status.VOID]
+            if not ms:
+                continue
             story.append(p(snap.round_name(ms[0].match), s.h2))
             story.append(_match_table(snap, ms, s))
 
@@ -115,18 +139,27 @@ def export_results_pdf(
         story.append(p(f"{name}组比赛 Group {name} matches", s.h2))
         story.append(_match_table(snap, snap.group_matches(name), s))
 
-    story.append(PageBreak())
-    story.append(p("全部比赛 Every match", s.h1))
-    playable = [m for m in snap.state.matches if m.status not in (Status.VOID, Status.BYE)]
-    story.append(_match_table(snap, playable, s, full=True))
-
     story.append(p("处罚汇总 Penalties summary", s.h1))
     story.append(_penalties(snap, s))
+    if any(m.decided_by is Decision.FORFEIT for m in snap.state.matches):
+        story.append(p(FORFEIT_LEVEL_RULE, s.small))
     order = tie_break_text(snap.settings.tie_breaks)
     footer = f"{info.name} · {ruleset_line(snap.ruleset)} · 排名 {order}"
     return build(
-        out, story, s, title=f"{info.name} 成绩 Results", footer_left=footer, progress=progress
-    )
+        out, story, s, title=f"{info.name} 成绩 Results", footer_left=footer, progress=progress,
+        options=options, footer_right=info.name,
+    )  # fmt: skip
+
+
+def snapshot_texts(snap: Snapshot) -> list[str]:
+    """Every user text a tournament document may print (for the glyph check)."""
+    info = snap.info
+    texts = [info.name, info.venue, info.organizer, *info.tables, *info.referees]
+    for pair in snap.pairs.values():
+        texts += [pair.player1, pair.player2, pair.club]
+    texts += [m.match.table for m in snap.state.matches]
+    texts += [m.match.referee for m in snap.state.matches]
+    return texts
 
 
 def _match_table(snap: Snapshot, ms: list[MatchState], s, full: bool = False):
@@ -153,6 +186,8 @@ def _match_table(snap: Snapshot, ms: list[MatchState], s, full: bool = False):
         mark = decision_mark(m.decided_by)
         if mark:
             how = f"{how} [{mark}]"
+        if m.decided_by is Decision.FORFEIT:
+            how += "; 弃权方按3级计 forfeiting side counted at level 3"
             extra.append(("BACKGROUND", (0, i), (-1, i), MARK_BG))
         if m.status is Status.HELD:
             how = "待仲裁 committee ruling pending (8.11)"
@@ -186,80 +221,9 @@ def _penalties(snap: Snapshot, s):
         pid, kind, article = key
         pair = snap.pair(pid)
         rows.append([
-            f"#{pid} {pair.name}" if pair else "—", kind, article, counts[key],
+            f"#{pid} {pair.name}" if pair else "—", violation_text(kind), article, counts[key],
             ", ".join(sorted(set(where[key]))),
         ])  # fmt: skip
     if len(rows) == 1:
         rows.append(["—", "无 none", "", "", ""])
     return grid(rows, [50 * mm, 40 * mm, 18 * mm, 16 * mm, 56 * mm], s)
-
-
-#: Largest bracket (lines) drawn as a picture; bigger fields get the tables only.
-DRAWN_LINES = 32
-
-
-def bracket_drawing(snap: Snapshot, s) -> Drawing | None:
-    """The knockout drawn as nested boxes (``tournament.layout``), winners in bold."""
-    layout = bracket_layout(snap.ko())
-    if not layout.boxes or layout.lines > DRAWN_LINES:
-        return None
-    width, height = 186 * mm, 235 * mm
-    extra_lines = 3 if any(b.third_place for b in layout.boxes) else 0
-    line_h = height / (layout.lines + extra_lines)
-    col_w = width / (layout.rounds + 1)
-    size = min(7.0, line_h * 0.42)
-    d = Drawing(width, height)
-    states = {m.match.match_id: m for m in snap.ko()}
-    bold = s.font.name
-
-    def y_of(line: int) -> float:
-        return height - line * line_h
-
-    def label(text: str, x: float, y: float, strong: bool) -> None:
-        shown = text if len(text) <= 22 else text[:21] + "…"
-        color = colors.HexColor("#0b3d91") if strong else colors.HexColor("#444444")
-        if strong:
-            shown = "▶ " + shown
-        d.add(String(x + 2, y, shown, fontName=bold, fontSize=size + (0.5 if strong else 0),
-                     fillColor=color))  # fmt: skip
-
-    for box in layout.boxes:
-        m = states[box.match_id]
-        x = box.column * col_w
-        top, mid, bottom = y_of(box.top), y_of(box.top + box.half), y_of(box.bottom + 1)
-        fill = None
-        if m.status is Status.HELD:
-            fill = HELD_BG
-        elif m.decided_by is not None and m.decided_by.is_marked:
-            fill = MARK_BG
-        d.add(Rect(x, bottom, col_w - 3 * mm, top - bottom, strokeColor=colors.black,
-                   strokeWidth=0.8, fillColor=fill))  # fmt: skip
-        d.add(Line(x, mid, x + col_w - 3 * mm, mid, strokeColor=colors.grey, strokeWidth=0.4))
-        for pid, slot, y_top, y_bot in (
-            (m.pair_a, m.match.slot_a, top, mid),
-            (m.pair_b, m.match.slot_b, mid, bottom),
-        ):
-            pair = snap.pair(pid)
-            text = (
-                pair_text(pair) if pair else ("轮空 bye" if slot.kind == "bye" else slot.describe())
-            )
-            label(text, x, (y_top + y_bot) / 2 - size / 3, pid is not None and pid == m.winner)
-        note = m.match.match_id
-        if m.outcome is not None and m.status is Status.DECIDED:
-            note += "  " + levels_text(dict(m.outcome.levels), m.pair_a, m.pair_b)
-        if m.decided_by is not None and m.decided_by.is_marked:
-            note += f" {decision_mark(m.decided_by)}"
-        elif m.status is Status.HELD:
-            note += " 待仲裁"
-        d.add(String(x + 2, bottom + 1.5, note, fontName=bold, fontSize=max(size - 1.5, 4),
-                     fillColor=colors.HexColor("#555555")))  # fmt: skip
-        if box.third_place:
-            d.add(String(x + 2, top + 2, snap.round_name(m.match), fontName=bold, fontSize=size))
-    final = next(b for b in layout.boxes if b.column == layout.rounds - 1 and not b.third_place)
-    winner = states[final.match_id].winner
-    if winner is not None:
-        x = layout.rounds * col_w
-        y = (y_of(final.top) + y_of(final.bottom + 1)) / 2
-        d.add(String(x + 2, y + size + 2, "冠军 Champion", fontName=bold, fontSize=size))
-        label(pair_text(snap.pair(winner)), x, y - size / 3, True)
-    return d

@@ -14,6 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Spacer
 
 from referee_desk.exports.pdf_common import build, grid, make_styles, p, ruleset_line
+from referee_desk.exports.print_options import PrintOptions
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 
 VIOLATION_MENU = (
@@ -32,16 +33,44 @@ def result_scale(ruleset: Ruleset) -> str:
     return "防守方得分 defenders' points → " + " · ".join(parts) + " …"
 
 
+#: Height of a row the referee writes in by hand (issue 11: at least 8 mm).
+WRITING_ROW = 8.5 * mm
+
+
 def export_scoresheet_pdf(
     out: str | Path,
     font_path: str | None = None,
     ruleset: Ruleset = GUILIN_2009,
     header: dict[str, str] | None = None,
     hands: int = 20,
+    *,
+    options: PrintOptions | None = None,
 ) -> Path:
-    """Write the scoresheet; ``header`` pre-fills tournament, round, table, referee, pairs."""
-    h = header or {}
+    """Write the scoresheet; ``header`` pre-fills tournament, round, table, referee, pairs.
+
+    Every page's head names the match (id, table, round, pairs), so a loose page 2
+    still belongs to its match.
+    """
     s = make_styles(font_path)
+    story = scoresheet_story(s, ruleset, header or {}, hands)
+    return build(
+        out, story, s, title="比赛记录表 Table scoresheet", footer_left=ruleset_line(ruleset),
+        wide=True, options=options, page_header=page_identity(header or {}),
+    )  # fmt: skip
+
+
+def page_identity(h: dict[str, str]) -> str:
+    """The line at the head of every page: match, table, round, pairs (blanks to fill)."""
+    blank = "________"
+    return (
+        f"比赛 Match {h.get('match_id') or blank} · 桌 Table {h.get('table') or blank} · "
+        f"轮 Round {h.get('round') or blank} · 南北 NS {h.get('pair_ns') or blank} · "
+        f"东西 EW {h.get('pair_ew') or blank}"
+    )
+
+
+def scoresheet_story(s, ruleset: Ruleset, h: dict[str, str], hands: int = 20) -> list:
+    """The flowables of one scoresheet (the round pack puts several in one PDF)."""
     story: list = [p("比赛记录表 Table scoresheet", s.title)]
     if s.font.warning:
         story.append(p(s.font.warning, s.warning))
@@ -76,7 +105,7 @@ def export_scoresheet_pdf(
     rows: list[list[object]] = [head]
     rows += [[str(i)] + [""] * (len(head) - 1) for i in range(1, hands + 1)]
     widths = [12, 16, 14, 50, 14, 14, 30, 30, 16, 20, 14, 14, 19]
-    story.append(grid(rows, [w * mm for w in widths], s, [("BOTTOMPADDING", (0, 1), (-1, -1), 7)]))
+    story.append(grid(rows, [w * mm for w in widths], s, heights=[None] + [WRITING_ROW] * hands))
 
     story.append(p("违规与处罚 Violations and penalties", s.h2))
     story.append(p(VIOLATION_MENU, s.small))
@@ -84,15 +113,9 @@ def export_scoresheet_pdf(
         ["时间 Time", "盘 Hand", "座位 Seat", "编号 No.", "条款 Article",
          "说明与处理 What happened, consequence", "裁判 Initials"]
     ]  # fmt: skip
-    vrows += [["\n"] + [""] * 6 for _ in range(8)]
-    story.append(
-        grid(
-            vrows,
-            [w * mm for w in (22, 16, 20, 18, 22, 150, 25)],
-            s,
-            [("BOTTOMPADDING", (0, 1), (-1, -1), 8)],
-        )
-    )
+    vrows += [[""] * 7 for _ in range(8)]
+    widths_v = [w * mm for w in (22, 16, 20, 18, 22, 150, 25)]
+    story.append(grid(vrows, widths_v, s, heights=[None] + [WRITING_ROW] * 8))
     end = [
         ["结束方式 End", "□ 打过A passed A (1.5)  □ 到时 time-out (1.5)  "
                          "□ 弃权 forfeit (8.10)  □ 取消资格 DQ (8.8)"],
@@ -114,5 +137,4 @@ def export_scoresheet_pdf(
             ]
         )
     )
-    footer = ruleset_line(ruleset)
-    return build(out, story, s, title="比赛记录表 Table scoresheet", footer_left=footer, wide=True)
+    return story

@@ -14,6 +14,7 @@ from referee_desk.exports.fonts import FontError, choose_font
 from referee_desk.exports.pdf_match_report import export_match_report_pdf, level_points
 from referee_desk.exports.pdf_results import export_results_pdf
 from referee_desk.exports.pdf_scoresheet import export_scoresheet_pdf, result_scale
+from referee_desk.exports.print_options import fixed
 from referee_desk.exports.snapshot import take_snapshot
 from referee_desk.match import replay
 from referee_desk.rules.ruleset import get_ruleset
@@ -47,21 +48,28 @@ def test_results_pdf_content(knockout, tmp_path: Path) -> None:
     assert has(text, knockout.info.name) and has(text, "桂林理工大学体育馆")
     assert has(text, "张伟 / 王芳") and has(text, "桂林电子")
     # Ruleset and parameter values, and the tie-break order, are printed.
-    assert has(text, "guilin-2009", "出错牌每张罚分", "match_minutes=120")
+    assert has(text, "guilin-2009", "出错牌每张罚分", "比赛时间(分) match minutes")
+    # Choice values are worded, never printed raw.
+    assert has(text, "打完本盘 finish the hand") and has(text, "倍数计分 multiply")
+    assert "finish_hand" not in text and "partner_or_next" not in text
     assert has(text, "胜场 wins > 终局级差 level_diff")
     # Every match with its result and deciding rule.
     assert has(text, "打过A passed A (1.5)")
     assert has(text, "弃权 forfeit (8.10)") and has(text, "取消资格 disqualification (8.8)")
     assert has(text, "待仲裁 committee ruling pending")
-    assert has(text, "处罚汇总 Penalties summary") and has(text, "conduct_warning")
+    assert has(text, "处罚汇总 Penalties summary") and has(text, "警告 conduct warning")
+    assert "conduct_warning" not in text and "wrong_play" not in text
     assert any("WenQuanYi" in n for n in font_names(out))
 
 
 def test_results_pdf_is_byte_stable(knockout, tmp_path: Path) -> None:
+    """Byte-stable only when asked: a fixed printed-at time, which is the CreationDate."""
     snap = take_snapshot(knockout)
-    a = export_results_pdf(snap, tmp_path / "a.pdf").read_bytes()
-    b = export_results_pdf(snap, tmp_path / "b.pdf").read_bytes()
+    a = export_results_pdf(snap, tmp_path / "a.pdf", options=fixed()).read_bytes()
+    b = export_results_pdf(snap, tmp_path / "b.pdf", options=fixed()).read_bytes()
     assert a == b
+    meta = PdfReader(tmp_path / "a.pdf").metadata
+    assert meta["/CreationDate"].startswith("D:20261128160000+08'00'")
 
 
 def test_group_results_show_standings(groups, tmp_path: Path) -> None:
@@ -69,14 +77,14 @@ def test_group_results_show_standings(groups, tmp_path: Path) -> None:
     assert has(text, "A组积分 Group A standings") and has(text, "B组积分 Group B standings")
     assert has(text, "第1名") and has(text, "决赛 Final")
     # The knockout drawn as a bracket: the champion beside the final, winners marked.
-    assert has(text, "冠军 Champion") and "▶" in text
+    assert has(text, "冠军 Champion")
 
 
 def test_match_report_of_a_sample_record(tmp_path: Path) -> None:
     from referee_desk.store.jsonl import read_jsonl
 
     events = [i.event for i in read_jsonl(SAMPLES / "01_pass_a_detailed.jsonl")]
-    out = export_match_report_pdf(events, tmp_path / "m.pdf")
+    out = export_match_report_pdf(events, tmp_path / "m.pdf", options=fixed())
     text = text_of(out)
     st = replay(events)
     assert has(text, events[-1].hash)  # the chain's final hash, checkable
@@ -86,7 +94,8 @@ def test_match_report_of_a_sample_record(tmp_path: Path) -> None:
     assert has(text, "♥") or has(text, "♠") or has(text, "♦") or has(text, "♣")  # suit symbols
     assert has(text, "裁判 Referee") and has(text, "南北方队长 N–S captain")
     assert len(text_of(out)) > 1000
-    assert export_match_report_pdf(events, tmp_path / "n.pdf").read_bytes() == out.read_bytes()
+    again = export_match_report_pdf(events, tmp_path / "n.pdf", options=fixed())
+    assert again.read_bytes() == out.read_bytes()
 
 
 def test_match_report_shows_violations_corrections_notes(knockout, tmp_path: Path) -> None:
