@@ -20,6 +20,16 @@ EXPORT_KINDS: dict[str, tuple[str, str, str]] = {
         "export_scoresheet",
         "blank table scoresheet (PDF)",
     ),
+    "round-pack": (
+        "referee_desk.cli.export_documents",
+        "export_round_pack",
+        "one round: pairing list, player index, table cards, scoresheets (PDF)",
+    ),
+    "players": (
+        "referee_desk.cli.export_documents",
+        "export_players",
+        "alphabetical player index with tables (PDF)",
+    ),
 }
 
 
@@ -31,6 +41,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--font", help="TrueType CJK font for PDFs (overrides the search)")
     parser.add_argument(
         "--template", help="organizer's xlsx template whose defined names the bracket fills"
+    )
+    parser.add_argument("--round", type=int, help="round-pack: round N in the order of play")
+    parser.add_argument("--start", help="round-pack: start time printed on the pairings")
+    parser.add_argument(
+        "--tz", help="the venue's time zone for printed times, e.g. +08:00 (the default)"
+    )
+    parser.add_argument(
+        "--paper", choices=("A4", "A3"), default="A4", help="paper size (A3: bigger bracket parts)"
+    )
+    parser.add_argument(
+        "--fixed-time",
+        help="byte-stable output: print this time (ISO) as the printed-at time and CreationDate",
     )
 
 

@@ -1,8 +1,10 @@
-"""``referee-desk export bracket|results|match|scoresheet FILE -o OUT``: the printed documents.
+"""``referee-desk export bracket|results|match|scoresheet|round-pack|players FILE -o OUT``.
 
 FILE is a tournament file (.sqlite); ``match`` also reads a JSON Lines record and
-``scoresheet`` accepts ``-`` for a blank sheet. Each function returns an exit
-status: 0 written, 1 refused (the reason on stderr), 2 unexpected failure.
+``scoresheet`` accepts ``-`` for a blank sheet. ``--tz`` (the venue's zone, default
++08:00), ``--paper A4|A3`` and ``--fixed-time`` (byte-stable output with that
+printed-at time) apply to every PDF. Each function returns an exit status: 0
+written, 1 refused (the reason on stderr), 2 unexpected failure.
 """
 
 from __future__ import annotations
@@ -30,6 +32,33 @@ def _guard(work: Callable[[], str]) -> int:
         return 2
     print(message)
     return 0
+
+
+def _options(args: argparse.Namespace):
+    """The print options of the command line (zone, paper, fixed time)."""
+    from datetime import datetime
+
+    from referee_desk.exports.print_options import OptionError, PrintOptions, parse_tz
+
+    tz = parse_tz(getattr(args, "tz", None))
+    paper = getattr(args, "paper", None) or "A4"
+    fixed = getattr(args, "fixed_time", None)
+    if fixed:
+        try:
+            when = datetime.fromisoformat(fixed.replace("Z", "+00:00"))
+        except ValueError:
+            raise OptionError(
+                f"--fixed-time {fixed!r}: use an ISO time such as 2026-11-28T09:00+08:00"
+            ) from None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=tz)
+        return PrintOptions(printed_at=when, tz=tz, reproducible=True, paper=paper)
+    return PrintOptions(tz=tz, paper=paper)
+
+
+def _print_notices(notices: list[str]) -> None:
+    for notice in notices:
+        print(notice, file=sys.stderr)
 
 
 def _font_warning(font_path: str | None) -> None:
@@ -65,9 +94,12 @@ def export_results(args: argparse.Namespace) -> int:
         from referee_desk.exports.snapshot import take_snapshot
 
         _font_warning(args.font)
+        options = _options(args)
         with _open(args.file) as t:
             snap = take_snapshot(t)
-        export_results_pdf(snap, args.output, font_path=args.font)
+        notices: list[str] = []
+        export_results_pdf(snap, args.output, font_path=args.font, options=options, notices=notices)
+        _print_notices(notices)
         return f"results written: {args.output}" + _problems(snap)
 
     return _guard(work)
@@ -84,36 +116,75 @@ def export_match(args: argparse.Namespace) -> int:
         from referee_desk.exports.pdf_match_report import export_match_report_pdf
 
         _font_warning(args.font)
-        events, seal_hash, name = _match_events(args.file, args.match_id)
+        options = _options(args)
+        events, seal, name, drawn = _match_events(args.file, args.match_id)
+        notices: list[str] = []
         export_match_report_pdf(
-            events, args.output, font_path=args.font, seal_hash=seal_hash, tournament_name=name
-        )
-        return f"match report of {events[0].match_id} written: {args.output}"
+            events, args.output, font_path=args.font, tournament_name=name, drawn=drawn,
+            seal=seal, options=options, notices=notices,
+        )  # fmt: skip
+        _print_notices(notices)
+        what = drawn.match_id if drawn else events[0].match_id
+        if drawn and drawn.record_id != drawn.match_id:
+            what += f" (record {drawn.record_id})"
+        return f"match report of {what} written: {args.output}"
 
     return _guard(work)
 
 
 def _match_events(path: str, match_id: str | None):
-    """(events, sealed head hash or None, tournament name) from a .jsonl or a tournament file."""
+    """(events, seal status or None, tournament name, drawn match or None).
+
+    From a .jsonl record, or a tournament file where ``match_id`` may be a drawn id
+    (``GE-R1-M01``) or the desk's record id (``GL2026-R1-T1``).
+    """
     from referee_desk.store.interchange import is_sqlite
     from referee_desk.store.jsonl import read_jsonl
-    from referee_desk.store.tournament_file import TournamentFile
 
     if is_sqlite(path):
-        with TournamentFile.open(path, create=False, read_only=True) as tf:
-            ids = tf.match_ids()
-            linked = _links(tf.connection)
-            mid = _pick(linked.get(match_id, match_id) if match_id else None, ids, path)
-            seal = tf.seal(mid)
-            events = tf.events(mid)
-            name = _tournament_name(tf.connection)
-        return events, seal.head_hash if seal else None, name
+        return _tournament_match(path, match_id)
     if not Path(path).exists():
         raise ValueError(f"{path}: no such file")
     items = read_jsonl(path)
     ids = list(dict.fromkeys(i.event.match_id for i in items))
     mid = _pick(match_id, ids, path)
-    return [i.event for i in items if i.event.match_id == mid], None, ""
+    return [i.event for i in items if i.event.match_id == mid], None, "", None
+
+
+def _tournament_match(path: str, match_id: str | None):
+    from referee_desk.exports.drawn_match import drawn_id_of, drawn_match
+    from referee_desk.exports.seal_status import seal_status
+    from referee_desk.store.tournament_file import TournamentFile
+
+    drawn = None
+    if _has_tournament(path):
+        with _open(path) as t:
+            drawn_id = drawn_id_of(t, match_id) if match_id else None
+            if drawn_id is not None:
+                drawn = drawn_match(t, drawn_id)
+    with TournamentFile.open(path, create=False, read_only=True) as tf:
+        ids = tf.match_ids()
+        linked = _links(tf.connection)
+        mid = _pick(linked.get(match_id, match_id) if match_id else None, ids, path)
+        seal = seal_status(tf, mid)
+        events = tf.events(mid)
+        name = _tournament_name(tf.connection)
+    return events, seal, name, drawn
+
+
+def _has_tournament(path: str) -> bool:
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        row = conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'tournament_matches'"
+        ).fetchone()
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+    return row is not None
 
 
 def _pick(match_id: str | None, ids: list[str], path: str) -> str:
@@ -154,6 +225,7 @@ def export_scoresheet(args: argparse.Namespace) -> int:
         from referee_desk.exports.pdf_scoresheet import export_scoresheet_pdf
 
         _font_warning(args.font)
+        options = _options(args)
         header: dict[str, str] = {}
         ruleset = None
         if args.file != "-":
@@ -163,7 +235,9 @@ def export_scoresheet(args: argparse.Namespace) -> int:
                 if args.match_id:
                     header.update(_match_header(t, args.match_id))
         kwargs = {} if ruleset is None else {"ruleset": ruleset}
-        export_scoresheet_pdf(args.output, font_path=args.font, header=header, **kwargs)
+        export_scoresheet_pdf(
+            args.output, font_path=args.font, header=header, options=options, **kwargs
+        )
         return f"scoresheet written: {args.output}"
 
     return _guard(work)
@@ -184,3 +258,44 @@ def _match_header(t, match_id: str) -> dict[str, str]:
     header.update({"pair_ns": payload["pairs"]["NS"], "pair_ew": payload["pairs"]["EW"]})
     header.update(payload["seats"])
     return header
+
+
+def export_round_pack(args: argparse.Namespace) -> int:
+    def work() -> str:
+        from referee_desk.exports.pdf_round_pack import export_round_pack_pdf
+        from referee_desk.exports.snapshot import take_snapshot
+
+        if args.round is None:
+            raise ValueError("round-pack needs --round N (1 = the first round played)")
+        _font_warning(args.font)
+        options = _options(args)
+        with _open(args.file) as t:
+            snap = take_snapshot(t)
+        notices: list[str] = []
+        export_round_pack_pdf(
+            snap, args.output, args.round, start=args.start or "", font_path=args.font,
+            options=options, notices=notices,
+        )  # fmt: skip
+        _print_notices(notices)
+        return f"round pack of round {args.round} written: {args.output}"
+
+    return _guard(work)
+
+
+def export_players(args: argparse.Namespace) -> int:
+    def work() -> str:
+        from referee_desk.exports.pdf_player_index import export_player_index_pdf
+        from referee_desk.exports.snapshot import take_snapshot
+
+        _font_warning(args.font)
+        options = _options(args)
+        with _open(args.file) as t:
+            snap = take_snapshot(t)
+        notices: list[str] = []
+        export_player_index_pdf(
+            snap, args.output, font_path=args.font, options=options, notices=notices
+        )
+        _print_notices(notices)
+        return f"player index written: {args.output}"
+
+    return _guard(work)

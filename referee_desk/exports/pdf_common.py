@@ -21,7 +21,7 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
 
 from referee_desk.exports.fonts import FontChoice, FontSet, font_set, missing_glyph_warning
 from referee_desk.exports.labels import ruleset_rows
@@ -127,16 +127,22 @@ def grid(
 ) -> Table:
     """A table whose cells are paragraphs (wrapping, CJK font) with a repeated header;
     ``heights`` fixes row heights (rows written in by hand)."""
-    data = [
-        [c if not isinstance(c, str | int | float) else p(c, styles.cell) for c in row]
-        for row in rows
-    ]
+    data = [[_cell(c, styles) for c in row] for row in rows]
     t = Table(
         data, colWidths=list(widths), repeatRows=repeat,
         rowHeights=list(heights) if heights is not None else None,
     )  # fmt: skip
     t.setStyle(styles.table_style(extra, header_rows=repeat))
     return t
+
+
+def _cell(c: object, styles: Styles) -> object:
+    """A paragraph for text (wraps, fallback fonts); empty cells stay empty (fast)."""
+    if isinstance(c, str) and c == "":
+        return ""
+    if isinstance(c, str | int | float):
+        return p(c, styles.cell)
+    return c
 
 
 def ruleset_line(ruleset: Ruleset) -> str:
@@ -227,8 +233,9 @@ class Furniture:
         right = f"{self.footer_right}  第 {page} 页 / 共 {pages} 页  page {page} of {pages}"
         draw_text(canvas, self.fonts, width - 12 * mm, height - 8 * mm, right.strip(), 7.5,
                   anchor="end")  # fmt: skip
-        if self.page_header:
-            draw_text(canvas, self.fonts, 12 * mm, height - 8 * mm, self.page_header, 8)
+        header = getattr(canvas, "page_header_text", "") or self.page_header
+        if header:
+            draw_text(canvas, self.fonts, 12 * mm, height - 8 * mm, header, 8)
         draw_text(canvas, self.fonts, width - 12 * mm, 4 * mm, self.options.printed_text(), 6.5,
                   anchor="end")  # fmt: skip
         canvas.restoreState()
@@ -294,3 +301,62 @@ def draw_text(
         canvas.drawString(x, y, run)
         x += stringWidth(run, font, size)
     return width
+
+
+class PageHeader(Flowable):
+    """Sets the head line of this page and the following ones (a document of many parts)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return 0, 0
+
+    def draw(self) -> None:
+        self.canv.page_header_text = self.text
+
+
+class Stamp(Flowable):
+    """Flowables drawn once into a PDF form and stamped wherever they recur.
+
+    A round pack prints the same blank grids for every match; laying them out once
+    and reusing the form keeps 128 scoresheets fast and the file small.
+    """
+
+    def __init__(self, key: str, flowables: list, cache: dict) -> None:
+        super().__init__()
+        self.key = key
+        self.flowables = flowables
+        self.cache = cache
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        if self.key not in self.cache:
+            sizes = [f.wrap(avail_width, 10**6) for f in self.flowables]
+            gaps = [f.getSpaceBefore() + f.getSpaceAfter() for f in self.flowables]
+            self.cache[self.key] = (
+                max(w for w, _ in sizes),
+                sum(h for _, h in sizes) + sum(gaps),
+                sizes,
+            )
+        width, height, _ = self.cache[self.key]
+        self.width, self.height = width, height
+        return width, height
+
+    def draw(self) -> None:
+        canvas = self.canv
+        name = f"stamp-{self.key}"
+        defined = getattr(canvas, "_stamps_defined", None)
+        if defined is None:
+            defined = canvas._stamps_defined = set()
+        if name not in defined:
+            _, height, sizes = self.cache[self.key]
+            canvas.beginForm(name, lowerx=0, lowery=0, upperx=self.width, uppery=height)
+            y = height
+            for f, (_, h) in zip(self.flowables, sizes, strict=True):
+                y -= f.getSpaceBefore() + h
+                f.drawOn(canvas, 0, y)
+                y -= f.getSpaceAfter()
+            canvas.endForm()
+            defined.add(name)
+        canvas.doForm(name)

@@ -120,7 +120,8 @@ def export_match_report_pdf(
         e = state.end
         story.append(
             p(
-                f"胜方 Winner: {SIDES[e.winner.value]} · {e.reason} · 条款 article {e.article}",
+                f"胜方 Winner: {SIDES[e.winner.value]} · {END_REASONS.get(e.reason, e.reason)} · "
+                f"条款 article {e.article}",
                 s.body,
                 bold=True,
             )
@@ -272,6 +273,12 @@ def export_match_report_pdf(
 
 
 ACTIONS = {"void": "作废 void", "replace": "更正 replace"}
+END_REASONS = {
+    "passed_a": "打过A passed A",
+    "time_out": "比赛时间到 time-out",
+    "forfeit": "弃权 forfeit",
+    "disqualification": "取消资格 disqualification",
+}
 
 
 def committee_ruled(events: Sequence[Event]) -> bool:
@@ -488,7 +495,8 @@ def _level_chart(state, events: Sequence[Event], s: Styles) -> Drawing:
     xmax = max([limit, clock_end]) * 1.02
     lp.xValueAxis.valueMin, lp.xValueAxis.valueMax = 0, xmax
     lp.xValueAxis.valueStep = 15 if xmax <= 180 else 30
-    lp.yValueAxis.valueMin, lp.yValueAxis.valueMax, lp.yValueAxis.valueStep = 0, 12, 1
+    lp.yValueAxis.valueMin, lp.yValueAxis.valueMax = -0.5, 12.5
+    lp.yValueAxis.valueSteps = list(range(13))
     lp.yValueAxis.labelTextFormat = lambda v: level_name(round(v))
     for axis in (lp.xValueAxis, lp.yValueAxis):
         axis.labels.fontName = s.font.name
@@ -497,7 +505,7 @@ def _level_chart(state, events: Sequence[Event], s: Styles) -> Drawing:
     lp.yValueAxis.gridStrokeColor = colors.HexColor("#dddddd")
     for i, color in enumerate((NS_COLOR, EW_COLOR)):
         lp.lines[i].strokeColor = color
-        lp.lines[i].strokeWidth = 1.4
+        lp.lines[i].strokeWidth = 1.6
         if i == 1:
             lp.lines[i].strokeDashArray = (3, 1.5)
     d.add(lp)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepTogether, Spacer
+from reportlab.platypus import Spacer
 
 from referee_desk.exports.pdf_common import build, grid, make_styles, p, ruleset_line
 from referee_desk.exports.print_options import PrintOptions
@@ -34,7 +34,7 @@ def result_scale(ruleset: Ruleset) -> str:
 
 
 #: Height of a row the referee writes in by hand (issue 11: at least 8 mm).
-WRITING_ROW = 8.5 * mm
+WRITING_ROW = 8 * mm
 
 
 def export_scoresheet_pdf(
@@ -42,7 +42,7 @@ def export_scoresheet_pdf(
     font_path: str | None = None,
     ruleset: Ruleset = GUILIN_2009,
     header: dict[str, str] | None = None,
-    hands: int = 20,
+    hands: int = 18,
     *,
     options: PrintOptions | None = None,
 ) -> Path:
@@ -69,8 +69,20 @@ def page_identity(h: dict[str, str]) -> str:
     )
 
 
-def scoresheet_story(s, ruleset: Ruleset, h: dict[str, str], hands: int = 20) -> list:
-    """The flowables of one scoresheet (the round pack puts several in one PDF)."""
+def scoresheet_story(s, ruleset: Ruleset, h: dict[str, str], hands: int = 18) -> list:
+    """The flowables of one scoresheet."""
+    dynamic, static = scoresheet_parts(s, ruleset, h, hands)
+    return dynamic + [f for part in static for f in part]
+
+
+def scoresheet_parts(
+    s, ruleset: Ruleset, h: dict[str, str], hands: int = 18
+) -> tuple[list, list[list]]:
+    """(the match's own fields, the blank grids in page-sized groups) of one scoresheet.
+
+    The groups are the same for every match of a tournament, so the round pack lays
+    them out once and stamps them (``pdf_common.Stamp``).
+    """
     story: list = [p("比赛记录表 Table scoresheet", s.title)]
     if s.font.warning:
         story.append(p(s.font.warning, s.warning))
@@ -89,14 +101,12 @@ def scoresheet_story(s, ruleset: Ruleset, h: dict[str, str], hands: int = 20) ->
     story.append(grid(seats, [25 * mm, 80 * mm, 20 * mm, 64 * mm, 20 * mm, 64 * mm], s))
     story.append(Spacer(1, 2 * mm))
     clock = [["开始 Start", "", "暂停/继续 Pauses (时间 · 原因 time · reason)", "", "结束 End", ""]]
-    story.append(grid(clock, [25 * mm, 35 * mm, 80 * mm, 85 * mm, 20 * mm, 28 * mm], s, repeat=0))
-    story.append(Spacer(1, 2 * mm))
-    story.append(p(result_scale(ruleset), s.small))
-    story.append(
-        p("出牌顺序 play order N → W → S → E; 首盘抢庄 opening hand: 小王 + 3 (2.1)", s.small)
-    )
-
-    story.append(p("各盘记录 Hands", s.h2))
+    reminders = [
+        grid(clock, [25 * mm, 35 * mm, 80 * mm, 85 * mm, 20 * mm, 28 * mm], s, repeat=0),
+        Spacer(1, 2 * mm),
+        p(result_scale(ruleset), s.small),
+        p("出牌顺序 play order N → W → S → E; 首盘抢庄 opening hand: 小王 + 3 (2.1)", s.small),
+    ]
     head = [
         "盘 Hand", "时间 Time", "庄 Dealer", "叫牌 Bids\n(座位 牌)", "主 Trump", "打 Level",
         "防守方得分\nDefenders (before last)", "末墩 Last trick\n分×张 · 方", "终分 Final",
@@ -105,17 +115,21 @@ def scoresheet_story(s, ruleset: Ruleset, h: dict[str, str], hands: int = 20) ->
     rows: list[list[object]] = [head]
     rows += [[str(i)] + [""] * (len(head) - 1) for i in range(1, hands + 1)]
     widths = [12, 16, 14, 50, 14, 14, 30, 30, 16, 20, 14, 14, 19]
-    story.append(grid(rows, [w * mm for w in widths], s, heights=[None] + [WRITING_ROW] * hands))
-
-    story.append(p("违规与处罚 Violations and penalties", s.h2))
-    story.append(p(VIOLATION_MENU, s.small))
+    hands_part = [
+        p("各盘记录 Hands", s.h2),
+        grid(rows, [w * mm for w in widths], s, heights=[None] + [WRITING_ROW] * hands),
+    ]
     vrows: list[list[object]] = [
         ["时间 Time", "盘 Hand", "座位 Seat", "编号 No.", "条款 Article",
          "说明与处理 What happened, consequence", "裁判 Initials"]
     ]  # fmt: skip
     vrows += [[""] * 7 for _ in range(8)]
     widths_v = [w * mm for w in (22, 16, 20, 18, 22, 150, 25)]
-    story.append(grid(vrows, widths_v, s, heights=[None] + [WRITING_ROW] * 8))
+    violations = [
+        p("违规与处罚 Violations and penalties", s.h2),
+        p(VIOLATION_MENU, s.small),
+        grid(vrows, widths_v, s, heights=[None] + [WRITING_ROW] * 8),
+    ]
     end = [
         ["结束方式 End", "□ 打过A passed A (1.5)  □ 到时 time-out (1.5)  "
                          "□ 弃权 forfeit (8.10)  □ 取消资格 DQ (8.8)"],
@@ -127,14 +141,10 @@ def scoresheet_story(s, ruleset: Ruleset, h: dict[str, str], hands: int = 20) ->
         ["裁判 Referee", "南北方队长 N–S captain", "东西方队长 E–W captain"],
         ["", "", ""],
     ]
-    story.append(
-        KeepTogether(
-            [
-                p("结束 End of match", s.h2),
-                grid(end, [35 * mm, 238 * mm], s, repeat=0),
-                Spacer(1, 4 * mm),
-                grid(sign, [91 * mm] * 3, s, [("BOTTOMPADDING", (0, 1), (-1, 1), 26)]),
-            ]
-        )
-    )
-    return story
+    ending = [
+        p("结束 End of match", s.h2),
+        grid(end, [35 * mm, 238 * mm], s, repeat=0),
+        Spacer(1, 4 * mm),
+        grid(sign, [91 * mm] * 3, s, [("BOTTOMPADDING", (0, 1), (-1, 1), 26)]),
+    ]
+    return story, [reminders, hands_part, violations, ending]

@@ -52,9 +52,7 @@ def final_places(state: TournamentState, settings: Settings) -> tuple[PlaceRange
 
 def _ko_entrants(ko: list[MatchState]) -> int:
     first = [s for s in ko if s.match.round == 1 and not s.match.third_place]
-    return sum(
-        1 for s in first for slot in (s.match.slot_a, s.match.slot_b) if slot.kind != "bye"
-    )
+    return sum(1 for s in first for slot in (s.match.slot_a, s.match.slot_b) if slot.kind != "bye")
 
 
 def _knockout_places(ko: list[MatchState]) -> list[PlaceRange]:

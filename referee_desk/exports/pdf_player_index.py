@@ -1,0 +1,61 @@
+"""The alphabetical player index ("find your table"), pinned beside the pairing list."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from reportlab.lib.units import mm
+
+from referee_desk.exports.pdf_common import Styles, build, glyph_warning, grid, make_styles, p
+from referee_desk.exports.pdf_results import snapshot_texts
+from referee_desk.exports.print_options import PrintOptions
+from referee_desk.exports.snapshot import Snapshot
+from referee_desk.tournament.player_index import index_letter, player_index
+from referee_desk.tournament.state import MatchState
+
+
+def player_index_story(
+    snap: Snapshot, s: Styles, matches: Sequence[MatchState] | None = None, title: str = ""
+) -> list:
+    """Heading and table: every player, partner, pair, club, table and match."""
+    if matches is None:
+        entries = player_index(snap.pairs, snap.state.matches, snap.round_names)
+    else:
+        entries = player_index(snap.pairs, matches, snap.round_names, only_open=False)
+    story: list = [p(title or "选手索引 Player index · 查找桌号 find your table", s.h1)]
+    rows: list[list[object]] = [
+        ["", "选手 Player", "搭档 Partner", "队 Pair", "俱乐部 Club", "桌 Table", "比赛 Match"]
+    ]
+    last = ""
+    for e in entries:
+        letter = index_letter(e.name)
+        rows.append([
+            letter if letter != last else "", e.name, e.partner, f"#{e.pair_id}", e.club,
+            e.table or "—", f"{e.match_id} {e.round_name}".strip() or "—",
+        ])  # fmt: skip
+        last = letter
+    story.append(grid(rows, [8 * mm, 32 * mm, 32 * mm, 14 * mm, 36 * mm, 22 * mm, 42 * mm], s))
+    return story
+
+
+def export_player_index_pdf(
+    snap: Snapshot,
+    out: str | Path,
+    *,
+    font_path: str | None = None,
+    options: PrintOptions | None = None,
+    notices: list[str] | None = None,
+) -> Path:
+    s = make_styles(font_path)
+    story: list = [p(snap.info.name, s.title)]
+    glyphs = glyph_warning(s, snapshot_texts(snap))
+    if glyphs:
+        story.append(p(glyphs, s.warning))
+        if notices is not None:
+            notices.append(glyphs)
+    story += player_index_story(snap, s)
+    return build(
+        out, story, s, title=f"{snap.info.name} 选手索引 Player index",
+        footer_left=snap.info.name, footer_right="选手索引 player index", options=options,
+    )  # fmt: skip

@@ -1,0 +1,73 @@
+"""The alphabetical player index: every player, their pair and where they play next.
+
+Pinned beside the pairing list ("find your table"): players sorted Latin names
+A–Z first, then Chinese names by their characters' radical-and-stroke order (the
+order of the Unicode CJK tables, which needs no pinyin dictionary), each with their
+pair, club and the table of their next (or current) match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from referee_desk.tournament.model import Pair
+from referee_desk.tournament.state import MatchState, Status
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEntry:
+    name: str
+    pair_id: int
+    partner: str
+    club: str
+    table: str
+    match_id: str
+    round_name: str
+
+
+def player_index(
+    pairs: Mapping[int, Pair],
+    states: Sequence[MatchState],
+    round_names: Mapping[str, str],
+    only_open: bool = True,
+) -> list[PlayerEntry]:
+    """Every player in name order, with the next match their pair plays (if known).
+
+    ``only_open=False`` takes every match of ``states`` (one round's pack, played or not).
+    """
+    upcoming: dict[int, MatchState] = {}
+    for s in states:
+        if only_open and s.status not in (Status.READY, Status.PLAYING, Status.HELD):
+            continue
+        for pid in (s.pair_a, s.pair_b):
+            if pid is not None and pid not in upcoming:
+                upcoming[pid] = s
+    out = []
+    for pair in pairs.values():
+        nxt = upcoming.get(pair.pair_id)
+        for me, partner in ((pair.player1, pair.player2), (pair.player2, pair.player1)):
+            out.append(
+                PlayerEntry(
+                    name=me,
+                    pair_id=pair.pair_id,
+                    partner=partner,
+                    club=pair.club,
+                    table=nxt.match.table if nxt else "",
+                    match_id=nxt.match.match_id if nxt else "",
+                    round_name=round_names.get(nxt.match.match_id, "") if nxt else "",
+                )
+            )
+    return sorted(out, key=lambda e: (sort_key(e.name), e.pair_id))
+
+
+def sort_key(name: str) -> tuple[str, str]:
+    """Latin names case-insensitively, then CJK names by character (stable, no locale)."""
+    text = name.strip()
+    return (text.casefold(), text)
+
+
+def index_letter(name: str) -> str:
+    """The heading a name is listed under: its first letter or character."""
+    text = name.strip()
+    return text[:1].upper() if text else "#"
