@@ -167,9 +167,11 @@ class BracketPage(Flowable):
         self._name(name, x + 1.2, y + 1.1, geo.col_w - 2.4, (ya - yb) / 2, WIN_COLOR)
         if not (sec.whole or sec.is_final):
             final_page = page + (sec.count - sec.index + 1)
-            draw_text(c, self.styles.fonts, x + 1.2, y - 3.4 * mm,
-                      f"→ 续见第 {final_page} 页 continued on page {final_page}", NOTE_SIZE,
-                      color=LOSE_COLOR)  # fmt: skip
+            text = f"→ 续见第 {final_page} 页 continued on page {final_page}"
+            fitted = fit_lines(self.styles.fonts, text, geo.col_w - 2.4, NOTE_SIZE, 5.5, 2)
+            for k, part in enumerate(fitted.lines):
+                draw_text(c, self.styles.fonts, x + 1.2, y - 3.4 * mm - k * fitted.size * 1.2,
+                          part, fitted.size, color=LOSE_COLOR)  # fmt: skip
 
     def _slot_text(
         self, m: MatchState, side: str, from_part: bool, page: int
@@ -197,8 +199,14 @@ class BracketPage(Flowable):
         return line // self.section.unit + 1
 
     def _name(self, text: str, x: float, y: float, width: float, room: float, color) -> None:
+        """The name fitted to its box: shrunk (≥ 8 pt), the club dropped, wrapped, then cut."""
         lines_room = max(1, min(2, int(room // (MIN_NAME_SIZE * 1.25))))
         fitted = fit_lines(self.styles.fonts, text, width, NAME_SIZE, MIN_NAME_SIZE, lines_room)
+        if fitted.cut and text.endswith(")") and " (" in text:
+            short = text[: text.rindex(" (")]
+            fitted = fit_lines(
+                self.styles.fonts, short, width, NAME_SIZE, MIN_NAME_SIZE, lines_room
+            )
         step = fitted.size * 1.15
         for i, line in enumerate(reversed(fitted.lines)):
             draw_text(self.canv, self.styles.fonts, x, y + i * step, line, fitted.size,

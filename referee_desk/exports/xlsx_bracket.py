@@ -1,22 +1,23 @@
-"""The bracket sheet (xlsx): bracket, group standings, every match, the rules in force.
+"""The bracket workbook (xlsx): the knockout tree, group standings, every match, the rules.
 
-Each knockout match is a box: pair A's cell over the upper half of its block,
-pair B's over the lower half, both merged so a later round's box spans exactly
-the two boxes that feed it. Borders are set on a range's first cell before the
-merge (openpyxl then draws them round the whole range). Pages print landscape,
-one page wide (``fitToPage`` set, or Excel ignores the width), with print titles
-and frozen header rows.
+The knockout is drawn as a tree (``xlsx_tree``), one sheet per part of the draw.
+Groups share one sheet, several per printed page, each a cross-table whose rows
+and columns are both in rank order. Every user text is written as a string, never
+a formula (``xlsx_safe``); rows with wrapped text get the height they need. Pages
+print one page wide (``fitToPage`` set, or Excel ignores the width), with print
+titles and frozen header rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC
 from pathlib import Path
 
 from openpyxl import Workbook, load_workbook
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.worksheet import Worksheet
 
 from referee_desk.exports.labels import (
@@ -27,9 +28,13 @@ from referee_desk.exports.labels import (
     pair_text,
     ruleset_rows,
     tie_break_text,
+    violation_text,
 )
+from referee_desk.exports.print_options import PrintOptions
 from referee_desk.exports.snapshot import Snapshot
-from referee_desk.tournament.layout import bracket_layout
+from referee_desk.exports.xlsx_safe import put, set_value
+from referee_desk.exports.xlsx_tree import add_tree_sheets, tree_sheet_names
+from referee_desk.tournament.final_places import final_places
 from referee_desk.tournament.model import level_name
 from referee_desk.tournament.state import MatchState, Status
 
@@ -68,15 +73,24 @@ def export_bracket_xlsx(
     out: str | Path,
     template: str | Path | None = None,
     progress: Progress | None = None,
+    *,
+    options: PrintOptions | None = None,
 ) -> Path:
-    """Write the bracket workbook; ``template`` is an organizer workbook to fill and extend."""
+    """Write the bracket workbook; ``template`` is an organizer workbook to fill and extend.
+
+    ``options`` gives the paper (A3 prints the bracket parts larger), the venue's zone
+    and the printed-at time, which is the workbook's created/modified time.
+    """
+    options = options or PrintOptions()
+    paper = options.paper
     out = Path(out)
     wb = load_workbook(template) if template else Workbook()
     if template:
         _fill_template(wb, snap)
     else:
         wb.remove(wb.active)
-    steps = 2 + (1 if snap.ko() else 0) + len(snap.groups)
+    tree = tree_sheet_names(snap) if snap.ko() else []
+    steps = 2 + len(tree) + (1 if snap.groups else 0)
     done = 0
 
     def tick(what: str) -> None:
@@ -88,27 +102,21 @@ def export_bracket_xlsx(
     _info_sheet(wb.create_sheet("赛事 Info"), snap)
     tick("info")
     if snap.ko():
-        _bracket_sheet(wb.create_sheet("淘汰赛 Knockout"), snap)
-        tick("bracket")
-    for name in snap.groups:
-        _group_sheet(wb.create_sheet(f"{name}组 Group {name}"), snap, name)
-        tick(f"group {name}")
+        add_tree_sheets(wb, snap, paper, lambda ws, t, c: _header(ws, snap, t, c), _footer(snap))
+        for name in tree:
+            tick(name)
+    if snap.groups:
+        _groups_sheet(wb.create_sheet("小组 Groups"), snap)
+        tick("groups")
     _matches_sheet(wb.create_sheet("全部比赛 Matches"), snap)
     tick("matches")
-    stamp = _stamp(snap)
+    stamp = options.printed_at.astimezone(UTC).replace(tzinfo=None, microsecond=0)
     wb.properties.creator = "Referee Desk 裁判台"
     wb.properties.created = stamp
     wb.properties.modified = stamp
     wb.properties.title = snap.info.name
     wb.save(out)
     return out
-
-
-def _stamp(snap: Snapshot) -> datetime:
-    try:
-        return datetime.strptime(snap.drawn_at[:19], "%Y-%m-%dT%H:%M:%S")
-    except ValueError:
-        return datetime(2000, 1, 1)
 
 
 # -- page setup ---------------------------------------------------------------------
@@ -141,7 +149,7 @@ def _footer(snap: Snapshot) -> str:
 def _header(ws: Worksheet, snap: Snapshot, title: str, columns: list[str]) -> None:
     info = snap.info
     last = max(len(columns), 2)
-    ws.cell(1, 1, f"{info.name} · {title}").font = TITLE_FONT
+    put(ws, 1, 1, f"{info.name} · {title}").font = TITLE_FONT
     ws.merge_cells(start_row=1, start_column=1, end_row=1, end_column=last)
     sub = " · ".join(
         x
@@ -150,14 +158,14 @@ def _header(ws: Worksheet, snap: Snapshot, title: str, columns: list[str]) -> No
             info.venue,
             info.organizer,
             f"规则 ruleset {snap.ruleset.name}",
-            f"抽签 drawn {snap.drawn_at}",
+            f"抽签 drawn {PrintOptions().local(snap.drawn_at, seconds=False)}",
         )
         if x
     )
-    ws.cell(2, 1, sub).font = BODY_FONT
+    put(ws, 2, 1, sub).font = BODY_FONT
     ws.merge_cells(start_row=2, start_column=1, end_row=2, end_column=last)
     for c, text in enumerate(columns, start=1):
-        cell = ws.cell(HEADER_ROWS, c, text)
+        cell = put(ws, HEADER_ROWS, c, text)
         cell.font = HEAD_FONT
         cell.fill = HEAD_FILL
         cell.alignment = CENTER
@@ -181,7 +189,7 @@ def _boxed_merge(
     align: Alignment = LEFT,
 ) -> None:
     """Write, border, then merge (borders first, or Excel draws them on one cell only)."""
-    cell = ws.cell(r1, c1, value)
+    cell = put(ws, r1, c1, value)
     cell.font = font
     cell.alignment = align
     if fill is not None:
@@ -204,18 +212,19 @@ def _info_sheet(ws: Worksheet, snap: Snapshot) -> None:
         ("主办 Organizer", info.organizer, ""),
         ("赛制 Format", _format_text(snap), ""),
         ("排名规则 Tie-breaks", tie_break_text(snap.settings.tie_breaks), ""),
-        ("抽签 Draw", f"{snap.drawn_at} · seed {snap.draw_seed}", ""),
+        ("抽签 Draw", f"{PrintOptions().local(snap.drawn_at)} · seed {snap.draw_seed}", ""),
         ("规则 Ruleset", snap.ruleset.name, ""),
     ]
     rows += ruleset_rows(snap.ruleset)
+    title = "名次 Place" if snap.state.finished else "名次（已定）Place so far"
     rows += [
-        ("名次 Place", _place_name(p.place, p.note), pair_text(snap.pair(p.pair_id)))
-        for p in snap.state.places
+        (f"{title} {pl.label}", pair_text(snap.pair(pl.pair_id)), pl.note)
+        for pl in final_places(snap.state, snap.settings)
     ]
     widths = {"A": 34, "B": 44, "C": 36}
     for r, (a, b, c) in enumerate(rows, start=HEADER_ROWS + 1):
         for col, text in enumerate((a, b, c), start=1):
-            cell = ws.cell(r, col, text)
+            cell = put(ws, r, col, text)
             cell.font = BODY_FONT
             cell.alignment = LEFT
             cell.border = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
@@ -223,16 +232,31 @@ def _info_sheet(ws: Worksheet, snap: Snapshot) -> None:
         cells = zip(widths.values(), (a, b, c), strict=True)
         lines = max(_wrapped_lines(text, width) for width, text in cells)
         if lines > 1:
-            ws.row_dimensions[r].height = 15 * lines
+            ws.row_dimensions[r].height = 13 * lines + 2
     for letter, width in widths.items():
         ws.column_dimensions[letter].width = width
     _page(ws, 3, _footer(snap))
 
 
-def _wrapped_lines(text: str, width: int) -> int:
+def _wrapped_lines(text: object, width: float) -> int:
     """Lines a wrapped cell needs; CJK characters take two columns of width."""
-    columns = sum(2 if ord(ch) > 0x2E80 else 1 for ch in text) + 2
-    return max(1, -(-columns // (width - 2)))
+    total = 0
+    for part in str(text).split("\n"):
+        columns = sum(2 if ord(ch) > 0x2E80 else 1 for ch in part) + 2
+        total += max(1, -(-columns // max(int(width) - 2, 1)))
+    return total
+
+
+def fit_row_heights(ws: Worksheet, first: int, last: int, widths: dict[int, float]) -> None:
+    """Give every row of ``first … last`` the height its wrapped text needs (Excel and
+    LibreOffice keep the default height otherwise, and wrapped lines overlap)."""
+    for r in range(first, last + 1):
+        lines = 1
+        for c, width in widths.items():
+            value = ws.cell(r, c).value
+            if value not in (None, ""):
+                lines = max(lines, _wrapped_lines(value, width))
+        ws.row_dimensions[r].height = 13 * lines + 2
 
 
 def _format_text(snap: Snapshot) -> str:
@@ -249,81 +273,6 @@ def _format_text(snap: Snapshot) -> str:
     return text
 
 
-def _place_name(place: int, note: str) -> str:
-    if place == 0:
-        return note
-    return f"第{place}名" + (f" {note}" if note else "")
-
-
-def _bracket_sheet(ws: Worksheet, snap: Snapshot) -> None:
-    ko = [s for s in snap.ko() if not s.match.third_place]
-    third = [s for s in snap.ko() if s.match.third_place]
-    rounds = max(s.match.round for s in ko)
-    cols_per_round = 2
-    titles: list[str] = []
-    for r in range(1, rounds + 1):
-        first = next(s for s in ko if s.match.round == r)
-        titles += [snap.round_name(first.match), "桌/结果 Table · result"]
-    titles.append("冠军 Champion")
-    _header(ws, snap, "淘汰赛对阵 Knockout bracket", titles)
-    base = HEADER_ROWS + 1
-    layout = bracket_layout(snap.ko())
-    states = {s.match.match_id: s for s in snap.ko()}
-    for box in layout.boxes:
-        if box.third_place:
-            continue
-        col = 1 + box.column * cols_per_round
-        _match_box(ws, snap, states[box.match_id], base + box.top, box.half, col)
-    for row in range(base, base + layout.lines):
-        ws.row_dimensions[row].height = 21
-    champion_col = 1 + rounds * cols_per_round
-    final = next(s for s in ko if s.match.round == rounds)
-    top = base
-    bottom = base + 2**rounds - 1
-    champ = pair_text(snap.pair(final.winner)) if final.status is Status.DECIDED else ""
-    _boxed_merge(
-        ws, top, champion_col, bottom, champion_col, champ,
-        top=THICK, bottom=THICK, font=Font(name="Microsoft YaHei", size=12, bold=True),
-        align=CENTER,
-    )  # fmt: skip
-    last_row = bottom
-    if third:
-        box = layout.box(third[0].match.match_id)
-        ws.cell(base + box.top, 1, snap.round_name(third[0].match)).font = HEAD_FONT
-        _match_box(ws, snap, third[0], base + box.top + 1, box.half, 1)
-        last_row = base + box.top + 2
-    for r in range(1, rounds + 1):
-        ws.column_dimensions[get_column_letter(1 + (r - 1) * 2)].width = 30
-        ws.column_dimensions[get_column_letter(2 + (r - 1) * 2)].width = 18
-    ws.column_dimensions[get_column_letter(champion_col)].width = 30
-    legend = last_row + 2
-    ws.cell(legend, 1, "粗体=胜方 bold = winner; 弃权 W/O = forfeit 8.10; "
-            "取消资格 DQ = disqualification 8.8; 仲裁 CR = committee ruling 8.11; "
-            "待仲裁 = ruling pending, branch held").font = BODY_FONT  # fmt: skip
-    _page(ws, champion_col, _footer(snap))
-
-
-def _match_box(
-    ws: Worksheet, snap: Snapshot, s: MatchState, start: int, half: int, col: int
-) -> None:
-    a_win = s.winner is not None and s.winner == s.pair_a
-    b_win = s.winner is not None and s.winner == s.pair_b
-    fill = HELD_FILL if s.status is Status.HELD else None
-    _boxed_merge(
-        ws, start, col, start + half - 1, col, _slot_text(snap, s, "a"),
-        top=THICK, bottom=THIN, font=WIN_FONT if a_win else BODY_FONT, fill=fill,
-    )  # fmt: skip
-    _boxed_merge(
-        ws, start + half, col, start + 2 * half - 1, col, _slot_text(snap, s, "b"),
-        top=THIN, bottom=THICK, font=WIN_FONT if b_win else BODY_FONT, fill=fill,
-    )  # fmt: skip
-    mark_fill = MARK_FILL if s.decided_by is not None and s.decided_by.is_marked else fill
-    _boxed_merge(
-        ws, start, col + 1, start + 2 * half - 1, col + 1, _result_text(snap, s),
-        top=THICK, bottom=THICK, left=THIN, right=THICK, fill=mark_fill, align=CENTER,
-    )  # fmt: skip
-
-
 def _slot_text(snap: Snapshot, s: MatchState, side: str) -> str:
     pid = s.pair_a if side == "a" else s.pair_b
     slot = s.match.slot_a if side == "a" else s.match.slot_b
@@ -334,42 +283,47 @@ def _slot_text(snap: Snapshot, s: MatchState, side: str) -> str:
     return slot.describe()
 
 
-def _result_text(snap: Snapshot, s: MatchState) -> str:
-    lines = [s.match.match_id]
-    if s.match.table:
-        lines.append(f"{s.match.table} · {s.match.referee}".rstrip(" ·"))
-    if s.status is Status.DECIDED and s.outcome is not None:
-        o = s.outcome
-        lv = levels_text(dict(o.levels), s.pair_a, s.pair_b)
-        lines.append(f"{lv}  {o.decided_by.label_zh if o.decided_by else ''}".strip())
-        mark = decision_mark(o.decided_by)
-        if mark:
-            lines.append(mark)
-    elif s.status is not Status.VOID:
-        lines.append(s.status.label_zh)
-    return "\n".join(lines)
+#: Rows a printed page of the groups sheet holds (landscape A4 at the sheet's row height).
+GROUP_PAGE_ROWS = 34
 
 
-def _group_sheet(ws: Worksheet, snap: Snapshot, name: str) -> None:
-    standings = next(st for st in snap.state.standings if st.group == name)
-    ids = snap.groups[name]
+def _groups_sheet(ws: Worksheet, snap: Snapshot) -> None:
+    """Every group on one sheet, several per printed page, each a cross-table in rank order."""
+    size = max((len(ids) for ids in snap.groups.values()), default=0)
     cols = ["名次 Rank", "选手 Pair", "俱乐部 Club", "赛 P", "胜 W", "负 L", "级差 Lv±", "抽签 Lot"]
-    cols += [f"对 #{pid}" for pid in ids]
-    _header(ws, snap, f"{name}组积分 Group {name} standings", cols)
-    results: dict[tuple[int, int], str] = {}
-    for s in snap.group_matches(name):
-        if s.status is Status.DECIDED and s.outcome is not None and s.pair_a and s.pair_b:
-            o = s.outcome
-            for me, other in ((s.pair_a, s.pair_b), (s.pair_b, s.pair_a)):
-                wl = "胜" if o.winner == me else "负"
-                mark = decision_mark(o.decided_by).split(" ")[0] if o.decided_by else ""
-                results[(me, other)] = (
-                    f"{wl} {level_name(o.level_of(me))}:{level_name(o.level_of(other))}"
-                    + (f" {mark}" if mark else "")
-                )
-        elif s.status is Status.HELD and s.pair_a and s.pair_b:
-            results[(s.pair_a, s.pair_b)] = results[(s.pair_b, s.pair_a)] = "待仲裁"
+    cols += [f"对 vs {k}" for k in range(1, size + 1)]
+    _header(ws, snap, "小组赛积分 Group standings", cols)
     r = HEADER_ROWS + 1
+    page_start = r
+    for name in snap.groups:
+        standings = next(st for st in snap.state.standings if st.group == name)
+        block = len(standings.rows) + 4
+        if r > page_start and r - page_start + block > GROUP_PAGE_ROWS:
+            ws.row_breaks.append(Break(id=r - 1))
+            page_start = r
+        r = _group_block(ws, snap, name, standings, r)
+    widths = [9, 30, 14, 6, 6, 6, 8, 8] + [13] * size
+    for c, w in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(c)].width = w
+    fit_row_heights(ws, HEADER_ROWS + 1, r, {2: 30, 3: 14})
+    ws.page_setup.fitToHeight = 0
+    _page(ws, len(cols), _footer(snap))
+
+
+def _group_block(ws: Worksheet, snap: Snapshot, name: str, standings, r: int) -> int:
+    """One group: its title, the standings with the cross-table, the notes. Next free row."""
+    ranked = [row.pair_id for row in standings.rows]
+    unfinished = "" if standings.complete else " (未完成 not finished)"
+    title = put(ws, r, 1, f"{name}组 Group {name}{unfinished}")
+    title.font = HEAD_FONT
+    for k, pid in enumerate(ranked, start=9):
+        cell = put(ws, r, k, f"{k - 8}. #{pid}")
+        cell.font = HEAD_FONT
+        cell.fill = HEAD_FILL
+        cell.alignment = CENTER
+        cell.border = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
+    r += 1
+    results = _cross_results(snap, name)
     for row in standings.rows:
         p = snap.pair(row.pair_id)
         values = [
@@ -383,30 +337,37 @@ def _group_sheet(ws: Worksheet, snap: Snapshot, name: str) -> None:
             "" if row.lot is None else row.lot,
         ]
         values += [
-            "—" if other == row.pair_id else results.get((row.pair_id, other), "") for other in ids
+            "—" if other == row.pair_id else results.get((row.pair_id, other), "")
+            for other in ranked
         ]
         for c, v in enumerate(values, start=1):
-            cell = ws.cell(r, c, v)
+            cell = put(ws, r, c, v)
             cell.font = BODY_FONT
             cell.alignment = CENTER if c != 2 else LEFT
             cell.border = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
         r += 1
-    r += 1
-    ws.cell(
-        r, 1, f"排名规则 tie-breaks: {tie_break_text(snap.settings.tie_breaks)}"
-    ).font = BODY_FONT
+    notes = [f"排名规则 tie-breaks: {tie_break_text(snap.settings.tie_breaks)}"]
     if standings.needs_lots:
-        r += 1
-        ws.cell(
-            r, 1, f"需抽签 lots needed: {[list(t) for t in standings.needs_lots]}"
-        ).font = WIN_FONT
-    if not standings.complete:
-        r += 1
-        ws.cell(r, 1, "小组赛未完成 group not finished").font = BODY_FONT
-    widths = [9, 30, 14, 6, 6, 6, 8, 8] + [14] * len(ids)
-    for c, w in enumerate(widths, start=1):
-        ws.column_dimensions[get_column_letter(c)].width = w
-    _page(ws, len(cols), _footer(snap))
+        notes.append(f"需抽签 lots needed: {[list(t) for t in standings.needs_lots]}")
+    put(ws, r, 1, " · ".join(notes)).font = Font(name="Microsoft YaHei", size=8)
+    return r + 2
+
+
+def _cross_results(snap: Snapshot, name: str) -> dict[tuple[int, int], str]:
+    results: dict[tuple[int, int], str] = {}
+    for s in snap.group_matches(name):
+        if s.status is Status.DECIDED and s.outcome is not None and s.pair_a and s.pair_b:
+            o = s.outcome
+            for me, other in ((s.pair_a, s.pair_b), (s.pair_b, s.pair_a)):
+                wl = "胜" if o.winner == me else "负"
+                mark = decision_mark(o.decided_by).split(" ")[0] if o.decided_by else ""
+                results[(me, other)] = (
+                    f"{wl} {level_name(o.level_of(me))}:{level_name(o.level_of(other))}"
+                    + (f" {mark}" if mark else "")
+                )
+        elif s.status is Status.HELD and s.pair_a and s.pair_b:
+            results[(s.pair_a, s.pair_b)] = results[(s.pair_b, s.pair_a)] = "待仲裁"
+    return results
 
 
 MATCH_COLUMNS = [
@@ -444,14 +405,14 @@ def _matches_sheet(ws: Worksheet, snap: Snapshot) -> None:
             pair_text(snap.pair(s.winner), with_seed=False) if s.winner else "",
             levels_text(dict(o.levels), s.pair_a, s.pair_b) if o else "",
             decision_text(s.decided_by),
-            "; ".join(f"{p.article} {p.kind}" for p in o.penalties) if o else "",
+            "; ".join(f"{p.article} {violation_text(p.kind)}" for p in o.penalties) if o else "",
             o.final_hash[:16] if o and o.final_hash else "",
         ]
         fill = HELD_FILL if s.status is Status.HELD else None
         if s.decided_by is not None and s.decided_by.is_marked:
             fill = MARK_FILL
         for c, v in enumerate(values, start=1):
-            cell = ws.cell(r, c, v)
+            cell = put(ws, r, c, v)
             cell.font = BODY_FONT
             cell.alignment = LEFT
             cell.border = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
@@ -461,6 +422,7 @@ def _matches_sheet(ws: Worksheet, snap: Snapshot) -> None:
     widths = [14, 9, 18, 8, 9, 28, 28, 8, 22, 10, 26, 22, 18]
     for c, w in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(c)].width = w
+    fit_row_heights(ws, HEADER_ROWS + 1, r - 1, dict(enumerate(widths, start=1)))
     ws.auto_filter.ref = (
         f"A{HEADER_ROWS}:{get_column_letter(len(MATCH_COLUMNS))}{max(r - 1, HEADER_ROWS)}"
     )
@@ -469,7 +431,11 @@ def _matches_sheet(ws: Worksheet, snap: Snapshot) -> None:
 
 def _fill_template(wb: Workbook, snap: Snapshot) -> None:
     """Fill the organizer's named cells (those of ``TEMPLATE_NAMES`` that exist)."""
-    places = {p.place: pair_text(snap.pair(p.pair_id)) for p in snap.state.places if p.place}
+    places = {
+        p.first: pair_text(snap.pair(p.pair_id))
+        for p in final_places(snap.state, snap.settings)
+        if not p.shared
+    }
     values = {
         "tournament_name": snap.info.name,
         "tournament_dates": snap.info.dates,
@@ -489,4 +455,4 @@ def _fill_template(wb: Workbook, snap: Snapshot) -> None:
         for sheet_title, ref in defined.destinations:
             ws = wb[sheet_title]
             first = ref.replace("$", "").split(":")[0]
-            ws[first] = value
+            set_value(ws[first], value)

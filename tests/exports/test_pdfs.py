@@ -199,4 +199,4 @@ def test_bracket_progress_counts_every_sheet(groups, tmp_path: Path) -> None:
         take_snapshot(groups), tmp_path / "b.xlsx", progress=lambda *a: seen.append(a)
     )
     assert [d for d, _, _ in seen] == list(range(1, len(seen) + 1))
-    assert seen[-1][0] == seen[-1][1] == 5  # info, bracket, 2 groups, matches
+    assert seen[-1][0] == seen[-1][1] == 4  # info, bracket, the groups sheet, matches
