@@ -306,3 +306,36 @@ def missing_glyph_warning(chars: str) -> str:
         f"characters, they print as blanks: {codes}. 请安装 install fonts-hanazono "
         "(HanaMinA/B) or pass --font."
     )
+
+
+def _utf16_hex(code: int) -> str:
+    """A code point as the UTF-16BE hex a ToUnicode CMap needs (surrogates above U+FFFF)."""
+    return chr(code).encode("utf-16-be", "surrogatepass").hex().upper()
+
+
+def _to_unicode_cmap(fontname: str, subset) -> str:
+    """reportlab's ToUnicode CMap, with characters beyond the BMP written as UTF-16.
+
+    reportlab writes ``<%04X>``, so 𠮷 (U+20BB7) reads back as ₻ (U+20BB) when the
+    PDF's text is copied or searched; the glyph itself is drawn right either way.
+    """
+    text = _original_cmap(fontname, subset)
+    if all(v <= 0xFFFF for v in subset):
+        return text
+    for i, v in enumerate(subset):
+        if v > 0xFFFF:
+            text = text.replace(f"<{i:02X}> <{v:04X}>", f"<{i:02X}> <{_utf16_hex(v)}>")
+    return text
+
+
+def _install_cmap_fix() -> None:
+    from reportlab.pdfbase import ttfonts
+
+    global _original_cmap
+    if ttfonts.makeToUnicodeCMap is not _to_unicode_cmap:
+        _original_cmap = ttfonts.makeToUnicodeCMap
+        ttfonts.makeToUnicodeCMap = _to_unicode_cmap
+
+
+_original_cmap = None
+_install_cmap_fix()

@@ -170,7 +170,7 @@ class BracketPage(Flowable):
             text = f"→ 续见第 {final_page} 页 continued on page {final_page}"
             fitted = fit_lines(self.styles.fonts, text, geo.col_w - 2.4, NOTE_SIZE, 5.5, 2)
             for k, part in enumerate(fitted.lines):
-                draw_text(c, self.styles.fonts, x + 1.2, y - 3.4 * mm - k * fitted.size * 1.2,
+                draw_text(c, self.styles.fonts, x + 1.2, y - 6 * mm - k * fitted.size * 1.2,
                           part, fitted.size, color=LOSE_COLOR)  # fmt: skip
 
     def _slot_text(
