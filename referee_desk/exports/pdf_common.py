@@ -94,9 +94,12 @@ def make_styles(font_path: str | None = None) -> Styles:
     )  # fmt: skip
 
 
-def markup(text: object, fonts: FontSet | None) -> str:
-    """Escaped paragraph markup; characters the primary font lacks switch to a fallback."""
-    clean = clean_multiline(text)
+def markup(text: object, fonts: FontSet | None, full: bool = False) -> str:
+    """Escaped paragraph markup; characters the primary font lacks switch to a fallback.
+
+    Text is cut to a table cell's bound unless ``full`` (a paragraph may run pages).
+    """
+    clean = clean_multiline(text, None, None) if full else clean_multiline(text)
     if fonts is None:
         return escape(clean).replace("\n", "<br/>")
     parts = []
@@ -106,9 +109,10 @@ def markup(text: object, fonts: FontSet | None) -> str:
     return "".join(parts)
 
 
-def p(text: object, style: ParagraphStyle, bold: bool = False) -> Paragraph:
-    """A paragraph of plain text (escaped, cleaned); ``bold`` underlines weight with <b>."""
-    body = markup(text, _font_sets.get(style.fontName))
+def p(text: object, style: ParagraphStyle, bold: bool = False, full: bool = False) -> Paragraph:
+    """A paragraph of plain text (escaped, cleaned); ``bold`` underlines weight with <b>;
+    ``full`` prints a long text whole (outside tables) instead of cutting it."""
+    body = markup(text, _font_sets.get(style.fontName), full)
     return Paragraph(f"<b>{body}</b>" if bold else body, style)
 
 

@@ -42,6 +42,7 @@ from referee_desk.exports.pdf_common import (
 )
 from referee_desk.exports.print_options import PrintOptions
 from referee_desk.exports.seal_status import SealStatus
+from referee_desk.exports.text_clean import MAX_CELL_CHARS
 from referee_desk.match import replay
 from referee_desk.match.clock import format_duration
 from referee_desk.match.envelope import Event, verify_chain
@@ -221,6 +222,10 @@ def export_match_report_pdf(
     if len(rows) == 1:
         rows.append(["", "", "无 none"])
     story.append(grid(rows, [12 * mm, 20 * mm, 148 * mm], s))
+    long_texts = [n for n in state.notes if len(n.text) > MAX_CELL_CHARS]
+    for n in long_texts:
+        story.append(p(f"备注 #{n.seq} 全文 full text:", s.h2))
+        story.append(p(n.text, s.body, full=True))
 
     # Hash and signatures.
     final = events[-1].hash

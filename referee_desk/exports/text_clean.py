@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 
-#: The longest user text a document cell prints (a bracket box fits far less).
+#: The longest user text one line of a document cell prints (a bracket box fits far less).
 MAX_CELL_CHARS = 300
 ELLIPSIS = "…"
 
@@ -25,10 +25,12 @@ def clean_text(value: object, limit: int | None = MAX_CELL_CHARS) -> str:
     return text
 
 
-def clean_multiline(value: object, limit: int | None = MAX_CELL_CHARS * 4) -> str:
+def clean_multiline(
+    value: object, limit: int | None = MAX_CELL_CHARS * 4, line_limit: int | None = MAX_CELL_CHARS
+) -> str:
     """Like ``clean_text`` but keeps line breaks (notes, reasons)."""
     lines = str(value).splitlines() or [""]
-    text = "\n".join(clean_text(line, None) for line in lines)
+    text = "\n".join(clean_text(line, line_limit) for line in lines)
     if limit is not None and len(text) > limit:
         text = text[: max(limit - 1, 0)] + ELLIPSIS
     return text

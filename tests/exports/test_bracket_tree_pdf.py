@@ -70,7 +70,7 @@ def test_sixty_four_pairs_in_quarters_with_a_final_rounds_page(sixty_four, tmp_p
         assert f"续见第{final_page}页continuedonpage{final_page}" in text
     finals = flat(pages[tree[-1]])
     assert "决赛阶段finalrounds" in finals and "冠军Champion" in finals
-    for k, index in enumerate(tree[:4], start=1):
+    for index in tree[:4]:
         assert f"←第{index + 1}页page{index + 1}" in finals
     # Every pair appears in exactly one quarter.
     for pair in sixty_four.pairs.values():
