@@ -231,7 +231,8 @@ class Furniture:
         font = self.fonts.name
         canvas.saveState()
         canvas.setFont(font, 6.5)
-        lines = simpleSplit(clean_multiline(self.footer_left), font, 6.5, width - 24 * mm)
+        footer = clean_multiline(self.footer_left, None, None)
+        lines = simpleSplit(footer, font, 6.5, width - 24 * mm)
         for i, line in enumerate(lines[:3]):
             draw_text(canvas, self.fonts, 12 * mm, (11 - 3 * i) * mm, line, 6.5)
         right = f"{self.footer_right}  第 {page} 页 / 共 {pages} 页  page {page} of {pages}"

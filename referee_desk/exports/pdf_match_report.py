@@ -233,7 +233,7 @@ def export_match_report_pdf(
         p("记录校验 Record check", s.h1),
         p(
             f"事件数 events: {len(events)} · 最后事件 last event #{events[-1].seq} · "
-            f"{events[-1].recorded_at}",
+            f"{options.local(events[-1].recorded_at)}",
             s.body,
         ),
         p(f"事件链最终哈希 Final hash of the event chain (SHA-256):\n{final}", s.body, bold=True),
