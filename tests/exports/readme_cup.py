@@ -7,6 +7,7 @@ from pathlib import Path
 from referee_desk.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
+PAIRS = ROOT / "docs" / "tournament-demo" / "sample_pairs.csv"
 
 
 def readme_cup(folder: Path) -> Path:
@@ -17,7 +18,7 @@ def readme_cup(folder: Path) -> Path:
          "--organizer", "桂林市总工会", "--tables", "1号桌,2号桌,3号桌,4号桌,5号桌,6号桌",
          "--referees", "陈建国,王磊,李静", "--format", "groups", "--groups", "6",
          "--advance", "1", "--third-place"],
-        ["tournament", "import-pairs", str(cup), str(ROOT / "docs/tournament-demo/sample_pairs.csv")],
+        ["tournament", "import-pairs", str(cup), str(PAIRS)],
         ["tournament", "draw", str(cup), "--seed", "2026"],
         ["tournament", "import-records", str(cup),
          *sorted(str(p) for p in (ROOT / "sample_events").glob("*.jsonl"))],
