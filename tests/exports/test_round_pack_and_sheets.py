@@ -4,6 +4,7 @@ per table, pre-filled scoresheets) from ``referee-desk export round-pack``."""
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 from pathlib import Path
 
@@ -61,14 +62,17 @@ def test_hand_rows_are_at_least_8_mm(tmp_path: Path) -> None:
     pages = pages_text(pdf)
     page = next(i for i, p in enumerate(pages, start=1) if "各盘记录 Hands" in p)
     ys = _row_tops(pdf, page, [str(n) for n in range(1, 8)])
-    gaps = [b - a for a, b in zip(ys, ys[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(ys)]
     assert min(gaps) >= 8 * mm - 0.5, gaps
 
 
 def test_round_pack_from_the_command_line(cup, tmp_path: Path) -> None:
     out = tmp_path / "pack.pdf"
-    code = main(["export", "round-pack", str(cup), "--round", "1", "--start",
-                 "2026-11-28 09:00", "-o", str(out), "--fixed-time", "2026-11-28T08:00+08:00"])  # fmt: skip
+    fixed_time = ["--fixed-time", "2026-11-28T08:00+08:00"]
+    start = ["--start", "2026-11-28 09:00"]
+    code = main(
+        ["export", "round-pack", str(cup), "--round", "1", *start, "-o", str(out), *fixed_time]
+    )
     assert code == 0
     pages = pages_text(out)
     with Tournament.open(cup, read_only=True) as t:
