@@ -55,7 +55,7 @@ def test_newcomer_flow(tmp_path: Path, capsys) -> None:
     pdf = tmp_path / "results.pdf"
     assert run(capsys, "export", "results", f, "-o", str(pdf))[0] == 0
     text = "".join(p.extract_text() for p in PdfReader(pdf).pages)
-    assert "桂林杯" in text and "misplay_points_per_card=5" in text.replace("\n", "")
+    assert "桂林杯" in text and "出错牌每张罚分 5" in text.replace("\n", "")
     report = tmp_path / "final.pdf"
     assert run(capsys, "export", "match", f, "--match", "KO-R3-M001", "-o", str(report))[0] == 0
     assert PdfReader(report).pages
