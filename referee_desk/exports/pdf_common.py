@@ -131,7 +131,11 @@ def grid(
 ) -> Table:
     """A table whose cells are paragraphs (wrapping, CJK font) with a repeated header;
     ``heights`` fixes row heights (rows written in by hand)."""
-    data = [[_cell(c, styles) for c in row] for row in rows]
+    cols = list(widths)
+    data = [
+        [_cell(c, styles, cols[j] if j < len(cols) else 0) for j, c in enumerate(row)]
+        for row in rows
+    ]
     t = Table(
         data, colWidths=list(widths), repeatRows=repeat,
         rowHeights=list(heights) if heights is not None else None,
@@ -140,11 +144,19 @@ def grid(
     return t
 
 
-def _cell(c: object, styles: Styles) -> object:
-    """A paragraph for text (wraps, fallback fonts); empty cells stay empty (fast)."""
+def _cell(c: object, styles: Styles, width: float) -> object:
+    """A paragraph for text that wraps or needs a fallback font; a short line that fits
+    its column in the primary font stays a plain string (laid out many times faster)."""
     if isinstance(c, str) and c == "":
         return ""
-    if isinstance(c, str | int | float):
+    if isinstance(c, int | float) and not isinstance(c, bool):
+        c = str(c)
+    if isinstance(c, str):
+        if len(c) <= 60 and "\n" not in c and c.isprintable():
+            runs = styles.fonts.runs(c)
+            primary = len(runs) == 1 and runs[0][0] == styles.fonts.name
+            if primary and stringWidth(c, styles.fonts.name, 8) <= width - 13:
+                return c
         return p(c, styles.cell)
     return c
 

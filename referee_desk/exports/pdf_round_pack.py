@@ -32,7 +32,11 @@ from referee_desk.exports.pdf_common import (
 )
 from referee_desk.exports.pdf_player_index import player_index_story
 from referee_desk.exports.pdf_results import snapshot_texts
-from referee_desk.exports.pdf_scoresheet import page_identity, scoresheet_parts
+from referee_desk.exports.pdf_scoresheet import (
+    page_identity,
+    scoresheet_blanks,
+    scoresheet_fields,
+)
 from referee_desk.exports.print_options import PrintOptions
 from referee_desk.exports.snapshot import Snapshot
 from referee_desk.exports.text_fit import fit_lines
@@ -64,10 +68,10 @@ def export_round_pack_pdf(
     for m in rnd.matches:
         story += [PageBreak(), TableCard(snap, m, rnd, s.fonts, start, width - 24 * mm)]
     cache: dict = {}
+    static = scoresheet_blanks(s, snap.ruleset)
     for m in rnd.matches:
         header = scoresheet_header(snap, m, start)
-        dynamic, static = scoresheet_parts(s, snap.ruleset, header)
-        story += [PageBreak(), PageHeader(page_identity(header)), *dynamic]
+        story += [PageBreak(), PageHeader(page_identity(header)), *scoresheet_fields(s, header)]
         for k, part in enumerate(static):
             story.append(Stamp(f"sheet-{k}", part, cache))
     return build(

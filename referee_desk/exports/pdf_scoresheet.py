@@ -83,6 +83,11 @@ def scoresheet_parts(
     The groups are the same for every match of a tournament, so the round pack lays
     them out once and stamps them (``pdf_common.Stamp``).
     """
+    return scoresheet_fields(s, h), scoresheet_blanks(s, ruleset, hands)
+
+
+def scoresheet_fields(s, h: dict[str, str]) -> list:
+    """The flowables that carry the match's own fields (title, header, seats)."""
     story: list = [p("比赛记录表 Table scoresheet", s.title)]
     if s.font.warning:
         story.append(p(s.font.warning, s.warning))
@@ -100,6 +105,11 @@ def scoresheet_parts(
     ]
     story.append(grid(seats, [25 * mm, 80 * mm, 20 * mm, 64 * mm, 20 * mm, 64 * mm], s))
     story.append(Spacer(1, 2 * mm))
+    return story
+
+
+def scoresheet_blanks(s, ruleset: Ruleset, hands: int = 18) -> list[list]:
+    """The blank grids, in page-sized groups (the same for every match)."""
     clock = [["开始 Start", "", "暂停/继续 Pauses (时间 · 原因 time · reason)", "", "结束 End", ""]]
     reminders = [
         grid(clock, [25 * mm, 35 * mm, 80 * mm, 85 * mm, 20 * mm, 28 * mm], s, repeat=0),
@@ -147,4 +157,4 @@ def scoresheet_parts(
         Spacer(1, 4 * mm),
         grid(sign, [91 * mm] * 3, s, [("BOTTOMPADDING", (0, 1), (-1, 1), 26)]),
     ]
-    return story, [reminders, hands_part, violations, ending]
+    return [reminders, hands_part, violations, ending]

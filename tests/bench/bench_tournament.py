@@ -2,20 +2,28 @@
 64-pair group stage: draw, importing all match records, working out results, each export.
 
 Run: ``uv run python tests/bench/bench_tournament.py [--repeat 3]``.
-Target (issue 6): every export of the 256-pair tournament under 3 seconds.
+Target (issues 6 and 11): every export of the 256-pair tournament under 3 seconds, the
+round pack of its first round (128 matches: pairings, player index, 128 table cards and
+128 pre-filled scoresheets) included. Peak memory is stated per tournament
+(tracemalloc's peak of Python allocations during the exports, and the process's
+maximum resident set size from ``resource.getrusage``).
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
 from referee_desk.exports.pdf_match_report import export_match_report_pdf
+from referee_desk.exports.pdf_player_index import export_player_index_pdf
 from referee_desk.exports.pdf_results import export_results_pdf
+from referee_desk.exports.pdf_round_pack import export_round_pack_pdf
 from referee_desk.exports.pdf_scoresheet import export_scoresheet_pdf
 from referee_desk.exports.snapshot import take_snapshot
 from referee_desk.exports.xlsx_bracket import export_bracket_xlsx
@@ -82,6 +90,7 @@ def bench(label: str, n: int, settings: Settings, repeat: int) -> None:
         files = play_all(source, records)
         source.close()
         rows: dict[str, list[float]] = {}
+        peak = 0
         for run in range(repeat):
             t = new_tournament(root / f"run{run}.sqlite", n, settings)
             rows.setdefault("draw", []).append(
@@ -120,10 +129,49 @@ def bench(label: str, n: int, settings: Settings, repeat: int) -> None:
             rows.setdefault("export scoresheet PDF", []).append(
                 timed(lambda: export_scoresheet_pdf(root / "s.pdf"))
             )
+            number, count = _largest_round(snap)
+            rows.setdefault(f"export round pack PDF (round {number}, {count} matches)", []).append(
+                timed(lambda snap=snap, n=number: export_round_pack_pdf(snap, root / "p.pdf", n))
+            )
+            rows.setdefault("export player index PDF", []).append(
+                timed(lambda snap=snap: export_player_index_pdf(snap, root / "i.pdf"))
+            )
+            if run == 0:
+                peak = _peak_memory(snap, root, number, events)
             t.close()
         print(f"\n{label}: {n} pairs, {len(files)} played matches, median of {repeat}")
         for name, values in rows.items():
-            print(f"  {name:<40} {statistics.median(values) * 1000:9.1f} ms")
+            print(f"  {name:<48} {statistics.median(values) * 1000:9.1f} ms")
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"  peak Python memory of one export (tracemalloc)      {peak / 2**20:8.1f} MB")
+        print(f"  maximum resident set size so far (getrusage)        {rss:8.1f} MB")
+
+
+def _peak_memory(snap, root: Path, round_number: int, events) -> int:
+    """Peak traced Python memory of each export in turn (a pass of its own: tracing slows
+    the code down many times, so it never runs inside a timed export)."""
+    peak = 0
+    for work in (
+        lambda: export_bracket_xlsx(snap, root / "b.xlsx"),
+        lambda: export_results_pdf(snap, root / "r.pdf"),
+        lambda: export_match_report_pdf(events, root / "m.pdf"),
+        lambda: export_round_pack_pdf(snap, root / "p.pdf", round_number),
+        lambda: export_player_index_pdf(snap, root / "i.pdf"),
+    ):
+        tracemalloc.start()
+        work()
+        peak = max(peak, tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    return peak
+
+
+def _largest_round(snap) -> tuple[int, int]:
+    """(round number in the order of play, matches) of the round with most matches."""
+    from referee_desk.tournament.rounds import play_rounds
+
+    rounds = play_rounds(snap.state.matches)
+    best = max(rounds, key=lambda r: len(r.matches))
+    return best.number, len(best.matches)
 
 
 def main() -> None:
