@@ -535,10 +535,11 @@ def test_every_document_is_exported_with_progress_and_can_be_opened(
     assert steps[-1][0] == steps[-1][1] == len(steps)  # one call per sheet, ending at total
     wb = load_workbook(out / "bracket.xlsx")
     assert any("Knockout" in n for n in wb.sheetnames)
-    assert sum("Group" in n for n in wb.sheetnames) == 6
+    assert "小组 Groups" in wb.sheetnames  # every group on one sheet (issue 11)
     cells = " ".join(
         str(c.value) for ws in wb.worksheets for row in ws.iter_rows() for c in row if c.value
     )
+    assert all(f"{g}组 Group {g}" in cells for g in "ABCDEF")
     assert INFO.name in cells and all(p.player1 in cells for p in pm.values())
     # The result is offered to open; "Open" hands the file to the desktop.
     assert organizer.last_message == f"Written: {out / 'bracket.xlsx'}"
