@@ -228,13 +228,9 @@ def _info_sheet(ws: Worksheet, snap: Snapshot) -> None:
             cell.font = BODY_FONT
             cell.alignment = LEFT
             cell.border = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
-        # Wrapped text needs a taller row: Excel and LibreOffice keep the default height.
-        cells = zip(widths.values(), (a, b, c), strict=True)
-        lines = max(_wrapped_lines(text, width) for width, text in cells)
-        if lines > 1:
-            ws.row_dimensions[r].height = 13 * lines + 2
     for letter, width in widths.items():
         ws.column_dimensions[letter].width = width
+    fit_row_heights(ws, HEADER_ROWS, HEADER_ROWS + len(rows), {1: 34, 2: 44, 3: 36})
     _page(ws, 3, _footer(snap))
 
 
@@ -422,7 +418,7 @@ def _matches_sheet(ws: Worksheet, snap: Snapshot) -> None:
     widths = [14, 9, 18, 8, 9, 28, 28, 8, 22, 10, 26, 22, 18]
     for c, w in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(c)].width = w
-    fit_row_heights(ws, HEADER_ROWS + 1, r - 1, dict(enumerate(widths, start=1)))
+    fit_row_heights(ws, HEADER_ROWS, r - 1, dict(enumerate(widths, start=1)))
     ws.auto_filter.ref = (
         f"A{HEADER_ROWS}:{get_column_letter(len(MATCH_COLUMNS))}{max(r - 1, HEADER_ROWS)}"
     )

@@ -101,6 +101,7 @@ class _TreeSheet:
             self.ws.column_dimensions[get_column_letter(k + 1)].width = self.col_width
         for r in range(HEAD_ROWS + 1, end_row + 2):
             self.ws.row_dimensions[r].height = 15 if self.paper == "A3" else 11.5
+        self.ws.row_dimensions[HEAD_ROWS].height = 28  # round names wrap onto two lines
         self._page(sec.columns + 1, end_row + 1, footer)
 
     def _title(self) -> str:
