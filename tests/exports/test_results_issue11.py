@@ -73,6 +73,8 @@ def test_ruleset_values_and_violations_are_worded(knockout, tmp_path: Path) -> N
                 "conduct_warning", "redeal_first_else_nt"):  # fmt: skip
         assert raw not in text, raw
     assert "连庄对家坐庄" in text and "警告conductwarning" in text
+    # 8.10 as the match report words it: the forfeiting side is counted at level 3.
+    assert "弃权方按3级计" in text and "弃权方本场计0分，按3级计入成绩(8.10)" in text
 
 
 def test_shared_places_are_ranges(tmp_path: Path) -> None:

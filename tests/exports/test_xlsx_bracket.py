@@ -189,3 +189,22 @@ def test_template_defined_names_are_filled(groups, tmp_path: Path) -> None:
     assert out["封面"]["B2"].value == "赛事名称"  # the organizer's own cells stay
     champion = next(p for p in final_places(snap.state, snap.settings) if p.first == 1)
     assert snap.pair(champion.pair_id).name in out["封面"]["C4"].value
+
+
+def test_a3_option_for_the_bracket_sheets(tmp_path: Path) -> None:
+    from referee_desk.exports.print_options import PrintOptions
+
+    snap = big_snapshot(tmp_path / "t", 64)
+    wb = load_workbook(
+        export_bracket_xlsx(snap, tmp_path / "b.xlsx", options=PrintOptions(paper="A3"))
+    )
+    parts = [n for n in wb.sheetnames if n.startswith("淘汰赛")]
+    assert parts == [f"淘汰赛 第{k}区 KO part {k}" for k in range(1, 5)] + [
+        "淘汰赛 决赛阶段 KO final"
+    ]
+    for name in parts:
+        ws = wb[name]
+        assert str(ws.page_setup.paperSize) == ws.PAPERSIZE_A3
+        assert ws.page_setup.fitToHeight == 1 and ws.page_setup.orientation == "portrait"
+    assert "→ 续见 continued on 「淘汰赛 决赛阶段 KO final」" in all_text(wb[parts[0]])
+    assert "第4区 · " in all_text(wb[parts[-1]])  # the final rounds name each part's winner
