@@ -117,11 +117,11 @@ def export_match(args: argparse.Namespace) -> int:
 
         _font_warning(args.font)
         options = _options(args)
-        events, seal, name, drawn = _match_events(args.file, args.match_id)
+        events, seal, name, drawn, fingerprint = _match_events(args.file, args.match_id)
         notices: list[str] = []
         export_match_report_pdf(
             events, args.output, font_path=args.font, tournament_name=name, drawn=drawn,
-            seal=seal, options=options, notices=notices,
+            seal=seal, options=options, notices=notices, key_fingerprint=fingerprint,
         )  # fmt: skip
         _print_notices(notices)
         what = drawn.match_id if drawn else events[0].match_id
@@ -133,7 +133,7 @@ def export_match(args: argparse.Namespace) -> int:
 
 
 def _match_events(path: str, match_id: str | None):
-    """(events, seal status or None, tournament name, drawn match or None).
+    """(events, seal status or None, tournament name, drawn match or None, key fingerprint).
 
     From a .jsonl record, or a tournament file where ``match_id`` may be a drawn id
     (``GE-R1-M01``) or the desk's record id (``GL2026-R1-T1``).
@@ -148,12 +148,12 @@ def _match_events(path: str, match_id: str | None):
     items = read_jsonl(path)
     ids = list(dict.fromkeys(i.event.match_id for i in items))
     mid = _pick(match_id, ids, path)
-    return [i.event for i in items if i.event.match_id == mid], None, "", None
+    return [i.event for i in items if i.event.match_id == mid], None, "", None, ""
 
 
 def _tournament_match(path: str, match_id: str | None):
     from referee_desk.exports.drawn_match import drawn_id_of, drawn_match
-    from referee_desk.exports.seal_status import seal_status
+    from referee_desk.exports.seal_status import file_fingerprint, seal_status
     from referee_desk.store.tournament_file import TournamentFile
 
     drawn = None
@@ -169,7 +169,8 @@ def _tournament_match(path: str, match_id: str | None):
         seal = seal_status(tf, mid)
         events = tf.events(mid)
         name = _tournament_name(tf.connection)
-    return events, seal, name, drawn
+        fingerprint = file_fingerprint(tf)
+    return events, seal, name, drawn, fingerprint
 
 
 def _has_tournament(path: str) -> bool:

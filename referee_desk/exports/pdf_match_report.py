@@ -64,6 +64,7 @@ def export_match_report_pdf(
     seal: SealStatus | None = None,
     options: PrintOptions | None = None,
     notices: list[str] | None = None,
+    key_fingerprint: str = "",
 ) -> Path:
     """Write the report of one record; ``drawn`` names the drawn match it counts for.
 
@@ -95,6 +96,9 @@ def export_match_report_pdf(
     if seal is None and seal_hash:
         seal = SealStatus(seal_hash, None, "", "", "", None)
     story += _seal_lines(seal, events, s, options)
+    if key_fingerprint:
+        story.append(p(f"本文件签名密钥指纹 the file's signing key fingerprint: {key_fingerprint}",
+                       s.small))  # fmt: skip
 
     # Seats and pairs.
     story.append(p("座位与选手 Seats and pairs", s.h1))

@@ -56,3 +56,11 @@ def seal_status(tf: Any, record_id: str) -> SealStatus | None:
         signed_at=seal.sealed_at,
         valid=None,
     )
+
+
+def file_fingerprint(tf: Any) -> str:
+    """The fingerprint of the key that signs this file's seals ("" when it has none)."""
+    value = getattr(tf, "key_fingerprint", "")
+    if callable(value):
+        value = value()
+    return str(value or "")

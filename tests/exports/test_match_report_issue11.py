@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from referee_desk.cli.main import main
 from referee_desk.exports.pdf_match_report import export_match_report_pdf, step_points
 from referee_desk.exports.print_options import fixed, parse_tz
-from referee_desk.exports.seal_status import seal_status
+from referee_desk.exports.seal_status import file_fingerprint, seal_status
 from referee_desk.match import Recorder
 from referee_desk.store.jsonl import read_jsonl
 from referee_desk.store.tournament_file import TournamentFile
@@ -99,6 +99,7 @@ def test_seal_info_is_used_when_the_store_offers_it() -> None:
 
     status = seal_status(File(), "M")
     assert status.fingerprint == "SHA256:abcd" and status.valid and status.seq == 9
+    assert file_fingerprint(File()) == "SHA256:abcd"
 
 
 def _with_corrections(events):

@@ -118,3 +118,12 @@ def test_scoresheet_is_byte_stable_on_request(tmp_path: Path) -> None:
     a = export_scoresheet_pdf(tmp_path / "a.pdf", header=HEADER, options=fixed()).read_bytes()
     b = export_scoresheet_pdf(tmp_path / "b.pdf", header=HEADER, options=fixed()).read_bytes()
     assert a == b
+
+
+def test_a_bad_zone_or_missing_round_is_refused_in_one_line(cup, tmp_path: Path, capsys) -> None:
+    out = str(tmp_path / "x.pdf")
+    assert main(["export", "results", str(cup), "-o", out, "--tz", "Mars/Olympus"]) == 1
+    assert "time zone 'Mars/Olympus': use an offset such as +08:00" in capsys.readouterr().err
+    assert main(["export", "round-pack", str(cup), "-o", out]) == 1
+    assert "round-pack needs --round N" in capsys.readouterr().err
+    assert not Path(out).exists()
