@@ -102,6 +102,33 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{DEF:role}赢得最后一轮（抠底）：+{points} + {points}×{cards} = +{gain}"
         "（另计本轮分）；{DEF:role}得分 {before:num} → {final:num}",
     ),
+    "kitty_defenders": (
+        "{DEF:role} win the last trick: +{points} in the trick, kitty {kitty}×{m} = +{dig} "
+        "(抠底); {DEF:role} {before:num} → {final:num}",
+        "{DEF:role}赢得最后一轮（抠底）：本轮 +{points}，底牌 {kitty}×{m} = +{dig}；"
+        "{DEF:role}得分 {before:num} → {final:num}",
+    ),
+    "kitty_declarers": (
+        "{DEC:role} win the last trick: the kitty ({kitty}) is not dug; "
+        "{DEF:role} stay at {final:num}",
+        "{DEC:role}赢得最后一轮：底牌（{kitty}分）不计；{DEF:role}得分仍为 {final:num}",
+    ),
+    "table_floor": (
+        "{DEF:role} {final:num} count as 0 for the result table",
+        "{DEF:role}得分 {final:num} 按 0 分计算升级",
+    ),
+    "shutout_bonus": (
+        "shutout (大光): {DEC:role} {bonus:signed} more",
+        "大光：{DEC:role}再升 {bonus} 级",
+    ),
+    "max_gain": (
+        "{role:role} {gain:signed} capped at {cap:signed}",
+        "{role:role}升 {gain} 级，最多升 {cap} 级",
+    ),
+    "a_fallback": (
+        "{role:role} won at A without a dig since reaching A: back to {after:level}",
+        "{role:role}打A未曾抠底：退回到 {after:level}",
+    ),
     "stage_take": (
         "{DEF:role} {final:num} ≥ {stage} → {DEF:role} {b:signed}, take the deal (上台)",
         "{DEF:role}得分 {final:num} ≥ {stage} → {DEF:role}升 {b} 级，上台",
