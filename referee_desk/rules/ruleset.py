@@ -157,8 +157,9 @@ class Ruleset:
 
     @property
     def first_level(self) -> str:
-        """The level both sides start at (12.1 levels)."""
-        return self.levels.split("..")[0]
+        """The level both sides start at (12.1 levels; a fixed rank is never a level)."""
+        first = self.levels.split("..")[0]
+        return "3" if first == "2" and "2" in self.fixed_ranks else first
 
     def with_overrides(self, overrides: Mapping[str, Any] | None) -> Ruleset:
         """A copy with parameters replaced; unknown names or bad values are refused."""

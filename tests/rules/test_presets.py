@@ -520,3 +520,103 @@ def test_three_deck_a_as_guilin() -> None:
     assert result_from_final_score(40, "A", "9", TD).passed_a
     taken = result_from_final_score(200, "9", "A", TD)
     assert not taken.passed_a and taken.defender_level == Rank.ACE
+
+
+# ------------------------------------------------------------------ the rules service
+
+
+def ask(**query: object) -> dict:
+    from referee_desk.rules.service import RulesService
+
+    return RulesService().answer(query)
+
+
+def test_service_selects_the_preset() -> None:
+    """Issue 12: `ruleset` selects the preset; levels from 2; the trump chain of 12.2."""
+    a = ask(op="unit", level="2", trump="H", ruleset="qq-four-deck", cards="LJ LJ H2 H2")
+    assert a == {"unit": "tractor", "length": 2, "each": 2, "suit": "trump"}
+    g = ask(op="unit", level="2", trump="H", cards="LJ LJ H2 H2")
+    assert "2 is never a level" in g["error"]
+
+
+def test_service_unit_names_a_throw_only_where_allowed() -> None:
+    a = ask(op="unit", level="8", trump="S", ruleset="three-deck", cards="HA HA HK HK H9")
+    assert a["unit"] == "throw" and a["suit"] == "H" and a["length"] == 2
+    assert [c["cards"] for c in a["components"]] == ["HA HA HK HK", "H9"]
+    assert ask(op="unit", level="8", trump="S", cards="HA HA HK HK H9") == {"unit": None}
+
+
+def test_service_throw_op() -> None:
+    """12.4: `HK HK HQ` against shown `HA HA` fails; forced the single Q; 002's −20."""
+    q = dict(op="throw", level="8", trump="S", lead="HK HK HQ", shown="HA HA")
+    a = ask(**q, ruleset="qq-four-deck")
+    assert (a["fails"], a["forced"], a["beaten"]) == (True, "HQ", ["HK HK", "HQ"])
+    assert "points" not in a
+    assert ask(**q, ruleset="three-deck")["points"] == 20
+    stands = ask(**{**q, "shown": "HQ HJ"}, ruleset="three-deck")
+    assert (stands["fails"], stands["forced"]) == (False, None)
+    assert "4.7" in ask(**q)["error"]
+    assert "unknown field" in ask(**q, ruleset="three-deck", hand="H3")["error"]
+
+
+def test_service_follow_and_winner_accept_throws_where_allowed() -> None:
+    base = dict(level="8", trump="S", ruleset="qq-four-deck")
+    f = ask(
+        op="follow", **base, lead="HA HA HK HK H9", hand="HQ HQ HJ HJ H3 H4", play="HQ HQ H3 H4 HJ"
+    )
+    assert f["legal"] is False and f["rule"] == "12.4" and f["instead"] == "HQ HQ HJ HJ H3"
+    w = ask(op="winner", **base, plays=["HA HA HK HK H9", "S3 S3 S4 S4 S5", "HQ HQ HJ HJ H3"])
+    assert w == {"winner": 1, "points": 25}
+    guilin = ask(op="winner", level="8", trump="S", plays=["HA HA HK HK H9", "S3 S3 S4 S4 S5"])
+    assert "4.7" in guilin["error"]
+
+
+def test_service_result_with_the_kitty() -> None:
+    """12.5: 002 九.2 445566 ×64; the kitty presets need kitty_points and last_lead."""
+    q = dict(
+        op="result",
+        ruleset="three-deck",
+        level="9",
+        trump="S",
+        defenders_points=40,
+        last_trick_points=10,
+        last_trick_cards=6,
+        last_trick_winner="defenders",
+        declarer_level="2",
+        defender_level="2",
+    )
+    a = ask(**q, kitty_points=5, last_lead="H4 H4 H5 H5 H6 H6")
+    assert (a["multiplier"], a["defenders_final"]) == (64, 40 + 10 + 5 * 64)
+    assert (a["deal"], a["levels_up"]) == ("defenders", 4)  # 370: 120 + 4×60 ≤ 370 < 420
+    assert "kitty_points" in ask(**q)["error"]
+    singles = ask(**q, kitty_points=10, last_lead="HA HK HQ HJ")
+    assert singles["multiplier"] == 2  # 002 九.2: AKQJ 甩牌抠底 … 2倍
+    guilin = {**q, "ruleset": "guilin-2009", "declarer_level": "3", "defender_level": "3"}
+    assert "no kitty" in ask(**guilin, kitty_points=5, last_lead="H4")["error"]
+
+
+def test_service_result_a_needs_dig() -> None:
+    """12.7 (001): at A without a dig → back to J; declarers_dug_at_a → pass A."""
+    q = dict(
+        op="result",
+        ruleset="qq-four-deck",
+        level="A",
+        trump="S",
+        defenders_points=40,
+        last_trick_points=0,
+        last_trick_cards=1,
+        last_trick_winner="declarers",
+        declarer_level="A",
+        defender_level="9",
+        kitty_points=0,
+        last_lead="H3",
+    )
+    assert (ask(**q)["declarer_level"], ask(**q)["passed_a"]) == ("J", False)
+    assert ask(**q, declarers_dug_at_a=True)["passed_a"] is True
+    assert "true or false" in ask(**q, declarers_dug_at_a=1)["error"]
+
+
+def test_twos_fixed_ladder_starts_at_three() -> None:
+    """Desk reading of 12.1: with the 2s fixed, 2 is not a level (as Guilin 3.1)."""
+    rs = get_ruleset("three-deck", {"twos_fixed_in_three_deck": True})
+    assert first_level(rs) == Rank.THREE
