@@ -67,6 +67,7 @@ PARAMETER_ARTICLES: dict[str, str] = {
     "a_fallback": "12.7",
     "concealment": "12.8",
     "conceal_points": "12.8",
+    "race_needs_lj": "12.3",
 }
 
 #: Parameters of RULES.md section 12 (the presets). A Guilin ruleset lists them only
@@ -89,6 +90,7 @@ PRESET_PARAMETERS: tuple[str, ...] = (
     "a_fallback",
     "concealment",
     "conceal_points",
+    "race_needs_lj",
 )
 
 #: Parameters that may be ``null`` (no value): no cap, no time limit.
@@ -132,6 +134,8 @@ class Ruleset:
     a_fallback: str = "J"
     concealment: bool = False
     conceal_points: int = 60
+    race_needs_lj: bool = True
+    """2.1: a bid in the bidding race shows one LJ; 12.3: the presets bid level cards only."""
 
     def __post_init__(self) -> None:
         if (54 * self.decks - self.kitty) % 4:
@@ -253,6 +257,7 @@ QQ_FOUR_DECK = Ruleset(
     a_needs_dig=True,
     a_fallback="J",
     match_minutes=None,
+    race_needs_lj=False,
 )
 
 #: Seed 002 (three decks), RULES.md section 12.
@@ -277,6 +282,7 @@ THREE_DECK = Ruleset(
     concealment=True,
     conceal_points=60,
     match_minutes=None,
+    race_needs_lj=False,
 )
 
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (GUILIN_2009, QQ_FOUR_DECK, THREE_DECK)}

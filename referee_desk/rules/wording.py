@@ -163,6 +163,34 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{DEF:role}得分 {delta:signed}：{before:num} → {final:num}",
     ),
     # -- the hand (match.fold) -------------------------------------------------------------
+    # -- the presets (RULES 12; seeds 001 and 002) ---------------------------------------
+    "kitty_buried": (
+        "{seat:seat} (dealer) buries the kitty: {cards} cards, {points} points (001/002)",
+        "{seat:seat}（庄家）埋底：{cards} 张，{points} 分（001/002）",
+    ),
+    "throw_failed": (
+        "{seat:seat} throws {thrown}; {shown_by:seat} shows {shown}: the throw fails, "
+        "{seat:seat} leads only {forced} (001: 甩牌失败)",
+        "{seat:seat}甩牌 {thrown}；{shown_by:seat}亮出 {shown}：甩牌失败，"
+        "{seat:seat}只出 {forced}（001 甩牌）",
+    ),
+    "throw_failed_points": (
+        "{seat:seat} throws {thrown}; {shown_by:seat} shows {shown}: the throw fails, "
+        "{seat:seat} leads only {forced}; {delta:signed} to {DEF:role} (002: 甩错牌 20)",
+        "{seat:seat}甩牌 {thrown}；{shown_by:seat}亮出 {shown}：甩错牌，"
+        "{seat:seat}只出 {forced}；{DEF:role}得分 {delta:signed}（002 八.2）",
+    ),
+    "concealment_a": (
+        "{seat:seat} ({role:role1}) hid a card (藏张); {chooser:seat} chooses A: the hand "
+        "ends (002 八.1)",
+        "{seat:seat}（{role:role1}）藏张；{chooser:seat}选择 A：本副牌结束（002 八.1）",
+    ),
+    "concealment_b": (
+        "{seat:seat} ({role:role1}) hid a card (藏张); {chooser:seat} chooses B: "
+        "{delta:signed} to {DEF:role}, play continues (002 八.1)",
+        "{seat:seat}（{role:role1}）藏张；{chooser:seat}选择 B：{DEF:role}得分 {delta:signed}，"
+        "比赛继续（002 八.1）",
+    ),
     "bidding_closed": (
         "hand {hand}: dealer {dealer:seat}, declarers {side:side} at level {level:level}, "
         "trump {trump:trump}",
