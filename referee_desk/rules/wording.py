@@ -10,7 +10,8 @@ exports and the CLI can use it as well as the desk.
 Placeholders name a kind after the colon: ``{seat:seat}``, ``{side:side}``,
 ``{role:role}`` (plural role), ``{role:role1}`` (one player's role), ``{level:level}``,
 ``{trump:trump}``, ``{n:num}`` (true minus sign), ``{n:signed}`` (+n / −n),
-``{kind:revoke_kind}``, ``{reason:end_reason}``, ``{action:correction}``. ``{DEC:role}``
+``{kind:revoke_kind}``, ``{reason:end_reason}``, ``{action:correction}``,
+``{cards:cards}`` (card tokens; suit symbols in Chinese). ``{DEC:role}``
 and ``{DEF:role}`` are the declarers and defenders; when the args name the seating
 sides (``declarers_side``/``defenders_side``) a role is printed with its side
 (``declarers NS`` / ``庄家方南北``).
@@ -169,16 +170,16 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{seat:seat}（庄家）埋底：{cards} 张，{points} 分（001/002）",
     ),
     "throw_failed": (
-        "{seat:seat} throws {thrown}; {shown_by:seat} shows {shown}: the throw fails, "
-        "{seat:seat} leads only {forced} (001: 甩牌失败)",
-        "{seat:seat}甩牌 {thrown}；{shown_by:seat}亮出 {shown}：甩牌失败，"
-        "{seat:seat}只出 {forced}（001 甩牌）",
+        "{seat:seat} throws {thrown:cards}; {shown_by:seat} shows {shown:cards}: the throw fails, "
+        "{seat:seat} leads only {forced:cards} (001: 甩牌失败)",
+        "{seat:seat}甩牌 {thrown:cards}；{shown_by:seat}亮出 {shown:cards}：甩牌失败，"
+        "{seat:seat}只出 {forced:cards}（001 甩牌）",
     ),
     "throw_failed_points": (
-        "{seat:seat} throws {thrown}; {shown_by:seat} shows {shown}: the throw fails, "
-        "{seat:seat} leads only {forced}; {delta:signed} to {DEF:role} (002: 甩错牌 20)",
-        "{seat:seat}甩牌 {thrown}；{shown_by:seat}亮出 {shown}：甩错牌，"
-        "{seat:seat}只出 {forced}；{DEF:role}得分 {delta:signed}（002 八.2）",
+        "{seat:seat} throws {thrown:cards}; {shown_by:seat} shows {shown:cards}: the throw fails, "
+        "{seat:seat} leads only {forced:cards}; {delta:signed} to {DEF:role} (002: 甩错牌 20)",
+        "{seat:seat}甩牌 {thrown:cards}；{shown_by:seat}亮出 {shown:cards}：甩错牌，"
+        "{seat:seat}只出 {forced:cards}；{DEF:role}得分 {delta:signed}（002 八.2）",
     ),
     "concealment_a": (
         "{seat:seat} ({role:role1}) hid a card (藏张); {chooser:seat} chooses A: the hand "
@@ -384,6 +385,8 @@ class _Value:
             return self._look(_CORRECTIONS)
         if spec == "role1":
             return self._look(_ROLE1)
+        if spec == "cards":
+            return _cards_text(str(v), self.language)
         if spec == "role":
             name = self._look(_ROLES)
             side = self.args.get(f"{v}_side")
@@ -392,6 +395,19 @@ class _Value:
             where = _SIDES.get(self.language, {}).get(side, side)
             return f"{name} {where}" if self.language == "en" else f"{name}{where}"
         raise WordingError(f"unknown placeholder kind {spec!r}")
+
+
+_CARD_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_JOKER_NAMES = {"BJ": "大王", "LJ": "小王"}
+
+
+def _cards_text(tokens: str, language: str) -> str:
+    """Card tokens as printed: ``SA S3`` in English, ``♠A ♠3`` (大王, 小王) in Chinese."""
+    if language != "zh_CN":
+        return tokens
+    return " ".join(
+        _JOKER_NAMES.get(t) or _CARD_SYMBOLS.get(t[:1], t[:1]) + t[1:] for t in tokens.split()
+    )
 
 
 def render(key: str, args: Args | Mapping[str, Any], language: Language | str = "en") -> str:

@@ -15,9 +15,9 @@ from referee_desk.match import events as ev
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.audit import follow_findings
-from referee_desk.match.fold.presets import PresetPlay
 from referee_desk.match.fold.hand import FINISHED, PLAYING, HandBook
 from referee_desk.match.fold.memo import PLAY_ORDER, SEAT_BY_NAME, canon, judge_trick
+from referee_desk.match.fold.presets import PresetPlay
 from referee_desk.match.fold.trick_input import PreparedTrick
 from referee_desk.match.state import (
     Consequence,

@@ -185,8 +185,7 @@ class PresetPlay(Books):
             )
         if not shape:
             raise EventRefused(
-                "the defenders dig the kitty (12.5): give the last lead's shape "
-                "(last_lead_shape)",
+                "the defenders dig the kitty (12.5): give the last lead's shape (last_lead_shape)",
                 key="kitty.shape_needed",
             )
         m = kitty_multiplier_of(shape, self.ruleset)
