@@ -323,7 +323,11 @@ def hand_result(
                 "this ruleset digs the kitty (12.5): the kitty's points and the last "
                 "lead's shape are needed"
             )
-        _whole(last_trick_cards, "last-trick cards per player")
+        cards = _whole(last_trick_cards, "last-trick cards per player")
+        if not 1 <= cards <= ruleset.hand_size:
+            raise HandResultError(
+                f"last-trick cards per player must be 1 to {ruleset.hand_size}, not {cards}"
+            )
         final, dig = kitty_dig(
             defenders_points,
             last_trick_points,

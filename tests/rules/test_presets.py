@@ -444,6 +444,10 @@ def test_kitty_figures_are_checked() -> None:
         hand_result(**base, ruleset=QQ, kitty_points=10, kitty_multiplier=3)
     with pytest.raises(HandResultError, match="kitty"):
         hand_result(**base, ruleset=QQ)
+    with pytest.raises(HandResultError, match="1 to 39"):
+        hand_result(
+            **{**base, "last_trick_cards": 40}, ruleset=TD, kitty_points=10, kitty_multiplier=2
+        )
     with pytest.raises(HandResultError, match="no kitty"):
         hand_result(**base, ruleset=GUILIN_2009, kitty_points=10, kitty_multiplier=2)
 
