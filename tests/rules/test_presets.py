@@ -624,3 +624,16 @@ def test_twos_fixed_ladder_starts_at_three() -> None:
     """Desk reading of 12.1: with the 2s fixed, 2 is not a level (as Guilin 3.1)."""
     rs = get_ruleset("three-deck", {"twos_fixed_in_three_deck": True})
     assert first_level(rs) == Rank.THREE
+
+
+def test_readme_service_examples_are_what_the_service_answers() -> None:
+    """README's rules-service examples (Guilin and the presets) stay true."""
+    import json
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    pairs = re.findall(r"\$ echo '(\{.*\})' \| uv run referee-desk rules\n(\{.*\})", readme)
+    assert len(pairs) >= 3
+    for query, expected in pairs:
+        assert ask(**json.loads(query)) == json.loads(expected), query
