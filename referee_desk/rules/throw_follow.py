@@ -37,7 +37,7 @@ from referee_desk.rules.units import Unit, UnitKind, classify
 Duty = tuple[Key | None, ...]
 
 #: Sub-multisets tried at most when a play's exact split is searched.
-_SEARCH_LIMIT = 20_000
+_SEARCH_LIMIT = 2_000
 
 RULE = "12.4"
 

@@ -196,3 +196,8 @@ def test_the_forced_component_leads_the_next_trick() -> None:
     forced = state.current_hand.forced_lead
     assert trick.type == "trick" and trick.payload["leader"] == failed.payload["seat"]
     assert (tuple(sorted(trick.payload["plays"][0]["cards"])),) == forced
+
+
+@pytest.mark.parametrize("name", list(FILES))
+def test_preset_samples_pass_the_json_schema(name: str) -> None:
+    replay(load(name), check_schema=True)

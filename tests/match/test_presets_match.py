@@ -309,3 +309,32 @@ def test_qq_a_after_a_dig_passes_a() -> None:
     t.ev("bidding_closed", {"dealer": t.state.next_dealer.value, "trump": "NT"})
     summary(t, 40, 0, 1, "NS", kitty_points=0)
     assert t.state.end is not None and t.state.end.winner == Side.NS
+
+
+def test_nobody_bids_in_the_opening_hand_redeals() -> None:
+    """12.3: nobody bids: opening hand redealt (as Guilin's default)."""
+    t = preset_table("qq-four-deck")
+    t.ev("hand_started", {"dealer": None})
+    assert "redeal" in t.refused("bidding_closed", {"dealer": "N", "trump": "NT"})
+    t.ev("redeal", {"reason": "四家均未亮牌"})
+    assert t.state.hands[-1].status == "voided"
+
+
+@pytest.mark.parametrize(
+    ("type", "payload"),
+    [
+        ("concealment", {"seat": "W", "chooser": "N", "choice": "C"}),
+        ("kitty_buried", {"seat": "N", "points": 7}),
+        ("throw_failed", {"seat": "N", "thrown": ["SA"], "shown_by": "W", "shown": ["SA"]}),
+        ("throw_failed", {"seat": "N", "thrown": ["SA", "SK"], "shown_by": "W"}),
+    ],
+)
+def test_schema_refuses_malformed_preset_events(type: str, payload: dict) -> None:
+    """docs/events.md: the JSON Schema of the new events (choice A/B, points in 5s, a
+    throw of two or more cards, the shown cards required)."""
+    from referee_desk.match import SchemaRefused
+
+    t = preset_table("three-deck")
+    race(t, "N")
+    with pytest.raises(SchemaRefused):
+        t.ev(type, payload)
