@@ -138,28 +138,32 @@ def _exact(
 ) -> Duty | None:
     """The greatest duty vector over splits of the play (None past the search limit)."""
     budget = [_SEARCH_LIMIT]
+    memo: dict[tuple[tuple[int, ...], int], Duty | None] = {}
 
     def search(pool: tuple[Card, ...], i: int) -> Duty | None:
         if i == len(throw.components):
             return ()
+        key = (tuple(sorted(c.index for c in pool)), i)
+        if key in memo:
+            return memo[key]
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        rest_components = throw.components[i:]
+        if all(u.kind is UnitKind.SINGLE for u in rest_components):
+            return (None,) * len(rest_components)  # singles carry no duty
         component = throw.components[i]
-        if i in spared or component.kind is UnitKind.SINGLE:
-            weak = ctx.tables.weak_of  # type: ignore[attr-defined]
-            part = tuple(sorted(pool, key=weak.__getitem__)[: component.size])
-            rest = search(tuple(_take(list(pool), part)), i + 1)
-            return None if rest is None else (None, *rest)
-        counts = count_cards(pool)
         best: Duty | None = None
-        for part in _sub_multisets(list(counts.items()), component.size):
+        for part in _sub_multisets(list(count_cards(pool).items()), component.size):
             budget[0] -= 1
-            if budget[0] < 0:
-                return None
             rest = search(tuple(_take(list(pool), part)), i + 1)
-            if rest is None:
+            if rest is None or budget[0] < 0:
                 return None
-            candidate = (component_key(part, component, ctx), *rest)
+            key = None if i in spared else component_key(part, component, ctx)
+            candidate = (key, *rest)
             if best is None or (_reaches(candidate, best) and candidate != best):
                 best = candidate
+        memo[key] = best
         return best
 
     return search(cards, 0)
