@@ -141,6 +141,8 @@ class Match:
         self.pairs = {"NS": TEAMS[number * 2], "EW": TEAMS[number * 2 + 1]}
         self.round = str(1 + number // 3)
         self.table = str(1 + number % 3 * 2 + number // 3)
+        if preset != "guilin-2009":
+            self.round, self.table = "1", str(1 + number % 2)
 
     # -- plumbing ----------------------------------------------------------------------
 
