@@ -338,3 +338,18 @@ def test_schema_refuses_malformed_preset_events(type: str, payload: dict) -> Non
     race(t, "N")
     with pytest.raises(SchemaRefused):
         t.ev(type, payload)
+
+
+def test_equal_beaten_components_are_named_by_the_referee() -> None:
+    """12.4: two beaten components equal in size and rank: either; the referee names it.
+    Level 5, trump ♥: the throw ♠5 ♦5 (two off-suit level cards, equal) against a shown
+    ♥5 (the trump-suit level card beats both)."""
+    t = preset_table("qq-four-deck")
+    t.ev("hand_started", {"dealer": None})
+    t.ev("committee_ruling", {"text": "测试：南北方级数调至5", "level_changes": {"NS": 3}})
+    t.ev("bid", {"seat": "N", "kind": "dark", "cards": ["H5"]})
+    t.ev("bidding_closed", {"dealer": "N", "trump": "H"})
+    base = {"seat": "N", "thrown": ["S5", "D5"], "shown_by": "E", "shown": ["H5"]}
+    assert refusal(t, "throw_failed", base).key == "throw.name_forced"
+    t.ev("throw_failed", {**base, "forced": ["D5"]})
+    assert t.state.current_hand.forced_lead == (("D5",),)
