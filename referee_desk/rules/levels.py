@@ -1,6 +1,7 @@
 """The level ladder and level arithmetic (RULES.md sections 2 and 7).
 
-Levels run ``3 4 … 10 J Q K A`` (2.1: both sides start at 3; 2 is never a level).
+Levels run ``3 4 … 10 J Q K A`` (2.1: both sides start at 3; 2 is never a level);
+the presets of RULES 12 run ``2 … A`` (12.1 levels=2..A, see ``ladder_of``).
 Levels only go up. The top of the ladder is A, and how a side gets past it is the
 ``must_play_a`` parameter (RULES.md 7, Guilin 1.5):
 

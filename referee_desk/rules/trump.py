@@ -1,8 +1,11 @@
 """Trump context and card order (RULES.md section 2).
 
-``TrumpContext`` is the level in play plus the trump suit (None for no-trump). It
-answers what a referee asks of a single card: is it trump, which effective suit does
-it follow, how strong is it, and where does it sit in a tractor chain.
+``TrumpContext`` is the level in play plus the trump suit (None for no-trump), and the
+card system of the ruleset (12.1-12.2: the fixed trump ranks above or below the level
+cards, the level-gap bridge, the trump chain of level pairs; Guilin's by default;
+``TrumpContext.for_ruleset`` builds it from a ruleset). It answers what a referee asks
+of a single card: is it trump, which effective suit does it follow, how strong is it,
+and where does it sit in a tractor chain.
 """
 
 from __future__ import annotations
