@@ -4,7 +4,9 @@ Run with ``uv run python sample_events/make_samples.py``. Each match is built by
 recording events through ``referee_desk.match.Recorder`` (so every event is
 schema-checked and validated as the desk would), with cards dealt from four
 shuffled decks by a seeded RNG and plausible times. Writes one ``.jsonl`` per match
-(one hash-chained event per line).
+(one hash-chained event per line). The matches of the presets of RULES 12
+(``qq-four-deck``, ``three-deck``) are written to ``presets/``, so the Guilin
+tournament's sample folder keeps its six records.
 """
 
 from __future__ import annotations
@@ -18,10 +20,27 @@ from pathlib import Path
 from typing import Any
 
 from referee_desk.match import Recorder, format_time, parse_time
-from referee_desk.match.simulate import deal, play_hand
-from referee_desk.rules.cards import LITTLE_JOKER, Card, Suit
+from referee_desk.match.simulate import (
+    SimTrick,
+    deal,
+    deal_with_kitty,
+    follow_cards,
+    lead_cards,
+    play_hand,
+)
+from referee_desk.rules.cards import (
+    LITTLE_JOKER,
+    Card,
+    Rank,
+    Suit,
+    format_card,
+    format_cards,
+    parse_cards,
+)
 from referee_desk.rules.ruleset import get_ruleset
 from referee_desk.rules.seats import Seat, Side
+from referee_desk.rules.throws import check_throw
+from referee_desk.rules.trick import trick_winner
 from referee_desk.rules.trump import TrumpContext
 
 OUT = Path(__file__).resolve().parent
@@ -52,6 +71,23 @@ PLAYERS = [
     "宋佳",
     "郑浩",
     "谢颖",
+    # the preset matches (RULES 12)
+    "唐磊",
+    "韩梅",
+    "冯刚",
+    "邓洁",
+    "曹阳",
+    "彭丽",
+    "曾勇",
+    "萧红",
+    "田野",
+    "潘婷",
+    "袁凯",
+    "蒋琴",
+    "蔡明",
+    "余静",
+    "杜鹏",
+    "叶青",
 ]
 TEAMS = [
     "桂林电子",
@@ -66,24 +102,47 @@ TEAMS = [
     "阳朔旅游",
     "灵川农信",
     "荔浦纺织",
+    # the preset matches (RULES 12)
+    "全州建工",
+    "兴安酒业",
+    "龙胜茶业",
+    "恭城果业",
+    "平乐航运",
+    "资源电力",
+    "永福制药",
+    "灌阳农机",
 ]
+
+#: The preset matches: (tournament name, match id prefix) per ruleset (RULES 12).
+PRESET_EVENTS = {
+    "qq-four-deck": ("2026年桂林市升级邀请赛（四副牌）", "QQ2026"),
+    "three-deck": ("2026年桂林市升级邀请赛（三副牌）", "SF2026"),
+}
 
 
 class Match:
     """Records one match with plausible times, deals and bids."""
 
-    def __init__(self, number: int, seed: int, start: str, **params: Any) -> None:
+    def __init__(
+        self, number: int, seed: int, start: str, preset: str = "guilin-2009", **params: Any
+    ) -> None:
         self.rng = random.Random(seed)
         self.referee = REFEREES[number % len(REFEREES)]
         self.match_id = f"GL2026-R{1 + number // 3}-T{1 + number % 3 * 2 + number // 3}"
+        self.tournament = TOURNAMENT
+        if preset != "guilin-2009":
+            self.tournament, prefix = PRESET_EVENTS[preset]
+            self.match_id = f"{prefix}-R1-T{1 + number % 2}"
         self.rec = Recorder(self.match_id, self.referee)
         self.t = parse_time(start)
-        self.ruleset = get_ruleset("guilin-2009", params or None)
+        self.ruleset = get_ruleset(preset, params or None)
         names = PLAYERS[number * 4 : number * 4 + 4]
         self.seats = dict(zip("NESW", names, strict=True))
         self.pairs = {"NS": TEAMS[number * 2], "EW": TEAMS[number * 2 + 1]}
         self.round = str(1 + number // 3)
         self.table = str(1 + number % 3 * 2 + number // 3)
+        if preset != "guilin-2009":
+            self.round, self.table = "1", str(1 + number % 2)
 
     # -- plumbing ----------------------------------------------------------------------
 
@@ -98,6 +157,7 @@ class Match:
 
     def write(self, name: str) -> Path:
         path = OUT / name
+        path.parent.mkdir(exist_ok=True)
         with path.open("w", encoding="utf-8", newline="\n") as f:
             for event in self.rec.events:
                 f.write(json.dumps(event.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
@@ -109,7 +169,7 @@ class Match:
         self.ev(
             "match_opened",
             {
-                "tournament": TOURNAMENT,
+                "tournament": self.tournament,
                 "round": self.round,
                 "table": self.table,
                 "pairs": self.pairs,
@@ -283,6 +343,189 @@ class Match:
         clock = self.state.clock
         return clock.elapsed_at(self.t) < minutes * 60_000
 
+    # -- the presets (RULES 12) --------------------------------------------------------
+
+    def preset_race(self, winner: str, *, counter_by: str | None = None) -> tuple[dict, list]:
+        """12.3 抢亮: the opening hand; ``winner`` shows more level cards than the first
+        bid (002 九.1: 两张10亮主，三张10反主)."""
+        seat = Seat(winner)
+        level = self.state.levels[seat.side]
+
+        def best(hands: dict[Seat, list[Card]], s: Seat) -> tuple[Suit, int]:
+            counts = Counter(c.suit for c in hands[s] if c.rank == level and c.suit)
+            if not counts:
+                return Suit.S, 0
+            return max(counts.items(), key=lambda kv: (kv[1], kv[0].value))
+
+        for _ in range(500):
+            hands, kitty = deal_with_kitty(self.rng, self.ruleset)
+            if best(hands, seat)[1] >= 2 and (
+                counter_by is None or best(hands, Seat(counter_by))[1] >= 1
+            ):
+                break
+        self.ev("hand_started", {"dealer": None}, after=90)
+        suit, _n = best(hands, seat)
+        lv = level.label
+        if counter_by is not None:
+            o_suit, _ = best(hands, Seat(counter_by))
+            self.ev(
+                "bid", {"seat": counter_by, "kind": "dark", "cards": [o_suit.value + lv]}, after=40
+            )
+            self.ev(
+                "bid",
+                {"seat": winner, "kind": "counter", "cards": [suit.value + lv] * 2},
+                after=25,
+            )
+        else:
+            self.ev("bid", {"seat": winner, "kind": "dark", "cards": [suit.value + lv]}, after=40)
+        for s in seat.play_order_from()[1:]:
+            self.ev("bid", {"seat": s.value, "kind": "pass", "cards": []}, after=5)
+        self.ev("bidding_closed", {"dealer": winner, "trump": suit.value}, after=15)
+        return hands, kitty
+
+    def preset_later(self) -> tuple[dict, list]:
+        """A later hand of a preset: the rotation dealer; the first level cards set trump."""
+        due = self.state.next_dealer
+        assert due is not None
+        level = self.state.levels[due.side]
+        hands, kitty = deal_with_kitty(self.rng, self.ruleset)
+        self.ev("hand_started", {"dealer": due.value}, after=120)
+        trump = "NT"
+        for s in due.play_order_from():
+            counts = Counter(c.suit for c in hands[s] if c.rank == level and c.suit)
+            if counts:
+                suit, _ = max(counts.items(), key=lambda kv: (kv[1], kv[0].value))
+                self.ev(
+                    "bid",
+                    {"seat": s.value, "kind": "dark", "cards": [suit.value + level.label]},
+                    after=35,
+                )
+                trump = suit.value
+                break
+        self.ev("bidding_closed", {"dealer": due.value, "trump": trump}, after=20)
+        return hands, kitty
+
+    def bury(self, kitty: list[Card] | None = None, points: int | None = None) -> None:
+        """12.1 埋底: the dealer buries the kitty (the cards, or only their points)."""
+        hand = self.state.current_hand
+        assert hand is not None and hand.dealer is not None
+        payload: dict[str, Any] = {"seat": hand.dealer.value}
+        if kitty is not None:
+            payload["cards"] = [format_card(c) for c in kitty]
+        else:
+            payload["points"] = points
+        self.ev("kitty_buried", payload, after=60)
+
+    def preset_detailed(self, hands: dict[Seat, list[Card]], throw_at: int) -> None:
+        """The hand trick by trick with a failed throw at trick ``throw_at`` (12.4), played
+        until the defenders win the last trick and dig the kitty (12.5)."""
+        hand = self.state.current_hand
+        assert hand is not None and hand.dealer is not None and hand.level is not None
+        ctx = TrumpContext.for_ruleset(hand.level, hand.trump_label, self.ruleset)
+        defenders = hand.declarers.other
+        for _ in range(200):
+            sim = random.Random(self.rng.random())
+            tricks = play_with_throw(hands, ctx, hand.dealer, sim, self.ruleset, throw_at)
+            if tricks and tricks[-1][0].winner.side == defenders:
+                break
+        else:  # pragma: no cover
+            raise RuntimeError("no hand found")
+        for i, (trick, throw) in enumerate(tricks):
+            if throw is not None:
+                self.ev("throw_failed", throw, after=self.rng.uniform(15, 30))
+            self.ev("trick", trick.payload(), after=self.rng.uniform(18, 45))
+            if i == 9:
+                self.ev("think_overrun", {"seat": trick.winner.value, "seconds": 14}, after=2)
+
+    def preset_summary(
+        self,
+        before: int,
+        last: int,
+        cards: int,
+        side: str,
+        kitty: int | None = None,
+        shape: list[list[int]] | None = None,
+        minutes: float = 20,
+    ) -> None:
+        """The summary form with the kitty's points and the last lead's shape (12.5)."""
+        payload: dict[str, Any] = {
+            "defenders_points_before_last": before,
+            "last_trick_points": last,
+            "last_trick_cards_per_player": cards,
+            "last_trick_side": side,
+        }
+        if kitty is not None:
+            payload["kitty_points"] = kitty
+        if shape is not None:
+            payload["last_lead_shape"] = shape
+        self.ev("hand_summary", payload, after=minutes * 60)
+
+
+def play_with_throw(
+    hands: dict[Seat, list[Card]],
+    ctx: TrumpContext,
+    first_leader: Seat,
+    rng: random.Random,
+    ruleset: Any,
+    throw_at: int,
+) -> list[tuple[SimTrick, dict[str, Any] | None]]:
+    """Play every card; at trick ``throw_at`` the leader throws the top and the bottom
+    card of a side suit and an opponent shows a higher card (12.4): the trick is then
+    led by the forced component. [] when no such throw could be made."""
+    held = {seat: list(cards) for seat, cards in hands.items()}
+    out: list[tuple[SimTrick, dict[str, Any] | None]] = []
+    leader = first_leader
+    number = 0
+    while held[leader]:
+        throw = None
+        if number == throw_at:
+            throw = failed_throw(held, leader, ctx)
+            if throw is None:
+                return []
+            lead = tuple(parse_cards(throw["forced"]))
+            throw = {k: v for k, v in throw.items() if k != "forced"}
+        else:
+            lead = lead_cards(held[leader], ctx, rng)
+        plays: list[tuple[Seat, tuple[Card, ...]]] = [(leader, lead)]
+        for seat in leader.play_order_from()[1:]:
+            plays.append((seat, follow_cards(lead, held[seat], ctx, ruleset)))
+        for seat, cards in plays:
+            for card in cards:
+                held[seat].remove(card)
+        winner = plays[trick_winner([c for _, c in plays], ctx, ruleset=ruleset)][0]
+        out.append((SimTrick(leader, tuple(plays), winner), throw))
+        leader = winner
+        number += 1
+    return out
+
+
+def failed_throw(
+    held: dict[Seat, list[Card]], leader: Seat, ctx: TrumpContext
+) -> dict[str, Any] | None:
+    for suit in "SHDC":
+        mine = sorted(
+            (c for c in held[leader] if ctx.effective_suit(c) == suit), key=ctx.power, reverse=True
+        )
+        if len(mine) < 2 or ctx.power(mine[0]) == ctx.power(mine[-1]):
+            continue
+        thrown = (mine[0], mine[-1])
+        for seat in (leader.next_in_play, leader.partner.next_in_play):
+            theirs = [c for c in held[seat] if ctx.effective_suit(c) == suit]
+            if not theirs:
+                continue
+            top = max(theirs, key=ctx.power)
+            check = check_throw(thrown, (top,), ctx)
+            if check.fails:
+                assert check.forced is not None
+                return {
+                    "seat": leader.value,
+                    "thrown": [format_card(c) for c in ctx.sorted(list(thrown))],
+                    "shown_by": seat.value,
+                    "shown": [format_card(top)],
+                    "forced": format_cards(check.forced.cards),
+                }
+    return None
+
 
 def open_bid_by_side(seat: str | None) -> str | None:
     return None if seat is None else Seat(seat).side.value
@@ -432,6 +675,140 @@ def forfeit() -> Match:
     return m
 
 
+# -- the preset matches (RULES 12) -------------------------------------------------------
+
+
+def summary_hand(m: Match, *, winner: Side, dig: bool = False) -> None:
+    """One summary-form hand of a preset that ``winner`` wins: as declarers with the
+    defenders low (the declarers take the last trick), or as defenders taking the deal
+    (``dig``: they win the last trick and dig the kitty, 12.5)."""
+    m.preset_later()
+    hand = m.state.current_hand
+    assert hand is not None and hand.declarers is not None
+    kitty = m.rng.choice([5, 10, 15, 20, 25])
+    if m.rng.random() < 0.5:
+        m.bury(points=kitty)
+    if hand.declarers == winner:
+        before = m.rng.choice([0, 5, 10, 20, 30])
+        m.preset_summary(before, 10, 1, winner.value, kitty=kitty, minutes=m.rng.uniform(12, 18))
+    elif dig:
+        before = m.rng.choice([60, 70, 80])
+        shape = m.rng.choice([[[2, 1]], [[2, 2]], [[1, 1]]])
+        m.preset_summary(
+            before, 15, 2, winner.value, kitty=kitty, shape=shape, minutes=m.rng.uniform(12, 18)
+        )
+    else:
+        before = m.rng.choice([180, 190, 200])
+        m.preset_summary(before, 0, 1, hand.declarers.value, minutes=m.rng.uniform(12, 18))
+
+
+def drive_to_a(m: Match, winner: Side, *, fall_back_first: bool = False) -> None:
+    """Summary hands until ``winner`` passes A. In qq-four-deck a side at A must dig the
+    kitty once before it can pass (12.7); ``fall_back_first`` first wins a hand at A
+    without a dig, which sends it back to J (001: 退回到J)."""
+    fell_back = False
+    while m.state.end is None:
+        state = m.state
+        at_a = state.levels[winner] == Rank.ACE
+        due = state.next_dealer
+        assert due is not None
+        declaring = due.side == winner
+        needs_dig = m.ruleset.a_needs_dig and winner not in state.dug_at_a
+        if at_a and declaring and needs_dig and not (fall_back_first and not fell_back):
+            # 12.7: lose the deal at A, then dig it back as defenders.
+            m.preset_later()
+            m.preset_summary(120, 0, 1, winner.value, kitty=10, minutes=m.rng.uniform(12, 18))
+            continue
+        if at_a and declaring and needs_dig:
+            fell_back = True
+        summary_hand(m, winner=winner, dig=at_a or m.rng.random() < 0.5)
+
+
+def qq_detailed() -> Match:
+    """qq-four-deck (001): hand 1 trick by trick with a failed throw and a kitty dig,
+    then summary hands until NS pass A (12.7: after a dig at A)."""
+    m = Match(6, seed=20261107, start="2026-11-29T01:00:00.000Z", preset="qq-four-deck")
+    m.open()
+    hands, kitty = m.preset_race("N", counter_by="E")
+    m.bury(kitty)
+    m.preset_detailed(hands, throw_at=3)
+    drive_to_a(m, Side.NS)
+    m.ev("match_ended", {"reason": "passed_a", "winner": m.state.end.winner.value}, after=60)
+    return m
+
+
+def qq_summary() -> Match:
+    """qq-four-deck in summary form: NS reach A, win at A without a dig and fall back to J
+    (12.7), then dig at A and pass A; a conduct warning."""
+    m = Match(7, seed=20261108, start="2026-11-29T01:10:00.000Z", preset="qq-four-deck")
+    m.open()
+    m.preset_race("S")
+    m.preset_summary(30, 10, 1, "NS", kitty=20, minutes=18)
+    m.ev("conduct_warning", {"seat": "E", "text": "出牌时与同伴交谈"}, after=400)
+    drive_to_a(m, Side.NS, fall_back_first=True)
+    m.ev("match_ended", {"reason": "passed_a", "winner": m.state.end.winner.value}, after=60)
+    return m
+
+
+def three_deck_detailed() -> Match:
+    """three-deck (002): hand 1 trick by trick with a failed throw (甩错牌 20) and a kitty
+    dig; later a 藏张 with choice B (play continues), then summaries until EW pass A."""
+    m = Match(8, seed=20261109, start="2026-11-29T02:00:00.000Z", preset="three-deck")
+    m.open()
+    hands, kitty = m.preset_race("E")
+    m.bury(kitty)
+    m.preset_detailed(hands, throw_at=2)
+    m.preset_later()
+    hand = m.state.current_hand
+    assert hand is not None and hand.declarers is not None
+    offender = hand.dealer
+    chooser = offender.next_in_play
+    m.ev("concealment", {"seat": offender.value, "chooser": chooser.value, "choice": "B"}, 600)
+    m.preset_summary(90, 10, 1, hand.declarers.value, kitty=15, minutes=14)
+    drive_to_a(m, Side.EW)
+    m.ev("match_ended", {"reason": "passed_a", "winner": m.state.end.winner.value}, after=60)
+    return m
+
+
+def three_deck_summary() -> Match:
+    """three-deck in summary form reaching A: a failed throw recorded in a summary hand
+    (−20), a 藏张 with choice A (the hand ends), and 002's 445566 ×64 dig."""
+    m = Match(9, seed=20261110, start="2026-11-29T02:10:00.000Z", preset="three-deck")
+    m.open()
+    m.preset_race("W", counter_by="N")
+    m.preset_summary(40, 10, 6, "NS", kitty=10, shape=[[2, 3]], minutes=20)  # ×64
+    m.preset_later()
+    hand = m.state.current_hand
+    assert hand is not None and hand.dealer is not None
+    thrower = hand.dealer
+    m.ev(
+        "throw_failed",
+        {
+            "seat": thrower.value,
+            "thrown": ["HA", "HK", "HK"],
+            "shown_by": thrower.next_in_play.value,
+            "shown": ["HA", "HA"],
+        },
+        after=300,
+    )
+    m.preset_summary(100, 0, 1, hand.declarers.value, kitty=5, minutes=15)
+    m.preset_later()
+    hand = m.state.current_hand
+    assert hand is not None and hand.dealer is not None
+    m.ev(
+        "concealment",
+        {
+            "seat": hand.dealer.partner.value,
+            "chooser": hand.dealer.next_in_play.value,
+            "choice": "A",
+        },
+        after=700,
+    )
+    drive_to_a(m, Side.EW)
+    m.ev("match_ended", {"reason": "passed_a", "winner": m.state.end.winner.value}, after=60)
+    return m
+
+
 SAMPLES: dict[str, Callable[[], Match]] = {
     "01_pass_a_detailed.jsonl": pass_a,
     "02_time_out_by_level.jsonl": time_out_by_level,
@@ -439,6 +816,10 @@ SAMPLES: dict[str, Callable[[], Match]] = {
     "04_false_bid_wrong_dealer.jsonl": false_bid_and_wrong_dealer,
     "05_conduct_disqualification.jsonl": disqualification,
     "06_forfeit.jsonl": forfeit,
+    "presets/07_qq_four_deck_detailed_throw_kitty.jsonl": qq_detailed,
+    "presets/08_qq_four_deck_summary_a_fallback.jsonl": qq_summary,
+    "presets/09_three_deck_detailed_throw_conceal.jsonl": three_deck_detailed,
+    "presets/10_three_deck_summary_pass_a.jsonl": three_deck_summary,
 }
 
 

@@ -166,9 +166,10 @@ def describe(state: MatchState) -> Iterable[str]:
         if remaining >= 0
         else f"time up ({format_duration(-remaining)} over)"
     )
+    limit = f"of {clock.limit_ms // 60_000} min, {left}" if clock.has_limit else "(no time limit)"
     yield (
-        f"Clock: {format_duration(clock.elapsed_ms)} elapsed of {clock.limit_ms // 60_000} min, "
-        f"{left}, {status}; {len(clock.pauses)} pause(s)"
+        f"Clock: {format_duration(clock.elapsed_ms)} elapsed {limit}, "
+        f"{status}; {len(clock.pauses)} pause(s)"
     )
     levels = ", ".join(f"{side.value} {level.label}" for side, level in state.levels.items())
     yield f"Levels: {levels}"

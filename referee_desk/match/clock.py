@@ -51,6 +51,15 @@ class Pause:
     seq: int
 
 
+#: The limit of a match without a time limit (12.8 match_minutes=none): never reached.
+NO_LIMIT_MS = 2**53
+
+
+def limit_of(match_minutes: int | None) -> int:
+    """The clock limit in ms of a ruleset's ``match_minutes`` (None: no limit)."""
+    return NO_LIMIT_MS if match_minutes is None else match_minutes * 60_000
+
+
 @dataclass(frozen=True, slots=True)
 class ClockState:
     """The clock as the record leaves it.
@@ -70,6 +79,11 @@ class ClockState:
     @property
     def started(self) -> bool:
         return self.started_at_ms is not None
+
+    @property
+    def has_limit(self) -> bool:
+        """False for a match without a time limit (12.8: 001/002 set none)."""
+        return self.limit_ms < NO_LIMIT_MS
 
     @property
     def running(self) -> bool:

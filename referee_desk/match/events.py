@@ -38,13 +38,16 @@ COMMITTEE_RULING = "committee_ruling"
 CORRECTION = "correction"
 NOTE = "note"
 MATCH_ENDED = "match_ended"
+KITTY_BURIED = "kitty_buried"
+THROW_FAILED = "throw_failed"
+CONCEALMENT = "concealment"
 
 #: Event types accepted once the match has ended (the desk locks everything else).
 AFTER_END_TYPES = frozenset({NOTE, CORRECTION, COMMITTEE_RULING, MATCH_ENDED})
 
 #: Types that are not part of the game itself and are accepted while the clock is paused.
 #: (Everything else that happens at the table needs a running clock.)
-PLAY_TYPES = frozenset({HAND_STARTED, BID, TRICK, HAND_SUMMARY})
+PLAY_TYPES = frozenset({HAND_STARTED, BID, TRICK, HAND_SUMMARY, KITTY_BURIED, THROW_FAILED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,38 @@ class HandSummaryPayload:
     last_trick_points: int
     last_trick_cards_per_player: int
     last_trick_side: str
+    kitty_points: int | None = None
+    last_lead_shape: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class KittyBuriedPayload:
+    """12.1: the dealer's buried cards, or only their points."""
+
+    seat: str
+    cards: tuple[str, ...] = ()
+    points: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowFailedPayload:
+    """12.4: ``seat`` threw ``thrown``; ``shown_by`` showed ``shown``; ``forced`` is the
+    component the referee names when several equal ones are beaten (else derived)."""
+
+    seat: str
+    thrown: tuple[str, ...]
+    shown_by: str
+    shown: tuple[str, ...]
+    forced: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ConcealmentPayload:
+    """12.8 藏张 (002 八.1): ``seat`` hid a card; ``chooser`` (the other side) chose."""
+
+    seat: str
+    chooser: str
+    choice: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +258,9 @@ PAYLOAD_TYPES: dict[str, type] = {
     CORRECTION: CorrectionPayload,
     NOTE: NotePayload,
     MATCH_ENDED: MatchEndedPayload,
+    KITTY_BURIED: KittyBuriedPayload,
+    THROW_FAILED: ThrowFailedPayload,
+    CONCEALMENT: ConcealmentPayload,
 }
 
 #: Every event type, in the order docs/events.md lists them.
@@ -239,6 +277,8 @@ def parse_payload(event_type: str, payload: dict[str, Any]) -> Any:
         )
         return TrickPayload(payload["leader"], plays, bool(payload.get("last", False)))
     values = {k: tuple(v) if isinstance(v, list) else v for k, v in payload.items()}
+    if cls is HandSummaryPayload and "last_lead_shape" in values:
+        values["last_lead_shape"] = tuple(tuple(x) for x in values["last_lead_shape"])
     return cls(**values)
 
 

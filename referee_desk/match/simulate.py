@@ -32,6 +32,20 @@ def deal(rng: random.Random, ruleset: Ruleset = GUILIN_2009) -> dict[Seat, list[
     return hands
 
 
+def deal_with_kitty(
+    rng: random.Random, ruleset: Ruleset
+) -> tuple[dict[Seat, list[Card]], list[Card]]:
+    """Deal ``hand_size`` cards to each seat, N W S E, and leave the kitty (12.1)."""
+    cards = [card for _ in range(ruleset.decks) for card in DECK]
+    rng.shuffle(cards)
+    hands: dict[Seat, list[Card]] = {seat: [] for seat in Seat}
+    order = Seat.N.play_order_from()
+    dealt = 4 * ruleset.hand_size
+    for i, card in enumerate(cards[:dealt]):
+        hands[order[i % 4]].append(card)
+    return hands, cards[dealt:]
+
+
 @dataclass(frozen=True, slots=True)
 class SimTrick:
     leader: Seat
@@ -49,6 +63,18 @@ class SimTrick:
         if last:
             data["last"] = True
         return data
+
+
+def lead_cards(hand: list[Card], ctx: TrumpContext, rng: random.Random) -> tuple[Card, ...]:
+    """A random unit lead from the hand (a card, or a pair/triple/bomb of it)."""
+    return _lead(hand, ctx, rng)
+
+
+def follow_cards(
+    lead: tuple[Card, ...], hand: list[Card], ctx: TrumpContext, ruleset: Ruleset
+) -> tuple[Card, ...]:
+    """A legal follow: the lowest cards of the led suit, or the rules core's suggestion."""
+    return _follow(lead, hand, ctx, ruleset)
 
 
 def _lead(hand: list[Card], ctx: TrumpContext, rng: random.Random) -> tuple[Card, ...]:
@@ -101,7 +127,7 @@ def play_hand(
         for seat, cards in plays:
             for card in cards:
                 held[seat].remove(card)
-        winner = plays[trick_winner([cards for _, cards in plays], ctx)][0]
+        winner = plays[trick_winner([cards for _, cards in plays], ctx, ruleset=ruleset)][0]
         tricks.append(SimTrick(leader, tuple(plays), winner))
         leader = winner
     return tricks

@@ -113,7 +113,54 @@ class LastTrick:
     cards_per_player: int
     side: Side
     score: int
-    """Signed change to the defenders' points (7.3): +L×c or −L×c."""
+    """Signed change to the defenders' points (7.3): +L×c or −L×c; with a kitty (12.5)
+    the trick's points plus the kitty's × m when the defenders win it, else 0."""
+    kitty_points: int | None = None
+    multiplier: int | None = None
+    """12.5: the kitty multiplier of the last lead (kitty presets only)."""
+    lead_shape: tuple[tuple[int, int], ...] = ()
+    """12.5: (identical cards, ranks) of the last lead's units (kitty presets only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kitty:
+    """The dealer's buried cards (底牌, 12.1): the cards when entered, else only points."""
+
+    seq: int
+    seat: Seat
+    cards: tuple[str, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowFailure:
+    """A failed throw (甩牌失败, 12.4): who threw, who showed which cards, what is forced.
+
+    ``forced`` is the component the thrower must lead instead (one of ``choices``
+    when beaten components are equal); ``points`` the signed change to the defenders'
+    points (002: 20 taken from the defenders if a defender threw, given if a declarer).
+    """
+
+    seq: int
+    seat: Seat
+    shown_by: Seat
+    thrown: tuple[str, ...]
+    shown: tuple[str, ...]
+    beaten: tuple[tuple[str, ...], ...]
+    forced: tuple[str, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Concealment:
+    """藏张 (12.8, 002 八.1): the non-offending side's choice A (the hand ends) or B
+    (±``conceal_points`` to the defenders and play continues)."""
+
+    seq: int
+    seat: Seat
+    chooser: Seat
+    choice: str
+    points: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +199,11 @@ class HandState:
     result: HandOutcome | None
     void_reason: str | None
     cards_played: dict[Seat, int]
+    kitty: Kitty | None = None
+    throw_failures: tuple[ThrowFailure, ...] = ()
+    concealments: tuple[Concealment, ...] = ()
+    forced_lead: tuple[tuple[str, ...], ...] = ()
+    """After a failed throw (12.4): the component(s) the thrower may lead next."""
 
     @property
     def defenders(self) -> Side | None:
@@ -216,6 +268,13 @@ class MatchState:
     last_seq: int
     last_recorded_at: str | None
     voided_seqs: frozenset[int] = field(default_factory=frozenset)
+    dug_at_a: frozenset[Side] = field(default_factory=frozenset)
+    """12.7 a_needs_dig: sides at A that have dug the kitty since they reached A."""
+
+    @property
+    def preset(self) -> str:
+        """The ruleset preset's name (shown on every screen and printout)."""
+        return self.ruleset.name
 
     @property
     def locked(self) -> bool:
@@ -293,6 +352,43 @@ def _hand(h: HandState) -> dict[str, Any]:
             "side": h.last_trick.side.value,
             "score": h.last_trick.score,
         }
+        if h.last_trick.multiplier is not None:
+            last["kitty_points"] = h.last_trick.kitty_points
+            last["multiplier"] = h.last_trick.multiplier
+            last["lead_shape"] = [list(x) for x in h.last_trick.lead_shape]
+    extra: dict[str, Any] = {}
+    if h.kitty is not None:
+        extra["kitty"] = {
+            "seq": h.kitty.seq,
+            "seat": h.kitty.seat.value,
+            "cards": list(h.kitty.cards),
+            "points": h.kitty.points,
+        }
+    if h.throw_failures:
+        extra["throw_failures"] = [
+            {
+                "seq": f.seq,
+                "seat": f.seat.value,
+                "shown_by": f.shown_by.value,
+                "thrown": list(f.thrown),
+                "shown": list(f.shown),
+                "beaten": [list(b) for b in f.beaten],
+                "forced": list(f.forced),
+                "points": f.points,
+            }
+            for f in h.throw_failures
+        ]
+    if h.concealments:
+        extra["concealments"] = [
+            {
+                "seq": c.seq,
+                "seat": c.seat.value,
+                "chooser": c.chooser.value,
+                "choice": c.choice,
+                "points": c.points,
+            }
+            for c in h.concealments
+        ]
     return {
         "number": h.number,
         "seq": h.seq,
@@ -326,6 +422,7 @@ def _hand(h: HandState) -> dict[str, Any]:
         "result": result,
         "void_reason": h.void_reason,
         "cards_played": {s.value: n for s, n in h.cards_played.items()},
+        **extra,
     }
 
 

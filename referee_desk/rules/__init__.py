@@ -34,7 +34,15 @@ from referee_desk.rules.follow import (
     required_shape,
 )
 from referee_desk.rules.profile import best_selection, pair_profile, tuple_size
-from referee_desk.rules.ruleset import GUILIN_2009, Ruleset, get_ruleset
+from referee_desk.rules.ruleset import (
+    GUILIN_2009,
+    PRESETS,
+    QQ_FOUR_DECK,
+    THREE_DECK,
+    Ruleset,
+    get_ruleset,
+)
+from referee_desk.rules.throws import Throw, ThrowCheck, as_throw, check_throw, components_of
 from referee_desk.rules.trick import (
     TrickResult,
     competes,
@@ -48,6 +56,9 @@ from referee_desk.rules.units import Unit, UnitKind, classify
 __all__ = [
     "DECK",
     "GUILIN_2009",
+    "PRESETS",
+    "QQ_FOUR_DECK",
+    "THREE_DECK",
     "TRUMP",
     "Card",
     "CardNotationError",
@@ -59,17 +70,22 @@ __all__ = [
     "RulesError",
     "Ruleset",
     "Suit",
+    "Throw",
+    "ThrowCheck",
     "TrickResult",
     "TrumpContext",
     "Unit",
     "UnitKind",
     "UnknownParameterError",
     "UnknownRulesetError",
+    "as_throw",
     "best_follow",
     "best_selection",
     "check_follow",
+    "check_throw",
     "classify",
     "competes",
+    "components_of",
     "follow_requirement",
     "format_card",
     "format_cards",

@@ -268,14 +268,20 @@ def points_of(cards: Iterable[Card]) -> int:
     return sum(c.points for c in cards)
 
 
-def parse_level(text: str | Rank) -> Rank:
-    """A level from its label (``"3"`` … ``"A"``, ``"T"`` for 10)."""
+def parse_level(text: str | Rank, *, lowest: Rank = Rank.THREE) -> Rank:
+    """A level from its label (``"3"`` … ``"A"``, ``"T"`` for 10).
+
+    ``lowest`` is the first level of the ruleset's ladder (12.1: the presets start at 2).
+    """
     if isinstance(text, Rank):
         rank = text
     else:
         rank = _LABEL_TO_RANK.get(str(text).strip().upper())
         if rank is None:
-            raise CardNotationError(f"bad level {text!r}: use 3 4 5 6 7 8 9 10 J Q K A")
+            first = "2 3" if lowest == Rank.TWO else "3"
+            raise CardNotationError(f"bad level {text!r}: use {first} 4 5 6 7 8 9 10 J Q K A")
+    if lowest == Rank.TWO and Rank.TWO <= rank <= Rank.ACE:
+        return rank
     if rank not in LEVELS:
         raise CardNotationError(f"bad level {text!r}: 2 is never a level (3.1); use 3 … A")
     return rank

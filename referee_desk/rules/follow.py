@@ -41,6 +41,8 @@ from referee_desk.rules.profile import (
     tuple_size,
 )
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
+from referee_desk.rules.throw_follow import best_throw_follow, check_throw_follow
+from referee_desk.rules.throws import as_throw
 from referee_desk.rules.trick import lead_unit
 from referee_desk.rules.trump import TrumpContext
 from referee_desk.rules.units import Unit, UnitKind, classify
@@ -205,6 +207,8 @@ def check_follow(
     lead_cards = tuple(lead)
     hand_cards = tuple(hand)
     play_cards = tuple(play)
+    if ruleset.throws and classify(lead_cards, ctx) is None:
+        return _check_throw_follow(lead_cards, hand_cards, play_cards, ctx, ruleset)
     unit = lead_unit(lead_cards, ctx)
     if len(play_cards) != unit.size:
         raise IllegalInputError(
@@ -223,6 +227,33 @@ def check_follow(
         return quick
     req = _requirement(unit, hand_cards, hand_counts, ctx, ruleset)
     return _judge(req, play_cards, play_counts, ctx)
+
+
+def _check_throw_follow(
+    lead_cards: tuple[Card, ...],
+    hand_cards: tuple[Card, ...],
+    play_cards: tuple[Card, ...],
+    ctx: TrumpContext,
+    ruleset: Ruleset,
+) -> FollowVerdict:
+    """12.4: following a standing throw (same input checks as a unit lead)."""
+    throw = as_throw(lead_cards, ctx)
+    if len(play_cards) != throw.size:
+        raise IllegalInputError(
+            f"the play {format_cards(play_cards) or '(no cards)'} has {len(play_cards)} "
+            f"cards; the throw {format_cards(lead_cards)} has {throw.size}"
+        )
+    hand_counts = _hand_counter(hand_cards, ruleset)
+    missing = _missing(count_cards(play_cards), hand_counts)
+    if missing:
+        raise IllegalInputError(
+            f"the hand does not hold {format_cards(missing)} of the play {format_cards(play_cards)}"
+        )
+    if len(hand_cards) < throw.size:
+        raise IllegalInputError(
+            f"the hand holds {len(hand_cards)} cards; the throw has {throw.size}"
+        )
+    return check_throw_follow(throw, hand_cards, play_cards, ctx, ruleset)
 
 
 def _judge(
@@ -299,7 +330,10 @@ def best_follow(
     ruleset: Ruleset = GUILIN,
 ) -> tuple[Card, ...]:
     """One legal follow (the play suggested as ``instead``)."""
-    return follow_requirement(lead, hand, ctx, ruleset).example
+    lead_cards = tuple(lead)
+    if ruleset.throws and classify(lead_cards, ctx) is None:
+        return best_throw_follow(as_throw(lead_cards, ctx), tuple(hand), ctx, ruleset)
+    return follow_requirement(lead_cards, hand, ctx, ruleset).example
 
 
 def _multisubsets(items: list[tuple[Card, int]], size: int) -> Iterator[tuple[Card, ...]]:

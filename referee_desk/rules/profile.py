@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import product
 
 from referee_desk.rules.cards import Card
 from referee_desk.rules.trump import TrumpContext
@@ -71,10 +72,26 @@ def tuple_size(cards: Iterable[Card]) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """Consecutive ranks (chain order) each holding ≥ 2 identical cards of one suit."""
+    """Consecutive ranks (chain order) each holding ≥ 2 identical cards of one suit.
+
+    ``hub`` is set when some position holds several distinct cards of equal chain
+    index (12.2: off-suit level pairs of different suits; each links to both
+    neighbours but not to each other): then ``hub[i]`` lists position i's cards and
+    ``hub_counts[i]`` their copies, and ``cards``/``counts`` give each position's
+    first card and the position's total.
+    """
 
     cards: tuple[Card, ...]
     counts: tuple[int, ...]
+    hub: tuple[tuple[Card, ...], ...] | None = None
+    hub_counts: tuple[tuple[int, ...], ...] | None = None
+
+    @property
+    def most(self) -> int:
+        """The most identical cards any card of the run has."""
+        if self.hub_counts is None:
+            return max(self.counts)
+        return max(max(k) for k in self.hub_counts)
 
 
 def runs_of(cards: Iterable[Card], ctx: TrumpContext) -> list[Run]:
@@ -94,20 +111,36 @@ def runs_of(cards: Iterable[Card], ctx: TrumpContext) -> list[Run]:
         else:
             by_suit.setdefault(suit[card.index], []).append((index, card, count))
     for items in by_suit.values():
-        items.sort(key=lambda item: item[0])
-        current_cards: list[Card] = []
-        current_counts: list[int] = []
+        items.sort(key=lambda item: (item[0], item[1].index))
+        groups: list[list[tuple[int, Card, int]]] = []
         previous = None
-        for index, card, count in items:
-            if previous is not None and index != previous + 1:
-                runs.append(Run(tuple(current_cards), tuple(current_counts)))
-                current_cards, current_counts = [], []
-            current_cards.append(card)
-            current_counts.append(count)
-            previous = index
-        if current_cards:
-            runs.append(Run(tuple(current_cards), tuple(current_counts)))
+        for item in items:
+            if previous is not None and item[0] == previous:
+                groups[-1].append(item)
+            else:
+                groups.append([item])
+            previous = item[0]
+        current: list[list[tuple[int, Card, int]]] = []
+        for group in groups:
+            if current and group[0][0] != current[-1][0][0] + 1:
+                runs.append(_run_of(current))
+                current = []
+            current.append(group)
+        if current:
+            runs.append(_run_of(current))
     return runs
+
+
+def _run_of(groups: list[list[tuple[int, Card, int]]]) -> Run:
+    cards = tuple(g[0][1] for g in groups)
+    if all(len(g) == 1 for g in groups):
+        return Run(cards, tuple(g[0][2] for g in groups))
+    return Run(
+        cards,
+        tuple(sum(item[2] for item in g) for g in groups),
+        tuple(tuple(item[1] for item in g) for g in groups),
+        tuple(tuple(item[2] for item in g) for g in groups),
+    )
 
 
 # ------------------------------------------------------------------- the run DP
@@ -196,6 +229,86 @@ def _run_table(counts: tuple[int, ...], cap: int, tau: int) -> dict[tuple[int, b
     return table
 
 
+def _assignments(widths: tuple[int, ...], have: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Per-card loads of strands of these widths, each placed on one card of a hub."""
+    out: set[tuple[int, ...]] = set()
+
+    def place(k: int, loads: tuple[int, ...]) -> None:
+        if k == len(widths):
+            out.add(loads)
+            return
+        for j, cap in enumerate(have):
+            if loads[j] + widths[k] <= cap:
+                place(k + 1, (*loads[:j], loads[j] + widths[k], *loads[j + 1 :]))
+
+    place(0, (0,) * len(have))
+    return out
+
+
+@lru_cache(maxsize=16384)
+def _hub_run_table(
+    slots: tuple[tuple[int, ...], ...], cap: int, tau: int
+) -> dict[tuple[int, bool], _TableValue]:
+    """``_run_table`` for a run with hub positions (several cards of one chain index).
+
+    A strand through a hub position uses one of its cards; different strands may use
+    different cards. Plan items: strands as in ``_run_table`` and ``("load", i, loads)``
+    with the cards taken from each card of position i (tuple cards included).
+    """
+    states: dict[tuple, _TableValue] = {((), 0, False): (0, None)}
+    size = len(slots)
+    for i in range(size + 1):
+        have = slots[i] if i < size else ()
+        new: dict[tuple, _TableValue] = {}
+        for (config, used, flag), (score, plan) in states.items():
+            n_open = len(config)
+            for mask in range(1 << n_open):
+                kept: list[tuple[int, int]] = []
+                s, p = score, plan
+                for j, (each, start) in enumerate(config):
+                    if mask >> j & 1:
+                        kept.append((each, start))
+                    else:
+                        s += BASE ** unit_value(each, i - start)
+                        p = ((start, each, i - start), p)
+                if kept and not have:
+                    continue
+                for loads in _assignments(tuple(e for e, _ in kept), have):
+                    per_slot = [
+                        _opening_options(h - load) for h, load in zip(have, loads, strict=True)
+                    ]
+                    for opens in product(*per_slot):
+                        slot_loads = tuple(
+                            load + sum(o) for load, o in zip(loads, opens, strict=True)
+                        )
+                        here = sum(slot_loads)
+                        cfg = tuple(sorted(kept + [(w, i) for o in opens for w in o]))
+                        u = used + here
+                        if u <= cap:
+                            key = (cfg, u, flag)
+                            old = new.get(key)
+                            if old is None or old[0] < s:
+                                new[key] = (s, (("load", i, slot_loads), p) if here else p)
+                        if tau >= 2 and not flag:
+                            for j, h in enumerate(have):
+                                if h < tau:
+                                    continue
+                                take = max(tau, slot_loads[j])
+                                u2 = used + here - slot_loads[j] + take
+                                if u2 > cap:
+                                    continue
+                                loads2 = (*slot_loads[:j], take, *slot_loads[j + 1 :])
+                                key = (cfg, u2, True)
+                                old = new.get(key)
+                                if old is None or old[0] < s:
+                                    new[key] = (s, (("load", i, loads2), p))
+        states = _prune(new)
+    table: dict[tuple[int, bool], _TableValue] = {}
+    for (_config, used, flag), value in states.items():
+        table[(used, flag)] = value
+    return table
+
+
 def _combine(tables: list[tuple[int, dict]], cap: int) -> dict[tuple[int, bool], tuple]:
     """Knapsack over runs: best (weight, [(run, plan)]) per (cards used, flag)."""
     best: dict[tuple[int, bool], tuple] = {(0, False): (0, None)}
@@ -252,8 +365,11 @@ def best_selection(
     tables = []
     for run_id, run in enumerate(runs):
         cap = min(capacity, sum(run.counts))
-        tau = need if need and max(run.counts) >= need else 0
-        tables.append((run_id, _run_table(run.counts, cap, tau)))
+        tau = need if need and run.most >= need else 0
+        if run.hub_counts is None:
+            tables.append((run_id, _run_table(run.counts, cap, tau)))
+        else:
+            tables.append((run_id, _hub_run_table(run.hub_counts, cap, tau)))
     combined = _combine(tables, capacity)
     candidates = [
         (value[0], used, value[1]) for (used, flag), value in combined.items() if flag or not need
@@ -269,6 +385,14 @@ def _plan_cards(runs: list[Run], plan: Plan) -> tuple[Card, ...]:
     while plan is not None:
         (run_id, run_plan), plan = plan
         run = runs[run_id]
+        if run.hub is not None:
+            while run_plan is not None:
+                item, run_plan = run_plan
+                if item[0] == "load":
+                    for card, k in zip(run.hub[item[1]], item[2], strict=True):
+                        if k:
+                            taken[card] = taken.get(card, 0) + k
+            continue
         load: Counter[int] = Counter()
         tuple_take: dict[int, int] = {}
         while run_plan is not None:
@@ -283,6 +407,21 @@ def _plan_cards(runs: list[Run], plan: Plan) -> tuple[Card, ...]:
             card = run.cards[pos]
             taken[card] = taken.get(card, 0) + max(load[pos], tuple_take.get(pos, 0))
     return tuple(card for card, count in taken.items() for _ in range(count))
+
+
+def _hub_chains(run: Run, each: int, length: int) -> list[tuple[Card, ...]]:
+    """``chains_of`` inside a hub run: one card per position, low to high."""
+    assert run.hub is not None and run.hub_counts is not None
+    out: list[tuple[Card, ...]] = []
+    for start in range(len(run.hub) - length + 1):
+        paths: list[tuple[Card, ...]] = [()]
+        for pos in range(start, start + length):
+            options = [
+                c for c, k in zip(run.hub[pos], run.hub_counts[pos], strict=True) if k >= each
+            ]
+            paths = [(*path, c) for path in paths for c in options]
+        out.extend(tuple(c for c in path for _ in range(each)) for path in paths)
+    return out
 
 
 def pair_profile(cards: Iterable[Card], ctx: TrumpContext) -> tuple[int, ...]:
@@ -304,6 +443,9 @@ def chains_of(
     """Every way to take ``length`` consecutive ranks of ``each`` identical cards."""
     out: list[tuple[Card, ...]] = []
     for run in runs_of(cards, ctx):
+        if run.hub is not None:
+            out.extend(_hub_chains(run, each, length))
+            continue
         for start in range(len(run.counts) - length + 1):
             window = run.counts[start : start + length]
             if min(window) >= each:

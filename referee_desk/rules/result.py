@@ -10,13 +10,14 @@ penalties (8.3 B / 8.3 A).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from referee_desk.rules.cards import Rank, parse_level
+from referee_desk.rules.cards import Rank
 from referee_desk.rules.errors import RulesError
-from referee_desk.rules.levels import gain_levels
+from referee_desk.rules.levels import gain_levels, parse_ruleset_level
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.rules.seats import Seat, Side
 from referee_desk.rules.wording import Args, make_args, render
@@ -157,8 +158,88 @@ def _num(n: int) -> str:
 
 
 def stage_offset(defenders_final: int, ruleset: Ruleset = GUILIN_2009) -> int:
-    """b = floor((D − stage) / step) (7.1, 7.2): ≥ 0 defenders take the deal, < 0 not."""
-    return (_whole(defenders_final, "defenders' final score") - ruleset.stage) // ruleset.step
+    """b = floor((D − stage) / step) (7.1, 7.2): ≥ 0 defenders take the deal, < 0 not.
+
+    12.6 [P table_floor_at_zero]: D ≤ 0 counts as 0 for the table.
+    """
+    final = _whole(defenders_final, "defenders' final score")
+    if ruleset.table_floor_at_zero:
+        final = max(final, 0)
+    return (final - ruleset.stage) // ruleset.step
+
+
+def kitty_multiplier_of(shapes: Iterable[tuple[int, int]], ruleset: Ruleset) -> int:
+    """The kitty multiplier m of the last lead (12.5) from its units' shapes.
+
+    ``shapes`` are (identical cards per rank, ranks) of the lead's unit, or of each
+    component of a throw. ``by_shape`` (001): single ×2; pair, triple, bomb ×4; a
+    tractor or bulldozer of k ranks ×2^k. ``power_of_cards`` (002): ×2^c with c the
+    card count of the largest unit. For a throw the greatest multiplier counts.
+    """
+    items = list(shapes)
+    if not items:
+        raise HandResultError("the last lead's shape is missing (12.5)")
+    for each, length in items:
+        if isinstance(each, bool) or isinstance(length, bool):
+            raise HandResultError(f"bad last-lead shape {each}×{length}")
+        if not (1 <= each <= ruleset.decks and 1 <= length <= 13) or (each == 1 and length > 1):
+            raise HandResultError(
+                f"bad last-lead shape: {length} rank(s) of {each} identical card(s) "
+                f"cannot be one unit with {ruleset.decks} decks"
+            )
+    if ruleset.kitty_multiplier == "power_of_cards":
+        return 2 ** max(each * length for each, length in items)
+    if ruleset.kitty_multiplier == "by_shape":
+        return max(2**length if length > 1 else (2 if each == 1 else 4) for each, length in items)
+    raise HandResultError("this ruleset has no kitty multiplier (last_trick is not kitty)")
+
+
+def kitty_dig(
+    defenders_points: int,
+    last_trick_points: int,
+    last_trick_winner: Role | str,
+    kitty_points: int,
+    multiplier: int,
+    ruleset: Ruleset,
+) -> tuple[int, Consequence]:
+    """The defenders' final score after the last trick with a kitty (12.5).
+
+    Defenders win it: the trick's points as any trick's, plus the kitty's points × m.
+    Declarers win it: nothing changes (no 反抠).
+    """
+    points = _whole(defenders_points, "defenders' points before the last trick")
+    trick_points = _whole(last_trick_points, "last-trick points")
+    kitty = _whole(kitty_points, "kitty points")
+    m = _whole(multiplier, "kitty multiplier")
+    winner = parse_role(last_trick_winner, "last-trick winner")
+    most = min(ruleset.kitty * _MAX_CARD_POINTS, _POINTS_PER_DECK * ruleset.decks)
+    if kitty < 0 or kitty % 5 or kitty > most:
+        raise HandResultError(
+            f"kitty points must be a multiple of 5 from 0 to {most} "
+            f"({ruleset.kitty} cards), not {kitty}"
+        )
+    if m < 2 or m & (m - 1):
+        raise HandResultError(f"the kitty multiplier must be 2, 4, 8, …, not {m}")
+    if trick_points < 0 or trick_points % 5:
+        raise HandResultError(
+            f"last-trick points must be a multiple of 5 and not negative, not {trick_points}"
+        )
+    if winner is Role.DECLARERS:
+        step = Consequence.make("12.5", "kitty_declarers", kitty=kitty, before=points, final=points)
+        return points, step
+    dig = kitty * m
+    final = points + trick_points + dig
+    step = Consequence.make(
+        "12.5",
+        "kitty_defenders",
+        points=trick_points,
+        kitty=kitty,
+        m=m,
+        dig=dig,
+        before=points,
+        final=final,
+    )
+    return final, step
 
 
 def last_trick_dig(
@@ -224,17 +305,46 @@ def hand_result(
     declarer_level: Rank | str,
     defender_level: Rank | str,
     ruleset: Ruleset = GUILIN_2009,
+    kitty_points: int | None = None,
+    kitty_multiplier: int | None = None,
+    dug_at_a: bool = False,
 ) -> HandResult:
-    """The result of a hand played to the end (7.1-7.3, 1.5).
+    """The result of a hand played to the end (7.1-7.3, 1.5; 12.5-12.7).
 
     ``defenders_points`` are the points the defenders hold before the last trick
-    (after any wrong-play adjustments, 8.2); the last trick is then dug (7.3) and
-    the final score D settles the deal and the levels.
+    (after any wrong-play adjustments, 8.2); the last trick is then dug (7.3, or the
+    kitty of 12.5 with ``kitty_points`` × ``kitty_multiplier``) and the final score D
+    settles the deal and the levels. ``dug_at_a``: the declarers have dug the kitty
+    since they reached A (12.7 a_needs_dig).
     """
-    final, dig = last_trick_dig(
-        defenders_points, last_trick_points, last_trick_cards, last_trick_winner, ruleset
+    if ruleset.last_trick == "kitty":
+        if kitty_points is None or kitty_multiplier is None:
+            raise HandResultError(
+                "this ruleset digs the kitty (12.5): the kitty's points and the last "
+                "lead's shape are needed"
+            )
+        cards = _whole(last_trick_cards, "last-trick cards per player")
+        if not 1 <= cards <= ruleset.hand_size:
+            raise HandResultError(
+                f"last-trick cards per player must be 1 to {ruleset.hand_size}, not {cards}"
+            )
+        final, dig = kitty_dig(
+            defenders_points,
+            last_trick_points,
+            last_trick_winner,
+            kitty_points,
+            kitty_multiplier,
+            ruleset,
+        )
+    else:
+        if kitty_points is not None:
+            raise HandResultError(f"ruleset {ruleset.name} has no kitty (1.4 不垫底牌)")
+        final, dig = last_trick_dig(
+            defenders_points, last_trick_points, last_trick_cards, last_trick_winner, ruleset
+        )
+    return result_from_final_score(
+        final, declarer_level, defender_level, ruleset, prior=(dig,), dug_at_a=dug_at_a
     )
-    return result_from_final_score(final, declarer_level, defender_level, ruleset, prior=(dig,))
 
 
 def result_from_final_score(
@@ -244,6 +354,7 @@ def result_from_final_score(
     ruleset: Ruleset = GUILIN_2009,
     *,
     prior: tuple[Consequence, ...] = (),
+    dug_at_a: bool = False,
 ) -> HandResult:
     """The result from the defenders' final score D (7.1, 7.2; also 8.3 B).
 
@@ -251,19 +362,37 @@ def result_from_final_score(
     up b levels, no cap (7.1). b < 0: the declarers keep the deal (连庄) and go up
     −b levels (7.2, negative scores by the same rule). The cap at A and passing A
     follow :mod:`referee_desk.rules.levels`. ``prior`` are consequences the caller
-    already applied (the last-trick dig, a penalty), kept first.
+    already applied (the last-trick dig, a penalty), kept first. 12.6: D ≤ 0 may
+    count as 0 (``table_floor_at_zero``), a shutout adds ``shutout_bonus`` levels for
+    the declarers and ``max_gain`` caps any gain.
     """
     final = _whole(defenders_final, "defenders' final score")
-    declarers = parse_level(declarer_level)
-    defenders = parse_level(defender_level)
+    declarers = parse_ruleset_level(declarer_level, ruleset)
+    defenders = parse_ruleset_level(defender_level, ruleset)
     b = stage_offset(final, ruleset)
+    steps = list(prior)
+    table = max(final, 0) if ruleset.table_floor_at_zero else final
+    if table != final:
+        steps.append(Consequence.make("12.6", "table_floor", final=final))
     if b >= 0:
-        step = Consequence.make("7.1", "stage_take", final=final, stage=ruleset.stage, b=b)
-        return _apply_gain(
-            Role.DEFENDERS, b, declarers, defenders, ruleset, final, b, (*prior, step)
+        gain = b
+        steps.append(Consequence.make("7.1", "stage_take", final=table, stage=ruleset.stage, b=b))
+        role = Role.DEFENDERS
+    else:
+        gain = -b
+        steps.append(Consequence.make("7.2", "stage_keep", final=table, gain=gain))
+        role = Role.DECLARERS
+        if ruleset.shutout_bonus and table <= 0:
+            gain += ruleset.shutout_bonus
+            steps.append(Consequence.make("12.6", "shutout_bonus", bonus=ruleset.shutout_bonus))
+    if ruleset.max_gain is not None and gain > ruleset.max_gain:
+        steps.append(
+            Consequence.make("12.6", "max_gain", role=str(role), gain=gain, cap=ruleset.max_gain)
         )
-    step = Consequence.make("7.2", "stage_keep", final=final, gain=-b)
-    return _apply_gain(Role.DECLARERS, -b, declarers, defenders, ruleset, final, b, (*prior, step))
+        gain = ruleset.max_gain
+    return _apply_gain(
+        role, gain, declarers, defenders, ruleset, final, b, tuple(steps), dug_at_a=dug_at_a
+    )
 
 
 def result_from_levels_up(
@@ -286,8 +415,8 @@ def result_from_levels_up(
     """
     role = parse_role(side)
     gain = _whole(levels, "levels to gain")
-    declarers = parse_level(declarer_level)
-    defenders = parse_level(defender_level)
+    declarers = parse_ruleset_level(declarer_level, ruleset)
+    defenders = parse_ruleset_level(defender_level, ruleset)
     key = "levels_up_keep" if role is Role.DECLARERS else "levels_up_take"
     if gain < 0:
         raise HandResultError(f"levels never go down: cannot gain {gain} levels")
@@ -304,12 +433,18 @@ def _apply_gain(
     final: int | None,
     b: int | None,
     consequences: tuple[Consequence, ...],
+    *,
+    dug_at_a: bool = False,
 ) -> HandResult:
     before = declarers if role is Role.DECLARERS else defenders
     kept_at_a = role is Role.DECLARERS and final is not None
-    after = gain_levels(before, gain, ruleset, kept_deal_at_a=kept_at_a)
+    after = gain_levels(before, gain, ruleset, kept_deal_at_a=kept_at_a, dug_at_a=dug_at_a)
     steps = list(consequences)
-    if after.passed_a:
+    if after.fell_back:
+        steps.append(
+            Consequence.make("12.7", "a_fallback", role=str(role), after=after.level.label)
+        )
+    elif after.passed_a:
         steps.append(Consequence.make("1.5", "pass_a", role=str(role)))
     elif gain and int(before) + gain > int(after.level):
         steps.append(
@@ -335,7 +470,7 @@ def _apply_gain(
         b=b,
         deal=role,
         levels_up=gain,
-        levels_moved=int(after.level) - int(before),
+        levels_moved=max(int(after.level) - int(before), 0),
         declarer_level_before=declarers,
         defender_level_before=defenders,
         declarer_level=new_declarers,

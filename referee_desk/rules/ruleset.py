@@ -13,14 +13,21 @@ from typing import Any, Literal
 
 from referee_desk.rules.errors import UnknownParameterError, UnknownRulesetError
 
-LastTrickMode = Literal["multiply", "bonus"]
+LastTrickMode = Literal["multiply", "bonus", "kitty"]
+KittyMultiplier = Literal["none", "by_shape", "power_of_cards"]
+LevelsMode = Literal["3..A", "2..A"]
+FixedRanks = Literal["2", "none", "10", "10+2"]
 RotationMode = Literal["partner_or_next"]
 NoBidMode = Literal["redeal_first_else_nt"]
 RevokeEstablished = Literal["next_trick"]
 TimeOutMode = Literal["finish_hand", "stop"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
-    "last_trick": ("multiply", "bonus"),
+    "last_trick": ("multiply", "bonus", "kitty"),
+    "kitty_multiplier": ("none", "by_shape", "power_of_cards"),
+    "levels": ("3..A", "2..A"),
+    "fixed_trump_ranks": ("2", "none", "10", "10+2"),
+    "a_fallback": ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"),
     "rotation": ("partner_or_next",),
     "no_bid": ("redeal_first_else_nt",),
     "revoke_established": ("next_trick",),
@@ -44,7 +51,50 @@ PARAMETER_ARTICLES: dict[str, str] = {
     "overrun_counts_as_warning": "8.9",
     "match_minutes": "1.5",
     "at_time_out": "1.5",
+    "kitty": "12.1",
+    "levels": "12.1",
+    "fixed_trump_ranks": "12.1",
+    "twos_fixed_in_three_deck": "12.1",
+    "bombs_beat_tractors": "12.2",
+    "trump_tractor_chain": "12.2",
+    "throws": "12.4",
+    "throw_fail_points": "12.4",
+    "kitty_multiplier": "12.5",
+    "shutout_bonus": "12.6",
+    "max_gain": "12.6",
+    "table_floor_at_zero": "12.6",
+    "a_needs_dig": "12.7",
+    "a_fallback": "12.7",
+    "concealment": "12.8",
+    "conceal_points": "12.8",
+    "race_needs_lj": "12.3",
 }
+
+#: Parameters of RULES.md section 12 (the presets). A Guilin ruleset lists them only
+#: when an override changes them, so Guilin records (and the samples) keep the exact
+#: parameter set they were frozen with.
+PRESET_PARAMETERS: tuple[str, ...] = (
+    "kitty",
+    "levels",
+    "fixed_trump_ranks",
+    "twos_fixed_in_three_deck",
+    "bombs_beat_tractors",
+    "trump_tractor_chain",
+    "throws",
+    "throw_fail_points",
+    "kitty_multiplier",
+    "shutout_bonus",
+    "max_gain",
+    "table_floor_at_zero",
+    "a_needs_dig",
+    "a_fallback",
+    "concealment",
+    "conceal_points",
+    "race_needs_lj",
+)
+
+#: Parameters that may be ``null`` (no value): no cap, no time limit.
+_OPTIONAL = frozenset({"max_gain", "match_minutes"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +115,55 @@ class Ruleset:
     revoke_established: RevokeEstablished = "next_trick"
     think_seconds: int = 10
     overrun_counts_as_warning: bool = False
-    match_minutes: int = 120
+    match_minutes: int | None = 120
     at_time_out: TimeOutMode = "finish_hand"
+    # -- RULES.md section 12 (the guilin values; the presets below change them) --------
+    kitty: int = 0
+    levels: LevelsMode = "3..A"
+    fixed_trump_ranks: FixedRanks = "2"
+    twos_fixed_in_three_deck: bool = False
+    bombs_beat_tractors: bool = True
+    trump_tractor_chain: bool = False
+    throws: bool = False
+    throw_fail_points: int = 0
+    kitty_multiplier: KittyMultiplier = "none"
+    shutout_bonus: int = 0
+    max_gain: int | None = None
+    table_floor_at_zero: bool = False
+    a_needs_dig: bool = False
+    a_fallback: str = "J"
+    concealment: bool = False
+    conceal_points: int = 60
+    race_needs_lj: bool = True
+    """2.1: a bid in the bidding race shows one LJ; 12.3: the presets bid level cards only."""
+
+    def __post_init__(self) -> None:
+        if (54 * self.decks - self.kitty) % 4:
+            raise UnknownParameterError(
+                f"kitty {self.kitty} does not leave four equal hands of {self.decks} decks "
+                f"({54 * self.decks} cards)"
+            )
+        if self.kitty >= 54 * self.decks:
+            raise UnknownParameterError(f"kitty {self.kitty} is more than the cards dealt")
+
+    @property
+    def hand_size(self) -> int:
+        """Cards each player holds after the deal (12.1: (54·decks − kitty) / 4)."""
+        return (54 * self.decks - self.kitty) // 4
+
+    @property
+    def fixed_ranks(self) -> tuple[str, ...]:
+        """The fixed trump ranks besides the jokers (12.1), highest first."""
+        value = self.fixed_trump_ranks
+        if value == "10" and self.twos_fixed_in_three_deck:
+            value = "10+2"
+        return () if value == "none" else tuple(value.split("+"))
+
+    @property
+    def first_level(self) -> str:
+        """The level both sides start at (12.1 levels; a fixed rank is never a level)."""
+        first = self.levels.split("..")[0]
+        return "3" if first == "2" and "2" in self.fixed_ranks else first
 
     def with_overrides(self, overrides: Mapping[str, Any] | None) -> Ruleset:
         """A copy with parameters replaced; unknown names or bad values are refused."""
@@ -84,7 +181,21 @@ class Ruleset:
         return dataclasses.replace(self, **clean)
 
     def parameters(self) -> dict[str, Any]:
-        """Parameter values by name (without the preset name), in declaration order."""
+        """Parameter values by name (without the preset name), in declaration order.
+
+        A ``guilin-2009`` ruleset leaves out the section-12 parameters still at their
+        Guilin values (records frozen before section 12 existed stay identical).
+        """
+        guilin = self.name == "guilin-2009"
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name != "name"
+            and not (guilin and f.name in PRESET_PARAMETERS and getattr(self, f.name) == f.default)
+        }
+
+    def all_parameters(self) -> dict[str, Any]:
+        """Every parameter value by name, section-12 ones included."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
 
     def to_dict(self) -> dict[str, Any]:
@@ -96,6 +207,10 @@ class Ruleset:
 
 
 def _check_value(key: str, value: Any, default: Any) -> Any:
+    if key in _OPTIONAL:
+        if value is None:
+            return None
+        default = 0
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise UnknownParameterError(f"parameter {key!r} must be true or false, not {value!r}")
@@ -103,8 +218,10 @@ def _check_value(key: str, value: Any, default: Any) -> Any:
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
             raise UnknownParameterError(f"parameter {key!r} must be a whole number, not {value!r}")
-        if key in ("decks", "step", "think_seconds", "match_minutes") and value <= 0:
+        if key in ("decks", "step", "think_seconds", "match_minutes", "max_gain") and value <= 0:
             raise UnknownParameterError(f"parameter {key!r} must be positive, not {value}")
+        if key == "decks" and value not in (3, 4):
+            raise UnknownParameterError(f"parameter 'decks' must be 3 or 4, not {value}")
         if value < 0:
             raise UnknownParameterError(f"parameter {key!r} cannot be negative, not {value}")
         return value
@@ -118,7 +235,57 @@ def _check_value(key: str, value: Any, default: Any) -> Any:
 
 GUILIN_2009 = Ruleset()
 
-PRESETS: dict[str, Ruleset] = {GUILIN_2009.name: GUILIN_2009}
+#: Seed 001 (four decks, online-room rules), RULES.md section 12.
+QQ_FOUR_DECK = Ruleset(
+    name="qq-four-deck",
+    decks=4,
+    kitty=8,
+    levels="2..A",
+    fixed_trump_ranks="none",
+    bombs_beat_tractors=False,
+    bridge_level_gap=True,
+    trump_tractor_chain=True,
+    throws=True,
+    throw_fail_points=0,
+    last_trick="kitty",
+    kitty_multiplier="by_shape",
+    stage=80,
+    step=40,
+    shutout_bonus=1,
+    max_gain=3,
+    table_floor_at_zero=True,
+    a_needs_dig=True,
+    a_fallback="J",
+    match_minutes=None,
+    race_needs_lj=False,
+)
+
+#: Seed 002 (three decks), RULES.md section 12.
+THREE_DECK = Ruleset(
+    name="three-deck",
+    decks=3,
+    kitty=6,
+    levels="2..A",
+    fixed_trump_ranks="10",
+    bombs_beat_tractors=False,
+    bridge_level_gap=True,
+    trump_tractor_chain=True,
+    throws=True,
+    throw_fail_points=20,
+    last_trick="kitty",
+    kitty_multiplier="power_of_cards",
+    stage=120,
+    step=60,
+    shutout_bonus=1,
+    max_gain=None,
+    table_floor_at_zero=True,
+    concealment=True,
+    conceal_points=60,
+    match_minutes=None,
+    race_needs_lj=False,
+)
+
+PRESETS: dict[str, Ruleset] = {r.name: r for r in (GUILIN_2009, QQ_FOUR_DECK, THREE_DECK)}
 
 
 def get_ruleset(name: str = "guilin-2009", overrides: Mapping[str, Any] | None = None) -> Ruleset:

@@ -15,7 +15,16 @@ or ``NT``), and optionally ``ruleset`` (default ``guilin-2009``), ``params``
 - ``result``: ``defenders_points``, ``last_trick_points``, ``last_trick_cards``,
   ``last_trick_winner``, ``declarer_level``, ``defender_level`` →
   ``defenders_final``, ``deal``, ``levels_up``, ``declarer_level``,
-  ``defender_level``, ``passed_a`` (``level``/``trump`` optional for this op)
+  ``defender_level``, ``passed_a`` (``level``/``trump`` optional for this op);
+  kitty presets (12.5) also need ``kitty_points``, ``last_lead`` (cards of the last
+  trick's lead, judged with ``level``/``trump``) and take ``declarers_dug_at_a``
+  (12.7), and answer ``multiplier``
+- ``throw`` (presets with throws, 12.4): ``lead``, ``shown`` (cards another player
+  shows) → ``fails``, ``forced`` (the cards the thrower must play, or null),
+  ``components``, ``beaten``
+
+``unit``, ``follow`` and ``winner`` accept throws where the preset allows them
+(``unit`` answers ``"throw"`` with its ``components``) and refuse them (4.7) in Guilin.
 
 Rulesets and trump contexts are cached, so a stream of similar queries does not
 re-parse them line by line.
@@ -29,14 +38,16 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, BinaryIO
 
-from referee_desk.rules.cards import Card, format_cards, parse_cards, parse_level
+from referee_desk.rules.cards import Card, format_cards, parse_cards
 from referee_desk.rules.errors import RulesError
 from referee_desk.rules.follow import check_follow
-from referee_desk.rules.result import hand_result
+from referee_desk.rules.levels import parse_ruleset_level
+from referee_desk.rules.result import hand_result, kitty_multiplier_of
 from referee_desk.rules.ruleset import Ruleset, get_ruleset
+from referee_desk.rules.throws import as_throw, check_throw, kitty_components, shape_of
 from referee_desk.rules.trick import trick_result
 from referee_desk.rules.trump import TrumpContext
-from referee_desk.rules.units import classify
+from referee_desk.rules.units import Unit, classify
 
 Answer = dict[str, Any]
 
@@ -56,10 +67,16 @@ OP_FIELDS: dict[str, tuple[str, ...]] = {
         "declarer_level",
         "defender_level",
     ),
+    "throw": ("lead", "shown"),
+}
+
+#: Optional keys per op: the kitty presets' result (12.5, 12.7).
+OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {
+    "result": ("kitty_points", "last_lead", "declarers_dug_at_a"),
 }
 
 #: Ops that judge cards and so need the level and trump.
-_CARD_OPS = frozenset({"unit", "follow", "winner"})
+_CARD_OPS = frozenset({"unit", "follow", "winner", "throw"})
 
 _CACHE_LIMIT = 256
 
@@ -90,7 +107,7 @@ class RulesService:
 
     def __init__(self) -> None:
         self._rulesets: dict[tuple[str, Any], Ruleset] = {}
-        self._contexts: dict[tuple[Any, Any, bool], TrumpContext] = {}
+        self._contexts: dict[tuple[Any, ...], TrumpContext] = {}
         self._cards: dict[str, tuple[Card, ...]] = {}
         self._tokens: dict[str, Card] = {}
         self._ops: dict[str, Callable[[Mapping[str, Any], Ruleset], Answer]] = {
@@ -98,6 +115,7 @@ class RulesService:
             "follow": self._follow,
             "winner": self._winner,
             "result": self._result,
+            "throw": self._throw,
         }
 
     # -- the stream -----------------------------------------------------------
@@ -146,11 +164,15 @@ class RulesService:
         if handler is None:
             raise QueryError(f"unknown op {op!r}: use one of {', '.join(OP_FIELDS)}")
         fields = OP_FIELDS[op]
-        unknown = [k for k in query if k not in _COMMON_KEYS and k not in fields]
+        optional = OPTIONAL_FIELDS.get(op, ())
+        unknown = [
+            k for k in query if k not in _COMMON_KEYS and k not in fields and k not in optional
+        ]
         if unknown:
+            takes = ", ".join((*fields, *(f"{k} (optional)" for k in optional)))
             raise QueryError(
                 f"unknown field {', '.join(map(repr, unknown))} (this op takes "
-                f"{', '.join(fields)}, plus level, trump, ruleset, params, id)"
+                f"{takes}, plus level, trump, ruleset, params, id)"
             )
         missing = [k for k in fields if k not in query]
         if op in _CARD_OPS:
@@ -182,7 +204,14 @@ class RulesService:
     def _context(self, query: Mapping[str, Any], ruleset: Ruleset) -> TrumpContext:
         level, trump = query["level"], query["trump"]
         try:
-            key = (level, trump, ruleset.bridge_level_gap)
+            key = (
+                level,
+                trump,
+                ruleset.bridge_level_gap,
+                ruleset.fixed_ranks,
+                ruleset.trump_tractor_chain,
+                ruleset.first_level,
+            )
             ctx = self._contexts.get(key)
         except TypeError:
             raise QueryError(
@@ -194,7 +223,7 @@ class RulesService:
             for name, value in (("level", level), ("trump", trump)):
                 if not isinstance(value, str):
                     raise QueryError(f"{name} must be a string, not {value!r}")
-            ctx = TrumpContext.of(level, trump, bridge_level_gap=ruleset.bridge_level_gap)
+            ctx = TrumpContext.for_ruleset(level, trump, ruleset)
             if len(self._contexts) >= _CACHE_LIMIT:
                 self._contexts.clear()
             self._contexts[key] = ctx
@@ -256,6 +285,15 @@ class RulesService:
             raise QueryError("cards: no cards given")
         self._check_copies((("cards", cards),), ruleset)
         unit = classify(cards, ctx)
+        if unit is None and ruleset.throws and len({ctx.effective_suit(c) for c in cards}) == 1:
+            throw = as_throw(cards, ctx)
+            return {
+                "unit": "throw",
+                "length": len(throw.components),
+                "each": None,
+                "suit": throw.suit,
+                "components": [_unit_answer(u) for u in throw.components],
+            }
         if unit is None:
             return {"unit": None}
         return {
@@ -296,8 +334,35 @@ class RulesService:
             for i, value in enumerate(plays_value)
         ]
         self._check_copies(((f"plays[{i}]", play) for i, play in enumerate(plays)), ruleset)
-        judged = trick_result(plays, ctx)
+        judged = trick_result(plays, ctx, ruleset=ruleset)
         return {"winner": judged.winner, "points": judged.points}
+
+    def _throw(self, query: Mapping[str, Any], ruleset: Ruleset) -> Answer:
+        """12.4: does the throw fail against the shown cards, and what is forced."""
+        ctx = self._context(query, ruleset)
+        lead = self._parse(query["lead"], "lead")
+        shown = self._parse(query["shown"], "shown")
+        if not ruleset.throws:
+            raise QueryError(
+                f"ruleset {ruleset.name} forbids throws (4.7: a lead must be exactly one unit)"
+            )
+        if not lead:
+            raise QueryError("lead: no cards given")
+        if not shown:
+            raise QueryError("shown: no cards given")
+        self._check_copies((("lead", lead), ("shown", shown)), ruleset)
+        check = check_throw(lead, shown, ctx)
+        answer: Answer = {
+            "fails": check.fails,
+            "forced": format_cards(check.forced.cards) if check.forced else None,
+            "components": [_unit_answer(u) for u in check.throw.components],
+            "beaten": [format_cards(u.cards) for u in check.beaten],
+        }
+        if len(check.choices) > 1:
+            answer["choices"] = [format_cards(u.cards) for u in check.choices]
+        if check.fails and ruleset.throw_fail_points:
+            answer["points"] = ruleset.throw_fail_points
+        return answer
 
     def _result(self, query: Mapping[str, Any], ruleset: Ruleset) -> Answer:
         if "level" in query and "trump" in query:
@@ -315,14 +380,42 @@ class RulesService:
             if isinstance(value, int) and not isinstance(value, bool):
                 value = str(value)
             if not isinstance(value, str):
-                raise QueryError(f"{name} must be a level 3 … A, not {value!r}")
+                raise QueryError(f"{name} must be a level {ruleset.first_level} … A, not {value!r}")
             try:
-                parse_level(value)
+                parse_ruleset_level(value, ruleset)
             except RulesError as exc:
                 raise QueryError(f"{name}: {exc}") from None
             levels[name] = value
-        result = hand_result(last_trick_winner=winner, ruleset=ruleset, **numbers, **levels)
-        return {
+        kitty: dict[str, Any] = {}
+        if ruleset.last_trick == "kitty":
+            missing = [k for k in ("kitty_points", "last_lead", "level", "trump") if k not in query]
+            if missing:
+                raise QueryError(
+                    f"missing field {', '.join(missing)} (ruleset {ruleset.name} digs the "
+                    "kitty, 12.5: kitty_points and the last lead's cards are needed)"
+                )
+            ctx = self._context(query, ruleset)
+            last_lead = self._parse(query["last_lead"], "last_lead")
+            if not last_lead:
+                raise QueryError("last_lead: no cards given")
+            self._check_copies((("last_lead", last_lead),), ruleset)
+            shapes = [shape_of(u) for u in kitty_components(last_lead, ctx)]
+            kitty["kitty_points"] = _whole(query["kitty_points"], "kitty_points")
+            kitty["kitty_multiplier"] = kitty_multiplier_of(shapes, ruleset)
+            dug = query.get("declarers_dug_at_a", False)
+            if not isinstance(dug, bool):
+                raise QueryError(f"declarers_dug_at_a must be true or false, not {dug!r}")
+            kitty["dug_at_a"] = dug
+        else:
+            extra = [k for k in OPTIONAL_FIELDS["result"] if k in query]
+            if extra:
+                raise QueryError(
+                    f"{', '.join(extra)}: ruleset {ruleset.name} has no kitty (1.4 不垫底牌)"
+                )
+        result = hand_result(
+            last_trick_winner=winner, ruleset=ruleset, **numbers, **levels, **kitty
+        )
+        answer: Answer = {
             "defenders_final": result.defenders_final,
             "deal": str(result.deal),
             "levels_up": result.levels_up,
@@ -332,6 +425,18 @@ class RulesService:
             "b": result.b,
             "articles": list(result.articles),
         }
+        if kitty:
+            answer["multiplier"] = kitty["kitty_multiplier"]
+        return answer
+
+
+def _unit_answer(unit: Unit) -> Answer:
+    return {
+        "unit": str(unit.kind),
+        "length": unit.length,
+        "each": unit.each,
+        "cards": format_cards(unit.cards),
+    }
 
 
 def _whole(value: Any, name: str) -> int:

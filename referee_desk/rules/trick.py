@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from referee_desk.rules.cards import Card, format_cards, points_of
 from referee_desk.rules.errors import IllegalInputError
+from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
+from referee_desk.rules.throws import throw_winner
 from referee_desk.rules.trump import TRUMP, TrumpContext
 from referee_desk.rules.units import Unit, UnitKind, classify
 
@@ -29,7 +31,7 @@ def lead_unit(lead: Iterable[Card], ctx: TrumpContext) -> Unit:
     return unit
 
 
-def type_strength(unit: Unit, lead: Unit) -> int:
+def type_strength(unit: Unit, lead: Unit, tiers: bool = True) -> int:
     """Strength of a competing unit's type against this lead (6.3, 6.4).
 
     1 for a bomb against a two-pair tractor lead and for a bulldozer against a
@@ -37,16 +39,20 @@ def type_strength(unit: Unit, lead: Unit) -> int:
     different shape (3×4 against 4×3, only against a 6-pair tractor) share tier 1
     and are then compared by rank: RULES.md does not rank them against each other.
     """
+    if not tiers:
+        return 0  # 12.2 bombs_beat_tractors=false: only the lead's exact shape competes
     if lead.kind is UnitKind.TRACTOR and unit.kind in (UnitKind.BOMB, UnitKind.BULLDOZER):
         return 1
     return 0
 
 
-def _type_matches(unit: Unit, lead: Unit) -> bool:
+def _type_matches(unit: Unit, lead: Unit, tiers: bool = True) -> bool:
     if unit.size != lead.size:
         return False
     if unit.kind is lead.kind:
         return unit.length == lead.length and unit.each == lead.each
+    if not tiers:
+        return False
     if lead.kind is UnitKind.TRACTOR:
         if unit.kind is UnitKind.BOMB:
             return lead.length == 2  # 6.4: 6666 beats AAKK
@@ -54,26 +60,33 @@ def _type_matches(unit: Unit, lead: Unit) -> bool:
     return False
 
 
-def competing_unit(play: Iterable[Card], lead: Unit, ctx: TrumpContext) -> Unit | None:
-    """The play's unit if it competes against ``lead`` (section 6), else None."""
+def competing_unit(
+    play: Iterable[Card], lead: Unit, ctx: TrumpContext, tiers: bool = True
+) -> Unit | None:
+    """The play's unit if it competes against ``lead`` (section 6), else None.
+
+    ``tiers`` is the ruleset's ``bombs_beat_tractors`` (12.2).
+    """
     unit = classify(play, ctx)
     if unit is None:
         return None
     if unit.suit != lead.suit and unit.suit != TRUMP:
         return None
-    return unit if _type_matches(unit, lead) else None
+    return unit if _type_matches(unit, lead, tiers) else None
 
 
-def competes(play: Iterable[Card], lead: Iterable[Card] | Unit, ctx: TrumpContext) -> bool:
+def competes(
+    play: Iterable[Card], lead: Iterable[Card] | Unit, ctx: TrumpContext, tiers: bool = True
+) -> bool:
     """Can this play win against the lead at all (section 6, first rule)?"""
     lead_u = lead if isinstance(lead, Unit) else lead_unit(lead, ctx)
-    return competing_unit(play, lead_u, ctx) is not None
+    return competing_unit(play, lead_u, ctx, tiers) is not None
 
 
-def beats(challenger: Unit, winner: Unit, lead: Unit) -> bool:
+def beats(challenger: Unit, winner: Unit, lead: Unit, tiers: bool = True) -> bool:
     """Does a competing challenger beat the current winner (section 6)?"""
-    c_strength = type_strength(challenger, lead)
-    w_strength = type_strength(winner, lead)
+    c_strength = type_strength(challenger, lead, tiers)
+    w_strength = type_strength(winner, lead, tiers)
     if challenger.suit == winner.suit:
         if c_strength != w_strength:
             return c_strength > w_strength
@@ -98,13 +111,15 @@ def trick_result(
     ctx: TrumpContext,
     *,
     discarded: Iterable[int] = frozenset(),
+    ruleset: Ruleset = GUILIN_2009,
 ) -> TrickResult:
     """Judge a trick so far: ``plays[0]`` is the lead, then the others in play order.
 
     ``discarded`` holds indexes of plays made in place of a wrong play (8.2): they
     count as discards and cannot win. If the lead itself is such a play, the first
     competing later play takes over; if nothing can win, the lead is named winner
-    (somebody must take the cards).
+    (somebody must take the cards). A lead of several units is a throw (12.4) where
+    the ruleset allows throws, and refused (4.7) where it does not.
     """
     cards = [tuple(p) for p in plays]
     if not cards:
@@ -114,15 +129,23 @@ def trick_result(
         quick = _small_trick(cards, ctx, skip)
         if quick is not None:
             return quick
-    return _general_trick(cards, ctx, skip)
+    return _general_trick(cards, ctx, skip, ruleset)
 
 
 def _general_trick(
-    cards: list[tuple[Card, ...]], ctx: TrumpContext, skip: frozenset[int]
+    cards: list[tuple[Card, ...]],
+    ctx: TrumpContext,
+    skip: frozenset[int],
+    ruleset: Ruleset = GUILIN_2009,
 ) -> TrickResult:
     """``trick_result`` by units for any lead (and its refusals)."""
     if len(cards) > 4:
         raise IllegalInputError(f"a trick has at most four plays, not {len(cards)}")
+    if ruleset.throws and classify(cards[0], ctx) is None:
+        winner, competing_plays, each = throw_winner(cards, ctx, skip)
+        points = sum(points_of(p) for p in cards)
+        return TrickResult(winner, points, competing_plays, each)
+    tiers = ruleset.bombs_beat_tractors
     lead = lead_unit(cards[0], ctx)
     for index in skip:
         if not 0 <= index < len(cards):
@@ -137,11 +160,11 @@ def _general_trick(
     winner_index: int | None = None if 0 in skip else 0
     winner: Unit | None = None if 0 in skip else lead
     for index, play in enumerate(cards[1:], start=1):
-        unit = None if index in skip else competing_unit(play, lead, ctx)
+        unit = None if index in skip else competing_unit(play, lead, ctx, tiers)
         competing.append(unit is not None)
         if unit is None:
             continue
-        if winner is None or beats(unit, winner, lead):
+        if winner is None or beats(unit, winner, lead, tiers):
             winner_index, winner = index, unit
     return TrickResult(
         winner=0 if winner_index is None else winner_index,
@@ -215,6 +238,7 @@ def trick_winner(
     ctx: TrumpContext,
     *,
     discarded: Iterable[int] = frozenset(),
+    ruleset: Ruleset = GUILIN_2009,
 ) -> int:
     """Index (in play order) of the play winning the trick so far (section 6)."""
-    return trick_result(plays, ctx, discarded=discarded).winner
+    return trick_result(plays, ctx, discarded=discarded, ruleset=ruleset).winner

@@ -1,8 +1,11 @@
 """Trump context and card order (RULES.md section 2).
 
-``TrumpContext`` is the level in play plus the trump suit (None for no-trump). It
-answers what a referee asks of a single card: is it trump, which effective suit does
-it follow, how strong is it, and where does it sit in a tractor chain.
+``TrumpContext`` is the level in play plus the trump suit (None for no-trump), and the
+card system of the ruleset (12.1-12.2: the fixed trump ranks above or below the level
+cards, the level-gap bridge, the trump chain of level pairs; Guilin's by default;
+``TrumpContext.for_ruleset`` builds it from a ruleset). It answers what a referee asks
+of a single card: is it trump, which effective suit does it follow, how strong is it,
+and where does it sit in a tractor chain.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from referee_desk.rules.cards import DECK, LEVELS, Card, Rank, Suit, parse_level
+from referee_desk.rules.cards import DECK, Card, Rank, Suit, parse_level
 from referee_desk.rules.errors import CardNotationError
 
 #: The effective suit of every trump card.
@@ -20,14 +23,19 @@ TRUMP: Final = "trump"
 #: An effective suit: ``"trump"`` or a side suit.
 EffectiveSuit = str
 
-# Power values for trumps above every side-suit rank (side ranks use 3..14).
-_POWER_OFF_TWO: Final = 20
-_POWER_TRUMP_TWO: Final = 21
-_POWER_OFF_LEVEL: Final = 22
-_POWER_TRUMP_LEVEL: Final = 23
+# Power values for trumps above every side-suit rank (side ranks use 2..14). Below
+# the jokers each trump rank block (fixed ranks above the level, the level, fixed ranks
+# below it) takes two values, trump suit above off-suit: Guilin's level 23/22, 2s 21/20.
+_POWER_TOP_BLOCK: Final = 23
 _POWER_LITTLE_JOKER: Final = 24
 _POWER_BIG_JOKER: Final = 25
 _CHAIN_LITTLE_JOKER: Final = 100
+
+#: Guilin's fixed trump ranks (2.1: the 2s, below the level cards).
+GUILIN_FIXED_BELOW: Final = (Rank.TWO,)
+
+#: Ranks that sit above the level cards when fixed (12.1: three-deck's 10s).
+_FIXED_ABOVE_LEVEL: Final = frozenset({Rank.TEN})
 
 
 def parse_trump(text: str | Suit | None) -> Suit | None:
@@ -58,26 +66,82 @@ class TrumpContext:
     level: Rank
     trump: Suit | None
     bridge_level_gap: bool = False
+    fixed_above: tuple[Rank, ...] = ()
+    """Fixed trump ranks above the level cards (12.1: three-deck's 10)."""
+    fixed_below: tuple[Rank, ...] = GUILIN_FIXED_BELOW
+    """Fixed trump ranks below the level cards (2.1: Guilin's 2s)."""
+    trump_chain: bool = False
+    """12.2: level and fixed pairs chain into trump tractors (… A, 副级, 主级, LJ, BJ)."""
 
     def __post_init__(self) -> None:
-        if self.level not in LEVELS:
+        if not isinstance(self.level, Rank) or not Rank.TWO <= self.level <= Rank.ACE:
+            raise CardNotationError(f"bad level {self.level!r}: use 2 … A")
+        if self.level in self.fixed_below:
             raise CardNotationError(f"bad level {self.level!r}: 2 is never a level (3.1)")
-        tables = card_tables(self.level, self.trump, self.bridge_level_gap)
+        tables = card_tables(
+            self.level,
+            self.trump,
+            self.bridge_level_gap,
+            self.fixed_above,
+            self.fixed_below,
+            self.trump_chain,
+        )
         object.__setattr__(self, "tables", tables)
         object.__setattr__(self, "_trump", tables.is_trump)
         object.__setattr__(self, "_suit", tables.suit)
         object.__setattr__(self, "_power", tables.power)
         object.__setattr__(self, "_chain", tables.chain)
         object.__setattr__(self, "_sort", tables.sort_key)
-        object.__setattr__(self, "_hash", hash((self.level, self.trump, self.bridge_level_gap)))
+        object.__setattr__(self, "_hash", hash(self._fields()))
+
+    def _fields(self) -> tuple:
+        if self.is_guilin_system:
+            return (self.level, self.trump, self.bridge_level_gap)
+        return (
+            self.level,
+            self.trump,
+            self.bridge_level_gap,
+            self.fixed_above,
+            self.fixed_below,
+            self.trump_chain,
+        )
 
     def __hash__(self) -> int:
         """The field hash, computed once (contexts key many memo tables)."""
         return self._hash  # type: ignore[attr-defined,no-any-return]
 
-    def __reduce__(self) -> tuple[type[TrumpContext], tuple[Rank, Suit | None, bool]]:
+    def __reduce__(self) -> tuple[type[TrumpContext], tuple]:
         """Pickle the fields only; the tables are rebuilt (shared) on load."""
-        return (TrumpContext, (self.level, self.trump, self.bridge_level_gap))
+        return (TrumpContext, self._fields())
+
+    @classmethod
+    def for_ruleset(
+        cls, level: str | Rank, trump: str | Suit | None, ruleset: object
+    ) -> TrumpContext:
+        """The context of a ruleset's card system (12.1, 12.2) from notation.
+
+        ``ruleset`` is a :class:`referee_desk.rules.ruleset.Ruleset` (duck-typed here so
+        the card order does not import the parameter module).
+        """
+        above, below = fixed_rank_split(ruleset.fixed_ranks)  # type: ignore[attr-defined]
+        lowest = Rank.TWO if ruleset.first_level == "2" else Rank.THREE  # type: ignore[attr-defined]
+        return cls(
+            parse_level(level, lowest=lowest),
+            parse_trump(trump),
+            ruleset.bridge_level_gap,  # type: ignore[attr-defined]
+            above,
+            below,
+            ruleset.trump_tractor_chain,  # type: ignore[attr-defined]
+        )
+
+    @property
+    def is_guilin_system(self) -> bool:
+        """Guilin's card system (2s fixed below the level, no level-pair chain)."""
+        return (
+            self.fixed_above == ()
+            and self.fixed_below == GUILIN_FIXED_BELOW
+            and not self.trump_chain
+        )
 
     @classmethod
     def of(
@@ -115,7 +179,10 @@ class TrumpContext:
 
         Two cards of one effective suit are consecutive when their indexes differ by 1.
         Level cards and 2s never chain (3.1, 3.3); LJ–BJ chain only with each other
-        (6.2); the level rank's gap is not bridged unless ``bridge_level_gap``.
+        (6.2); the level rank's gap is not bridged unless ``bridge_level_gap``. With
+        ``trump_chain`` (12.2) the level and fixed ranks chain after the trump suit's
+        top: ``… A → 副级 → 主级 → 副10 → 主10 → LJ → BJ``; off-suit cards of one rank
+        share an index (equal, so never consecutive with each other).
         """
         return self._chain[card.index]  # type: ignore[attr-defined,no-any-return]
 
@@ -145,13 +212,32 @@ class CardTables:
     trumps, non-point cards first, low first, then display order."""
 
 
+def fixed_rank_split(labels: tuple[str, ...]) -> tuple[tuple[Rank, ...], tuple[Rank, ...]]:
+    """Fixed trump ranks (12.1) split into those above and below the level cards."""
+    ranks = [parse_level(label, lowest=Rank.TWO) for label in labels]
+    above = tuple(r for r in ranks if r in _FIXED_ABOVE_LEVEL)
+    below = tuple(r for r in ranks if r not in _FIXED_ABOVE_LEVEL)
+    return above, below
+
+
 @lru_cache(maxsize=256)
-def card_tables(level: Rank, trump: Suit | None, bridge_level_gap: bool = False) -> CardTables:
-    """The tables of a context, computed by the section-2 definitions below."""
-    is_trump = tuple(_is_trump(c, level, trump) for c in DECK)
+def card_tables(
+    level: Rank,
+    trump: Suit | None,
+    bridge_level_gap: bool = False,
+    fixed_above: tuple[Rank, ...] = (),
+    fixed_below: tuple[Rank, ...] = GUILIN_FIXED_BELOW,
+    trump_chain: bool = False,
+) -> CardTables:
+    """The tables of a context, computed by the section-2 (and 12.1-12.2) definitions."""
+    blocks = _trump_blocks(level, fixed_above, fixed_below)
+    fixed = frozenset(r for r in blocks if r != level)
+    is_trump = tuple(_is_trump(c, level, trump, fixed) for c in DECK)
     suit = tuple(TRUMP if t else c.suit.value for c, t in zip(DECK, is_trump, strict=True))  # type: ignore[union-attr]
-    power = tuple(_power(c, level, trump) for c in DECK)
-    chain = tuple(_chain_index(c, level, bridge_level_gap) for c in DECK)
+    power = tuple(_power(c, level, trump, blocks) for c in DECK)
+    plain = _plain_chain(level, fixed, bridge_level_gap)
+    links = _trump_links(plain, trump, blocks) if trump_chain else None
+    chain = tuple(_chain_index(c, level, plain, links, trump) for c in DECK)
     sort_key = tuple(
         (
             0 if t else 1 + "SHDC".index(c.suit.value),
@@ -189,31 +275,79 @@ def _ranks(keys: list) -> dict[Card, int]:
     return {DECK[i]: position for position, i in enumerate(ranking)}
 
 
-def _is_trump(card: Card, level: Rank, trump: Suit | None) -> bool:
-    return card.suit is None or card.rank == level or card.rank == Rank.TWO or card.suit == trump
+def _trump_blocks(
+    level: Rank, fixed_above: tuple[Rank, ...], fixed_below: tuple[Rank, ...]
+) -> tuple[Rank, ...]:
+    """Trump ranks between the jokers and the trump suit, highest first (12.1).
+
+    A fixed rank that is also the level is the level (three-deck at 10).
+    """
+    above = [r for r in fixed_above if r != level]
+    below = [r for r in fixed_below if r != level]
+    return (*above, level, *below)
 
 
-def _power(card: Card, level: Rank, trump: Suit | None) -> int:
+def _is_trump(card: Card, level: Rank, trump: Suit | None, fixed: frozenset[Rank]) -> bool:
+    return card.suit is None or card.rank == level or card.rank in fixed or card.suit == trump
+
+
+def _power(card: Card, level: Rank, trump: Suit | None, blocks: tuple[Rank, ...]) -> int:
     if card.rank == Rank.BIG_JOKER:
         return _POWER_BIG_JOKER
     if card.rank == Rank.LITTLE_JOKER:
         return _POWER_LITTLE_JOKER
     on_trump_suit = trump is not None and card.suit == trump
-    if card.rank == level:
-        return _POWER_TRUMP_LEVEL if on_trump_suit else _POWER_OFF_LEVEL
-    if card.rank == Rank.TWO:
-        return _POWER_TRUMP_TWO if on_trump_suit else _POWER_OFF_TWO
+    if card.rank in blocks:
+        top = _POWER_TOP_BLOCK - 2 * blocks.index(card.rank)
+        return top if on_trump_suit else top - 1
     return int(card.rank)
 
 
-def _chain_index(card: Card, level: Rank, bridge_level_gap: bool) -> int | None:
+def _plain_chain(level: Rank, fixed: frozenset[Rank], bridge: bool) -> dict[Rank, int]:
+    """Chain index of each plain rank (not level, not fixed) of a suit (3.1, 12.2).
+
+    Unbridged the index is the face value (a removed rank leaves a gap); bridged, the
+    plain ranks are numbered consecutively from the lowest one's face value.
+    """
+    ranks = [Rank(v) for v in range(2, 15) if Rank(v) != level and Rank(v) not in fixed]
+    if not bridge:
+        return {r: int(r) for r in ranks}
+    return {r: int(ranks[0]) + i for i, r in enumerate(ranks)}
+
+
+def _trump_links(
+    plain: dict[Rank, int], trump: Suit | None, blocks: tuple[Rank, ...]
+) -> dict[tuple[Rank, bool], int]:
+    """12.2's trump chain above the trump suit's top: per block (lowest first) the
+    off-suit cards, then the trump-suit card (absent in no-trump), then LJ, BJ."""
+    links: dict[tuple[Rank, bool], int] = {}
+    index = max(plain.values()) + 1
+    for rank in reversed(blocks):
+        links[rank, False] = index
+        index += 1
+        if trump is not None:
+            links[rank, True] = index
+            index += 1
+    links[Rank.LITTLE_JOKER, False] = index
+    links[Rank.BIG_JOKER, False] = index + 1
+    return links
+
+
+def _chain_index(
+    card: Card,
+    level: Rank,
+    plain: dict[Rank, int],
+    links: dict[tuple[Rank, bool], int] | None,
+    trump: Suit | None,
+) -> int | None:
+    if links is not None:
+        on_trump = trump is not None and card.suit == trump
+        found = links.get((card.rank, on_trump))
+        if found is not None:
+            return found
+        return plain.get(card.rank)
     if card.rank == Rank.LITTLE_JOKER:
         return _CHAIN_LITTLE_JOKER
     if card.rank == Rank.BIG_JOKER:
         return _CHAIN_LITTLE_JOKER + 1
-    if card.rank in (Rank.TWO, level):
-        return None
-    value = int(card.rank)
-    if bridge_level_gap and value > level:
-        value -= 1
-    return value
+    return plain.get(card.rank)

@@ -10,7 +10,8 @@ exports and the CLI can use it as well as the desk.
 Placeholders name a kind after the colon: ``{seat:seat}``, ``{side:side}``,
 ``{role:role}`` (plural role), ``{role:role1}`` (one player's role), ``{level:level}``,
 ``{trump:trump}``, ``{n:num}`` (true minus sign), ``{n:signed}`` (+n / −n),
-``{kind:revoke_kind}``, ``{reason:end_reason}``, ``{action:correction}``. ``{DEC:role}``
+``{kind:revoke_kind}``, ``{reason:end_reason}``, ``{action:correction}``,
+``{cards:cards}`` (card tokens; suit symbols in Chinese). ``{DEC:role}``
 and ``{DEF:role}`` are the declarers and defenders; when the args name the seating
 sides (``declarers_side``/``defenders_side``) a role is printed with its side
 (``declarers NS`` / ``庄家方南北``).
@@ -102,6 +103,33 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{DEF:role}赢得最后一轮（抠底）：+{points} + {points}×{cards} = +{gain}"
         "（另计本轮分）；{DEF:role}得分 {before:num} → {final:num}",
     ),
+    "kitty_defenders": (
+        "{DEF:role} win the last trick: +{points} in the trick, kitty {kitty}×{m} = +{dig} "
+        "(抠底); {DEF:role} {before:num} → {final:num}",
+        "{DEF:role}赢得最后一轮（抠底）：本轮 +{points}，底牌 {kitty}×{m} = +{dig}；"
+        "{DEF:role}得分 {before:num} → {final:num}",
+    ),
+    "kitty_declarers": (
+        "{DEC:role} win the last trick: the kitty ({kitty}) is not dug; "
+        "{DEF:role} stay at {final:num}",
+        "{DEC:role}赢得最后一轮：底牌（{kitty}分）不计；{DEF:role}得分仍为 {final:num}",
+    ),
+    "table_floor": (
+        "{DEF:role} {final:num} count as 0 for the result table",
+        "{DEF:role}得分 {final:num} 按 0 分计算升级",
+    ),
+    "shutout_bonus": (
+        "shutout (大光): {DEC:role} {bonus:signed} more",
+        "大光：{DEC:role}再升 {bonus} 级",
+    ),
+    "max_gain": (
+        "{role:role} {gain:signed} capped at {cap:signed}",
+        "{role:role}升 {gain} 级，最多升 {cap} 级",
+    ),
+    "a_fallback": (
+        "{role:role} won at A without a dig since reaching A: back to {after:level}",
+        "{role:role}打A未曾抠底：退回到 {after:level}",
+    ),
     "stage_take": (
         "{DEF:role} {final:num} ≥ {stage} → {DEF:role} {b:signed}, take the deal (上台)",
         "{DEF:role}得分 {final:num} ≥ {stage} → {DEF:role}升 {b} 级，上台",
@@ -136,6 +164,34 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{DEF:role}得分 {delta:signed}：{before:num} → {final:num}",
     ),
     # -- the hand (match.fold) -------------------------------------------------------------
+    # -- the presets (RULES 12; seeds 001 and 002) ---------------------------------------
+    "kitty_buried": (
+        "{seat:seat} (dealer) buries the kitty: {cards} cards, {points} points (001/002)",
+        "{seat:seat}（庄家）埋底：{cards} 张，{points} 分（001/002）",
+    ),
+    "throw_failed": (
+        "{seat:seat} throws {thrown:cards}; {shown_by:seat} shows {shown:cards}: the throw fails, "
+        "{seat:seat} leads only {forced:cards} (001: 甩牌失败)",
+        "{seat:seat}甩牌 {thrown:cards}；{shown_by:seat}亮出 {shown:cards}：甩牌失败，"
+        "{seat:seat}只出 {forced:cards}（001 甩牌）",
+    ),
+    "throw_failed_points": (
+        "{seat:seat} throws {thrown:cards}; {shown_by:seat} shows {shown:cards}: the throw fails, "
+        "{seat:seat} leads only {forced:cards}; {delta:signed} to {DEF:role} (002: 甩错牌 20)",
+        "{seat:seat}甩牌 {thrown:cards}；{shown_by:seat}亮出 {shown:cards}：甩错牌，"
+        "{seat:seat}只出 {forced:cards}；{DEF:role}得分 {delta:signed}（002 八.2）",
+    ),
+    "concealment_a": (
+        "{seat:seat} ({role:role1}) hid a card (藏张); {chooser:seat} chooses A: the hand "
+        "ends (002 八.1)",
+        "{seat:seat}（{role:role1}）藏张；{chooser:seat}选择 A：本副牌结束（002 八.1）",
+    ),
+    "concealment_b": (
+        "{seat:seat} ({role:role1}) hid a card (藏张); {chooser:seat} chooses B: "
+        "{delta:signed} to {DEF:role}, play continues (002 八.1)",
+        "{seat:seat}（{role:role1}）藏张；{chooser:seat}选择 B：{DEF:role}得分 {delta:signed}，"
+        "比赛继续（002 八.1）",
+    ),
     "bidding_closed": (
         "hand {hand}: dealer {dealer:seat}, declarers {side:side} at level {level:level}, "
         "trump {trump:trump}",
@@ -329,6 +385,8 @@ class _Value:
             return self._look(_CORRECTIONS)
         if spec == "role1":
             return self._look(_ROLE1)
+        if spec == "cards":
+            return _cards_text(str(v), self.language)
         if spec == "role":
             name = self._look(_ROLES)
             side = self.args.get(f"{v}_side")
@@ -337,6 +395,19 @@ class _Value:
             where = _SIDES.get(self.language, {}).get(side, side)
             return f"{name} {where}" if self.language == "en" else f"{name}{where}"
         raise WordingError(f"unknown placeholder kind {spec!r}")
+
+
+_CARD_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_JOKER_NAMES = {"BJ": "大王", "LJ": "小王"}
+
+
+def _cards_text(tokens: str, language: str) -> str:
+    """Card tokens as printed: ``SA S3`` in English, ``♠A ♠3`` (大王, 小王) in Chinese."""
+    if language != "zh_CN":
+        return tokens
+    return " ".join(
+        _JOKER_NAMES.get(t) or _CARD_SYMBOLS.get(t[:1], t[:1]) + t[1:] for t in tokens.split()
+    )
 
 
 def render(key: str, args: Args | Mapping[str, Any], language: Language | str = "en") -> str:

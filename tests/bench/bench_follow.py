@@ -3,7 +3,9 @@
 Run: ``uv run python tests/bench/bench_follow.py [--seed N] [--rounds N]``.
 Not collected by pytest. Prints medians (and worst cases) in milliseconds, with the
 profile cache warm (as in a running desk) and cold (cache cleared before each call).
-Targets: median follow check < 1 ms; worst adversarial case < 50 ms.
+Targets: median follow check < 1 ms; worst adversarial case < 50 ms. Each preset
+(RULES 12: qq-four-deck with 52-card hands, three-deck with 39) is reported on its
+own: unit follows, throw follows, throw checks and tricks led by a throw.
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ from functools import partial
 
 from referee_desk.rules.cards import DECK, Card, Rank, Suit, format_cards, parse_cards
 from referee_desk.rules.follow import best_follow, check_follow
+from referee_desk.rules.levels import ladder_of
 from referee_desk.rules.profile import _run_table
+from referee_desk.rules.ruleset import QQ_FOUR_DECK, THREE_DECK, Ruleset
+from referee_desk.rules.throws import check_throw
 from referee_desk.rules.trick import trick_winner
 from referee_desk.rules.trump import TrumpContext
 from referee_desk.rules.units import classify
@@ -189,6 +194,84 @@ def bench_trick(rng: random.Random, rounds: int) -> None:
     report("trick winner, four plays", samples)
 
 
+# ------------------------------------------------------------------ the presets (RULES 12)
+
+
+def preset_context(rng: random.Random, ruleset: Ruleset) -> TrumpContext:
+    level = rng.choice(ladder_of(ruleset))
+    trump = rng.choice([*Suit, None])
+    return TrumpContext.for_ruleset(level, "NT" if trump is None else trump.value, ruleset)
+
+
+def preset_deal(rng: random.Random, ruleset: Ruleset) -> list[tuple[Card, ...]]:
+    """Four hands of ``ruleset.hand_size`` cards (52 / 39), the kitty left out."""
+    pack = list(DECK) * ruleset.decks
+    rng.shuffle(pack)
+    size = ruleset.hand_size
+    return [tuple(pack[i * size : (i + 1) * size]) for i in range(4)]
+
+
+def preset_throw(rng: random.Random, ctx: TrumpContext, hand: tuple[Card, ...]) -> tuple[Card, ...]:
+    """A throw from the leader's hand: 2 to 8 cards of one suit that are not one unit."""
+    by_suit: dict[str, list[Card]] = {}
+    for card in hand:
+        by_suit.setdefault(ctx.effective_suit(card), []).append(card)
+    suits = [s for s, cards in by_suit.items() if len(cards) >= 3]
+    for _ in range(50):
+        cards = by_suit[rng.choice(suits)]
+        lead = tuple(rng.sample(cards, rng.randint(2, min(8, len(cards)))))
+        if classify(lead, ctx) is None:
+            return lead
+    raise RuntimeError("no throw")
+
+
+def preset_play(rng: random.Random, ctx, lead, hand, ruleset) -> tuple[Card, ...]:
+    if rng.random() < 0.5:
+        return best_follow(lead, hand, ctx, ruleset)
+    suit = ctx.effective_suit(lead[0])
+    held = [c for c in hand if ctx.effective_suit(c) == suit]
+    pool = held if len(held) >= len(lead) else list(hand)
+    return tuple(rng.sample(pool, len(lead)))
+
+
+def bench_preset(rng: random.Random, rounds: int, ruleset: Ruleset) -> None:
+    unit_follow: list[float] = []
+    throw_follow: list[float] = []
+    throw_check: list[float] = []
+    throw_trick: list[float] = []
+    worst = (0.0, "")
+    shapes = [s for s in SHAPES if s[0] <= ruleset.decks]
+    for _ in range(rounds):
+        ctx = preset_context(rng, ruleset)
+        hands = preset_deal(rng, ruleset)
+        each, length = rng.choice(shapes)
+        try:
+            lead = random_lead(rng, ctx, each, length)
+        except (RuntimeError, AssertionError):
+            lead = None
+        if lead is not None:
+            play = preset_play(rng, ctx, lead, hands[1], ruleset)
+            unit_follow.append(timed(partial(check_follow, lead, hands[1], play, ctx, ruleset)))
+        throw = preset_throw(rng, ctx, hands[0])
+        play = preset_play(rng, ctx, throw, hands[1], ruleset)
+        t = timed(partial(check_follow, throw, hands[1], play, ctx, ruleset))
+        throw_follow.append(t)
+        if t > worst[0]:
+            worst = (
+                t,
+                f"level {ctx.level.label} trump {ctx.trump_label}, throw {format_cards(throw)}",
+            )
+        throw_check.append(timed(partial(check_throw, throw, hands[2], ctx)))
+        plays = [throw, *(preset_play(rng, ctx, throw, h, ruleset) for h in hands[1:])]
+        throw_trick.append(timed(partial(trick_winner, plays, ctx, ruleset=ruleset)))
+    size = ruleset.hand_size
+    report(f"{ruleset.name}: follow a unit, {size}-card hands", unit_follow)
+    report(f"{ruleset.name}: follow a throw, {size}-card hands", throw_follow)
+    print(f"  worst throw follow {worst[0]:.3f} ms: {worst[1]}")
+    report(f"{ruleset.name}: throw check against a {size}-card hand", throw_check)
+    report(f"{ruleset.name}: trick winner against a throw", throw_trick)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=2026)
@@ -202,6 +285,8 @@ def main() -> None:
     bench_adversarial(rng, max(200, args.rounds // 4))
     bench_extreme()
     bench_trick(rng, args.rounds)
+    for ruleset in (QQ_FOUR_DECK, THREE_DECK):
+        bench_preset(rng, max(200, args.rounds // 2), ruleset)
 
 
 if __name__ == "__main__":

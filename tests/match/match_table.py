@@ -15,10 +15,12 @@ SEATS = {"N": "张伟", "E": "李娜", "S": "王芳", "W": "刘洋"}
 class Table:
     """Records events for one match; every event is validated as the desk would."""
 
-    def __init__(self, match_id: str = "T1-R1-3", **params: Any) -> None:
+    def __init__(
+        self, match_id: str = "T1-R1-3", preset: str = "guilin-2009", **params: Any
+    ) -> None:
         self.rec = Recorder(match_id, "陈裁判")
         self.t = parse_time("2026-11-29T09:00:00.000Z")
-        self.ruleset = get_ruleset("guilin-2009", params or None)
+        self.ruleset = get_ruleset(preset, params or None)
 
     def now(self, seconds: float = 30) -> str:
         self.t += int(seconds * 1000)

@@ -120,3 +120,19 @@ def test_at_reads_the_clock_later(capsys):
     assert code == 0 and doc["clock"]["elapsed_ms"] == elapsed  # paused: the clock stands
     code, _, err = _run(capsys, path, "--at", "yesterday")
     assert code == 1 and "bad time" in err
+
+
+def test_a_preset_record_replays_with_its_kitty_throw_and_no_time_limit(capsys):
+    """RULES 12: the preset's rulings are printed with their articles; 12.8 no limit."""
+    code, out, err = _run(
+        capsys, str(SAMPLES / "presets" / "09_three_deck_detailed_throw_conceal.jsonl")
+    )
+    assert code == 0 and not err
+    assert "ruleset three-deck:" in out and "(no time limit)" in out
+    assert "12.4: " in out and "12.5: " in out and "12.8: " in out
+    code, out, _ = _run(
+        capsys, "--json", str(SAMPLES / "presets" / "07_qq_four_deck_detailed_throw_kitty.jsonl")
+    )
+    first = json.loads(out)["hands"][0]
+    assert first["kitty"]["cards"] and first["throw_failures"][0]["forced"]
+    assert first["last_trick"]["multiplier"] >= 2

@@ -212,9 +212,11 @@ def test_sample_with_a_whole_hand_trick_by_trick():
 
 
 def test_samples_use_every_event_type():
+    """The Guilin samples and the preset samples (RULES 12) together use every type."""
     from referee_desk.match import EVENT_TYPES
 
-    used = {e.type for name in EXPECTED_FILES for e in load(name)}
+    names = [*EXPECTED_FILES, *(f"presets/{p.name}" for p in (SAMPLES / "presets").glob("*"))]
+    used = {e.type for name in names for e in load(name)}
     assert used == set(EVENT_TYPES)
 
 

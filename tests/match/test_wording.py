@@ -122,7 +122,11 @@ def _check(consequences, where):
         assert not left, f"{where}: {zh!r} keeps English words {left}"
 
 
-@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.jsonl")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    sorted(SAMPLES.glob("*.jsonl")) + sorted((SAMPLES / "presets").glob("*.jsonl")),
+    ids=lambda p: p.name,
+)
 def test_sample_consequences_render_in_chinese(path):
     with path.open(encoding="utf-8") as f:
         events = [Event.from_dict(json.loads(line)) for line in f if line.strip()]

@@ -57,6 +57,14 @@ VALID: list[dict[str, Any]] = [
         "defender_level": "5",
         "params": {"last_trick": "bonus"},
     },
+    {  # RULES 12.4: HK HK HQ against shown HA HA fails
+        "op": "throw",
+        "level": "8",
+        "trump": "S",
+        "ruleset": "qq-four-deck",
+        "lead": "HK HK HQ",
+        "shown": "HA HA",
+    },
 ]
 FIELDS = sorted({k for q in VALID for k in q} | {"ruleset", "id"})
 

@@ -23,7 +23,7 @@ def test_guilin_defaults_are_the_values_rules_md_names() -> None:
 
 
 def test_every_parameter_names_its_article() -> None:
-    assert set(PARAMETER_ARTICLES) == set(GUILIN_2009.parameters())
+    assert set(PARAMETER_ARTICLES) == set(GUILIN_2009.all_parameters())
 
 
 @pytest.mark.parametrize(

@@ -135,13 +135,20 @@ class Bidding(Books):
         jokers = [c for c in cards if c.is_joker]
         levels = [c for c in cards if not c.is_joker]
         shown = format_cards(cards) or "no cards"
-        if hand.race:
+        if hand.race and self.ruleset.race_needs_lj:
             if jokers != [LITTLE_JOKER]:
                 raise EventRefused(
                     f"{shown}: a bid in the bidding race shows exactly one LJ plus level cards "
                     f"({level.label}) of one suit (2.1)"
                 )
         elif jokers:
+            if hand.race:
+                raise EventRefused(
+                    f"{shown}: ruleset {self.ruleset.name} bids by showing level cards only, "
+                    "no LJ (12.3 抢亮)",
+                    key="bid.no_joker_in_preset",
+                    params={"ruleset": self.ruleset.name, "cards": shown},
+                )
             raise EventRefused(
                 f"{shown}: after the opening hand a bid shows level cards only (2.2)"
             )

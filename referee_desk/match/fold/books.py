@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee_desk.match.clock import ClockState, Pause
+from referee_desk.match.clock import ClockState, Pause, limit_of
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.hand import BIDDING, PLAYING, REVOKED, VOIDED, HandBook
@@ -42,6 +42,8 @@ class Books:
         self.ruleset: Ruleset = GUILIN_2009
         self.levels: dict[Side, Rank] = {Side.NS: FIRST_LEVEL, Side.EW: FIRST_LEVEL}
         self.passed_a: Side | None = None
+        #: 12.7 a_needs_dig: sides at A that have dug the kitty since reaching A.
+        self.dug_at_a: set[Side] = set()
         self.hands: list[HandState] = []
         self.hand: HandBook | None = None
         self.hand_count = 0
@@ -49,7 +51,7 @@ class Books:
         self.next_dealer: Seat | None = None
         self.shuffler: Seat | None = None
         self.cutter: Seat | None = None
-        self.limit_ms = GUILIN_2009.match_minutes * 60_000
+        self.limit_ms = limit_of(GUILIN_2009.match_minutes)
         self.clock_started_at: int | None = None
         self.elapsed_before = 0
         self.running_since: int | None = None

@@ -5,8 +5,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from referee_desk.match.fold.memo import CtxKey, card_of, ctx_of, suit_memo
-from referee_desk.match.state import Bid, HandOutcome, HandState, LastTrick, TrickRecord, Violation
+from referee_desk.match.fold.memo import CtxKey, card_of, ctx_key_of, ctx_of, suit_memo
+from referee_desk.match.state import (
+    Bid,
+    Concealment,
+    HandOutcome,
+    HandState,
+    Kitty,
+    LastTrick,
+    ThrowFailure,
+    TrickRecord,
+    Violation,
+)
 from referee_desk.rules.cards import Card, Rank, Suit
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat, Side
@@ -56,6 +66,12 @@ class HandBook:
     revoke_points: int | None = None
     result: HandOutcome | None = None
     void_reason: str | None = None
+    kitty: Kitty | None = None
+    throw_failures: list[ThrowFailure] = field(default_factory=list)
+    concealments: list[Concealment] = field(default_factory=list)
+    #: After a failed throw: the components the thrower may lead (12.4).
+    forced_lead: tuple[tuple[str, ...], ...] = ()
+    forced_seat: Seat | None = None
     _ctx: TrumpContext | None = None
     ctx_key: CtxKey = (3, None, False)
     _suits: dict[str, str] = field(default_factory=dict)
@@ -80,7 +96,10 @@ class HandBook:
         assert self.level is not None
         if self._ctx is None:
             trump = None if self.trump is None else self.trump.value
-            self.ctx_key = (int(self.level), trump, ruleset.bridge_level_gap)
+            if ruleset.fixed_ranks == ("2",) and not ruleset.trump_tractor_chain:
+                self.ctx_key = (int(self.level), trump, ruleset.bridge_level_gap)
+            else:
+                self.ctx_key = ctx_key_of(self.level, trump, ruleset)
             self._ctx = ctx_of(self.ctx_key)
             self._suits = suit_memo(self.ctx_key)
         return self._ctx
@@ -105,4 +124,8 @@ class HandBook:
             result=self.result,
             void_reason=self.void_reason,
             cards_played=dict(self.cards_played),
+            kitty=self.kitty,
+            throw_failures=tuple(self.throw_failures),
+            concealments=tuple(self.concealments),
+            forced_lead=self.forced_lead,
         )

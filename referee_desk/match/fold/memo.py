@@ -23,8 +23,9 @@ from referee_desk.rules.seats import Seat
 from referee_desk.rules.trick import TrickResult, trick_result
 from referee_desk.rules.trump import TrumpContext
 
-#: A trump context as plain values (level, trump letter or None, bridge_level_gap).
-CtxKey = tuple[int, str | None, bool]
+#: A trump context as plain values (level, trump letter or None, bridge_level_gap), and
+#: for the section-12 card systems also (fixed ranks above, below the level, chain).
+CtxKey = tuple
 
 SEAT_BY_NAME = {seat.value: seat for seat in Seat}
 #: The canonical token of each card, by ``Card.index``.
@@ -82,8 +83,34 @@ def parsed_payload(event: Event) -> Any:
 
 @cache
 def ctx_of(key: CtxKey) -> TrumpContext:
-    level, trump, gap = key
-    return TrumpContext(Rank(level), None if trump is None else Suit(trump), gap)
+    level, trump, gap = key[:3]
+    suit = None if trump is None else Suit(trump)
+    if len(key) == 3:
+        return TrumpContext(Rank(level), suit, gap)
+    above, below, chain = key[3:]
+    return TrumpContext(
+        Rank(level),
+        suit,
+        gap,
+        tuple(map(Rank, above)),
+        tuple(map(Rank, below)),
+        chain,
+    )
+
+
+def ctx_key_of(level: Rank, trump: str | None, ruleset: Ruleset) -> CtxKey:
+    """The plain-value key of a hand's trump context under ``ruleset`` (12.1, 12.2)."""
+    ctx = TrumpContext.for_ruleset(level, "NT" if trump is None else trump, ruleset)
+    if ctx.is_guilin_system:
+        return (int(level), trump, ruleset.bridge_level_gap)
+    return (
+        int(level),
+        trump,
+        ruleset.bridge_level_gap,
+        tuple(map(int, ctx.fixed_above)),
+        tuple(map(int, ctx.fixed_below)),
+        ctx.trump_chain,
+    )
 
 
 @cache
@@ -105,14 +132,22 @@ def token_suits(ctx: TrumpContext) -> dict[str, str]:
 
 @lru_cache(maxsize=1 << 16)
 def judge_trick(
-    plays: tuple[tuple[str, ...], ...], ctx_key: CtxKey, discarded: tuple[int, ...]
+    plays: tuple[tuple[str, ...], ...],
+    ctx_key: CtxKey,
+    discarded: tuple[int, ...],
+    rules: Ruleset | None = None,
 ) -> TrickResult:
     """The rules core's trick judgement, memoised: replays of one record repeat it.
 
     Keyed by plain values (card tokens, level, trump) so a cache hit costs little.
+    ``rules`` is the ruleset when it allows throws or drops the bomb tiers (12.2, 12.4),
+    None for Guilin's trick rules.
     """
     result = trick_result(
-        [tuple(map(card_of, p)) for p in plays], ctx_of(ctx_key), discarded=discarded
+        [tuple(map(card_of, p)) for p in plays],
+        ctx_of(ctx_key),
+        discarded=discarded,
+        **({} if rules is None else {"ruleset": rules}),
     )
     # Equal results are shared: fewer live objects for the collector after a replay.
     return _RESULTS.setdefault(result, result)

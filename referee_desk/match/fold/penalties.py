@@ -15,7 +15,7 @@ from referee_desk.match.fold.books import Books
 from referee_desk.match.fold.hand import BIDDING, PLAYING, REVOKED
 from referee_desk.match.fold.memo import cards_of, signed
 from referee_desk.match.state import Consequence, MatchEnd
-from referee_desk.rules.levels import LADDER
+from referee_desk.rules.levels import ladder_of
 from referee_desk.rules.result import Consequence as RulesConsequence
 from referee_desk.rules.result import Role, result_from_final_score, result_from_levels_up
 from referee_desk.rules.seats import Seat, Side
@@ -27,6 +27,13 @@ class Penalties(Books):
     # -- bidding: 8.1, 8.6 -------------------------------------------------------------
 
     def _on_open_bid(self, event: Event, p: ev.SeatPayload, at: int) -> None:
+        if not self.ruleset.race_needs_lj:
+            raise EventRefused(
+                f"ruleset {self.ruleset.name} bids openly by showing level cards (12.3 抢亮): "
+                "there is no open-bid violation (8.1)",
+                key="bid.open_in_preset",
+                params={"ruleset": self.ruleset.name},
+            )
         hand = self._need_hand(BIDDING)
         seat = Seat(p.seat)
         side = seat.side
@@ -119,6 +126,13 @@ class Penalties(Books):
         self.consequences.append(c)
 
     def _on_revoke(self, event: Event, p: ev.RevokePayload, at: int) -> None:
+        if self.ruleset.concealment:
+            raise EventRefused(
+                f"ruleset {self.ruleset.name}: 藏张 replaces 劳改 (12.8, 002 八.1): record a "
+                "concealment",
+                key="conceal.replaces_revoke",
+                params={"ruleset": self.ruleset.name},
+            )
         hand = self._need_hand(PLAYING)
         seat = Seat(p.seat)
         if p.trick is not None and hand.form == "detailed" and p.trick > len(hand.tricks):
@@ -181,7 +195,12 @@ class Penalties(Books):
                 "8.3 B", "revoke_b", delta=delta, before=hand.revoke_points, final=final
             )
             result = result_from_final_score(
-                final, dec_level, def_level, self.ruleset, prior=(step,)
+                final,
+                dec_level,
+                def_level,
+                self.ruleset,
+                prior=(step,),
+                dug_at_a=hand.declarers in self.dug_at_a,
             )
         self._close_hand(event.seq, hand, result)
 
@@ -295,14 +314,15 @@ class Penalties(Books):
     def _on_committee_ruling(self, event: Event, p: ev.CommitteeRulingPayload, at: int) -> None:
         changes = {Side(k): v for k, v in (p.level_changes or {}).items() if v}
         new_levels = dict(self.levels)
+        ladder = ladder_of(self.ruleset)
         for side, n in changes.items():
-            index = LADDER.index(self.levels[side]) + n
-            if not 0 <= index < len(LADDER):
+            index = ladder.index(self.levels[side]) + n
+            if not 0 <= index < len(ladder):
                 raise EventRefused(
                     f"8.11: {side.value} at {self.levels[side].label} {signed(n)} leaves the "
-                    "ladder 3 … A"
+                    f"ladder {ladder[0].label} … A"
                 )
-            new_levels[side] = LADDER[index]
+            new_levels[side] = ladder[index]
         if p.defenders_points is not None:
             hand = self.hand
             if hand is None or hand.status not in (PLAYING, REVOKED):

@@ -9,14 +9,15 @@ the defenders' points before the last trick and the last trick itself. Either wa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from referee_desk.match import events as ev
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.audit import follow_findings
-from referee_desk.match.fold.books import Books
 from referee_desk.match.fold.hand import FINISHED, PLAYING, HandBook
 from referee_desk.match.fold.memo import PLAY_ORDER, SEAT_BY_NAME, canon, judge_trick
+from referee_desk.match.fold.presets import PresetPlay
 from referee_desk.match.fold.trick_input import PreparedTrick
 from referee_desk.match.state import (
     Consequence,
@@ -31,7 +32,7 @@ from referee_desk.rules.seats import Seat, Side
 from referee_desk.rules.trump import TrumpContext
 
 
-class Play(Books):
+class Play(PresetPlay):
     """Handlers: trick, hand_summary; closing a hand with its result."""
 
     def _on_trick(self, event: Event, prepared: PreparedTrick, at: int) -> None:
@@ -73,6 +74,8 @@ class Play(Books):
                         f"{seat.value} plays {len(cards)} cards to a lead of {size} (record a "
                         "revoke if a player held too many or too few cards, 8.3)"
                     )
+        if hand.forced_lead:
+            self._check_forced_lead(hand, plays[0])
         played = hand.played
         decks = self.ruleset.decks
         copies: dict[str, int] = {}
@@ -85,7 +88,7 @@ class Play(Books):
                     f"a {decks + 1}th copy of {token} would be in play: there are only {decks} "
                     "(1.4)"
                 )
-        per_player = 54 * decks // 4
+        per_player = self.ruleset.hand_size
         cards_played = hand.cards_played
         for seat in seats:
             if cards_played[seat] + size > per_player:
@@ -94,7 +97,7 @@ class Play(Books):
                     f"player holds {per_player}"
                 )
         ctx = hand.ctx(self.ruleset)
-        result = judge_trick(plays, hand.ctx_key, prepared.discarded)
+        result = judge_trick(plays, hand.ctx_key, prepared.discarded, self._trick_rules)
         winner = seats[result.winner]
         number = len(hand.tricks) + 1
         # What the record proves: a seat void in a suit that later plays it.
@@ -108,6 +111,7 @@ class Play(Books):
         )
         hand.trick_cards.append((seats, plays, event.seq))
         hand.form = "detailed"
+        hand.forced_lead, hand.forced_seat = (), None
         hand.next_leader = winner
         last = prepared.last or min(hand.cards_played.values()) >= per_player
         if not last:
@@ -125,7 +129,8 @@ class Play(Books):
                     )
                 )
         self._follow_flags(hand, ctx)
-        self._finish_by_score(event.seq, hand, result.points, size, winner.side)
+        shape = self._lead_shape(plays[0], ctx) if self.ruleset.last_trick == "kitty" else ()
+        self._finish_by_score(event.seq, hand, result.points, size, winner.side, shape)
 
     def _void_flags(
         self,
@@ -179,6 +184,7 @@ class Play(Books):
                 f"last_trick_points {p.last_trick_points} = {total}: there are only "
                 f"{self._all_points} points in {self.ruleset.decks} decks (7)"
             )
+        shape = self._summary_kitty(hand, p)
         hand.form = "summary"
         hand.captured = p.defenders_points_before_last
         self._finish_by_score(
@@ -187,14 +193,24 @@ class Play(Books):
             p.last_trick_points,
             p.last_trick_cards_per_player,
             Side(p.last_trick_side),
+            shape,
         )
 
     def _finish_by_score(
-        self, seq: int, hand: HandBook, points: int, cards_each: int, side: Side
+        self,
+        seq: int,
+        hand: HandBook,
+        points: int,
+        cards_each: int,
+        side: Side,
+        lead_shape: tuple[tuple[int, int], ...] = (),
     ) -> None:
         assert hand.declarers is not None and hand.defenders is not None
         role = Role.DECLARERS if side == hand.declarers else Role.DEFENDERS
         before = hand.defenders_points
+        kitty: dict[str, Any] = {}
+        if self.ruleset.last_trick == "kitty":
+            kitty = self._kitty_figures(hand, role, lead_shape)
         result = hand_result(
             defenders_points=before,
             last_trick_points=points,
@@ -203,9 +219,20 @@ class Play(Books):
             declarer_level=self.levels[hand.declarers],
             defender_level=self.levels[hand.defenders],
             ruleset=self.ruleset,
+            **kitty,
         )
         assert result.defenders_final is not None
-        hand.last_trick = LastTrick(points, cards_each, side, result.defenders_final - before)
+        hand.last_trick = LastTrick(
+            points,
+            cards_each,
+            side,
+            result.defenders_final - before,
+            kitty.get("kitty_points"),
+            kitty.get("kitty_multiplier"),
+            lead_shape,
+        )
+        if self.ruleset.a_needs_dig and role is Role.DEFENDERS:
+            self._note_dig(hand.defenders)
         self._close_hand(seq, hand, result)
 
     def _close_hand(self, seq: int, hand: HandBook, result: HandResult) -> None:
@@ -240,6 +267,7 @@ class Play(Books):
         )
         self.consequences.extend(consequences)
         self.levels.update(levels_after)
+        self._forget_digs()
         self.next_dealer = upcoming
         self.deal_holder = winner
         self.shuffler, self.cutter = sc.shuffler, sc.cutter

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from referee_desk.match import events as ev
+from referee_desk.match.clock import limit_of
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.bidding import Bidding
@@ -30,6 +31,7 @@ from referee_desk.match.fold.trick_input import prepare_payload, prepared_trick
 from referee_desk.match.schema_check import validate_schema
 from referee_desk.match.state import Consequence, Correction, MatchInfo, MatchState, Note
 from referee_desk.rules.errors import RulesError
+from referee_desk.rules.levels import first_level
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat, Side
 
@@ -111,6 +113,7 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
             last_seq=self.last_seq,
             last_recorded_at=self.last_recorded_at,
             voided_seqs=frozenset(s for s, (a, _) in self.fixes.items() if a == "void"),
+            dug_at_a=frozenset(self.dug_at_a),
         )
 
     def clock_at(self, when: str | datetime | int) -> int | None:
@@ -206,7 +209,8 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
                 "match_opened must freeze every ruleset parameter (Ruleset.to_dict()); "
                 f"missing: {', '.join(missing)}"
             )
-        self.limit_ms = self.ruleset.match_minutes * 60_000
+        self.limit_ms = limit_of(self.ruleset.match_minutes)
+        self.levels = {side: first_level(self.ruleset) for side in Side}
         self.info = MatchInfo(
             tournament=p.tournament,
             round=p.round,
