@@ -7,7 +7,7 @@ a server that is down, a database that is not a Referee Desk one) becomes a one-
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+import re
 
 import psycopg
 
@@ -31,11 +31,7 @@ def is_server_url(text: str) -> bool:
 
 def redact(url: str) -> str:
     """The address without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return parts._replace(netloc=netloc).geturl()
+    return re.sub(r"^([a-z]+://[^:/@]*):[^@/]*@", r"\1:***@", url)
 
 
 def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycopg.Connection:
@@ -63,7 +59,8 @@ def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycop
 def login_error(shown: str, error: psycopg.Error) -> ServerUnreachable | ServerLoginRefused:
     text = _line(error)
     if "password authentication failed" in text or "no password supplied" in text:
-        user = urlsplit(shown).username or "?"
+        found = re.match(r"^[a-z]+://([^:/@]+)", shown)
+        user = found.group(1) if found else "?"
         return ServerLoginRefused(f"{shown}: the server refused user {user}: wrong password")
     if "does not exist" in text or "not permitted to log in" in text:
         return ServerLoginRefused(f"{shown}: {_strip_prefix(text)}")

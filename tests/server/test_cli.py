@@ -1,0 +1,71 @@
+"""``referee-desk sync`` and ``server publish|status`` against the real server."""
+
+from __future__ import annotations
+
+from referee_desk.cli.main import main
+from referee_desk.store import TournamentFile
+from referee_desk.store.postgres.server import TournamentServer
+from referee_desk.store.synthetic import draft, record
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_sync_pushes_then_says_nothing_new(hall, desk_file, capsys) -> None:
+    path = desk_file("t1", {"R1-T1": 5})
+    code, out, _ = _run(capsys, "sync", str(path), hall.desk_urls[0])
+    assert code == 0 and "R1-T1: 5 events sent" in out
+    code, out, _ = _run(capsys, "sync", str(path), hall.desk_urls[0])
+    assert code == 0 and "0 events sent, 1 matches already on the server" in out
+
+
+def test_sync_names_the_match_and_seq_of_a_fork(hall, desk_file, tmp_path, capsys) -> None:
+    path = desk_file("t1", {"R1-T1": 3})
+    fork = tmp_path / "fork.sqlite"
+    fork.write_bytes(path.read_bytes())
+    with TournamentFile.open(path) as tf:
+        record(tf, "R1-T1", 1)
+    with TournamentFile.open(fork) as tf:
+        tf.append(draft("R1-T1", 3, text="不同的记录"))
+    assert _run(capsys, "sync", str(path), hall.desk_urls[0])[0] == 0
+    code, _, err = _run(capsys, "sync", str(fork), hall.desk_urls[0])
+    assert code == 1 and "match R1-T1, event 4: fork" in err
+    code, out, _ = _run(capsys, "server", "status", hall.organizer_url)
+    assert code == 1 and "CONFLICT fork match R1-T1, event 4" in out
+
+
+def test_publish_gives_drawn_matches_and_openings_to_the_tables(hall, tmp_path, capsys) -> None:
+    cup = tmp_path / "cup.sqlite"
+    assert _run(
+        capsys,
+        "tournament", "create", str(cup), "--name", "桂林杯",
+        "--tables", "1号桌,2号桌,3号桌", "--referees", "王磊",
+    )[0] == 0  # fmt: skip
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(
+        "player1,player2,club,seed\n张伟,王芳,,\n李娜,刘洋,,\n陈静,杨帆,,\n赵磊,周敏,,\n",
+        encoding="utf-8",
+    )
+    assert _run(capsys, "tournament", "import-pairs", str(cup), str(pairs))[0] == 0
+    assert _run(capsys, "tournament", "draw", str(cup), "--seed", "7")[0] == 0
+    code, out, err = _run(capsys, "server", "publish", hall.organizer_url, str(cup))
+    assert code == 0, err
+    with TournamentServer.open(hall.organizer_url) as organizer:
+        published = {a.match_id: a for a in organizer.assignments()}
+    from referee_desk.tournament.repository import Tournament
+
+    with Tournament.open(cup, read_only=True) as t:
+        tabled = [m for m in t.matches() if m.table]
+        assert tabled, "the draw put no match on a table"
+        assert any(published[m.match_id].opening for m in tabled)
+        for match in tabled:
+            got = published[match.match_id]
+            role = hall.desk_roles[["1号桌", "2号桌", "3号桌"].index(match.table)]
+            assert got.desk_role == role
+            if got.opening is not None:
+                assert got.opening == t.opening_payload(match.match_id)
+                with TournamentServer.open(hall.desk_urls[hall.desk_roles.index(role)]) as desk:
+                    assert desk.opening(match.match_id) == got.opening
