@@ -51,7 +51,7 @@ def test_publish_gives_drawn_matches_and_openings_to_the_tables(hall, tmp_path, 
     )
     assert _run(capsys, "tournament", "import-pairs", str(cup), str(pairs))[0] == 0
     assert _run(capsys, "tournament", "draw", str(cup), "--seed", "7")[0] == 0
-    code, out, err = _run(capsys, "server", "publish", hall.organizer_url, str(cup))
+    code, _, err = _run(capsys, "server", "publish", hall.organizer_url, str(cup))
     assert code == 0, err
     with TournamentServer.open(hall.organizer_url) as organizer:
         published = {a.match_id: a for a in organizer.assignments()}

@@ -79,7 +79,7 @@ def test_a_database_that_is_not_a_referee_desk_one(pg_database, capsys, desk_fil
     assert code == 1 and "not a Referee Desk database" in err
     with psycopg.connect(pg_database, autocommit=True) as conn:
         conn.execute("CREATE TABLE public.invoices (id int)")
-    with pytest.raises(NotARefereeDeskServer, match="public.invoices"):
+    with pytest.raises(NotARefereeDeskServer, match=r"public\.invoices"):
         init_server(pg_database, ["1号桌"])
     with psycopg.connect(pg_database) as conn:
         assert conn.execute("SELECT to_regnamespace('referee_desk')").fetchone()[0] is None

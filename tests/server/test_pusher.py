@@ -7,7 +7,7 @@ import time
 
 from referee_desk.store import TournamentFile
 from referee_desk.store.postgres.listener import ListenerThread
-from referee_desk.store.postgres.pusher import Backoff, BackgroundPusher
+from referee_desk.store.postgres.pusher import BackgroundPusher, Backoff
 from referee_desk.store.postgres.server import TournamentServer
 from referee_desk.store.synthetic import draft
 

@@ -67,6 +67,8 @@ class BackgroundPusher:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._idle = threading.Condition()
+        self._cycles_begun = 0  # push cycles started / finished (guarded by _idle)
+        self._cycles_done = 0
         self._thread = threading.Thread(target=self._run, name="referee-desk-pusher", daemon=True)
 
     # ------------------------------------------------------------- the desk's side
@@ -90,9 +92,17 @@ class BackgroundPusher:
         self._thread.join(timeout)
 
     def wait_until(self, done: Callable[[SyncState], bool], timeout: float) -> bool:
-        """Block until ``done(state)`` holds after a push (for the CLI and tests)."""
+        """Block until ``done(state)`` holds for a state computed after this call began.
+
+        (An older state may predate the desk's latest append.) For the CLI and tests.
+        """
         with self._idle:
-            return self._idle.wait_for(lambda: done(self.state), timeout)
+            begun = self._cycles_begun
+        self.wake()
+        with self._idle:
+            return self._idle.wait_for(
+                lambda: self._cycles_done > begun and done(self.state), timeout
+            )
 
     def __enter__(self) -> Self:
         return self.start()
@@ -107,6 +117,9 @@ class BackgroundPusher:
         server: TournamentServer | None = None
         try:
             while not self._stop.is_set():
+                with self._idle:
+                    self._cycles_begun += 1
+                    cycle = self._cycles_begun
                 try:
                     if server is None:
                         server = TournamentServer.open(self.url)
@@ -123,7 +136,7 @@ class BackgroundPusher:
                     server = _drop(server)
                     self.last_error = str(error)
                     wait = self.backoff.cap
-                self._publish(sync_state(tf))
+                self._publish(sync_state(tf), cycle)
                 if wait == self.interval:
                     self._wake.wait(wait)
                 else:
@@ -133,10 +146,11 @@ class BackgroundPusher:
             _drop(server)
             tf.close()
 
-    def _publish(self, state: SyncState) -> None:
+    def _publish(self, state: SyncState, cycle: int) -> None:
         with self._lock:
             self._state = state
         with self._idle:
+            self._cycles_done = cycle
             self._idle.notify_all()
         if self.on_state is not None:
             self.on_state(state)
