@@ -88,6 +88,15 @@ def _service_user() -> pwd.struct_passwd | None:
         return pwd.getpwnam("nobody")
 
 
+def _dead(pid: int) -> bool:
+    """Whether the process is gone or a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -170,7 +179,13 @@ class PrivateCluster:
             handle.write(conf)
 
     def start(self) -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", "start")
+        try:
+            self._run(
+                "pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", "start"
+            )
+        except subprocess.CalledProcessError as error:
+            log = self.log.read_text(errors="replace")[-1500:] if self.log.exists() else ""
+            raise RuntimeError(f"pg_ctl start failed: {error.stderr.strip()}\n{log}") from None
 
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop", check=False)
@@ -185,8 +200,12 @@ class PrivateCluster:
         os.kill(pid, signal.SIGKILL)
         deadline = time.monotonic() + 30
         # Backends notice the postmaster's death and exit; wait until none is left.
-        while time.monotonic() < deadline and self._backends_alive():
+        while time.monotonic() < deadline and (self._backends_alive() or not _dead(pid)):
             time.sleep(0.05)
+        # A killed postmaster may stay a zombie (no reaper in a container), which the next
+        # start takes for a live server: its lock file goes once every process is gone.
+        if _dead(pid) and not self._backends_alive():
+            pid_file.unlink(missing_ok=True)
 
     def _backends_alive(self) -> bool:
         """Whether any process still runs in the data folder (every server process does)."""
@@ -228,18 +247,19 @@ def start_cluster(bin_dir: Path | None = None) -> PrivateCluster:
             try:
                 cluster.start()
                 return cluster
-            except subprocess.CalledProcessError:
+            except RuntimeError:
                 if attempt == 2:
                     raise
                 cluster.port = free_port()
                 _set_port(cluster)
     except subprocess.CalledProcessError as error:
-        log = cluster.log.read_text(errors="replace")[-2000:] if cluster.log.exists() else ""
         cluster.remove()
         raise RuntimeError(
-            f"private PostgreSQL cluster did not start: {error.cmd[0]}: "
-            f"{(error.stderr or '').strip()} {log}"
+            f"private PostgreSQL cluster: {error.cmd[0]} failed: {(error.stderr or '').strip()}"
         ) from None
+    except RuntimeError:
+        cluster.remove()
+        raise
     raise AssertionError("unreachable")
 
 
