@@ -12,6 +12,7 @@ import re
 import psycopg
 
 from referee_desk.store.postgres import schema
+from referee_desk.store.postgres.address import is_server_url, redact
 from referee_desk.store.postgres.errors import (
     BadServerAddress,
     NotARefereeDeskServer,
@@ -22,16 +23,6 @@ from referee_desk.store.postgres.errors import (
 
 #: Seconds to wait for a server before calling it unreachable.
 CONNECT_TIMEOUT = 5
-
-
-def is_server_url(text: str) -> bool:
-    """Whether ``text`` names a PostgreSQL server rather than a file."""
-    return text.startswith(("postgresql://", "postgres://"))
-
-
-def redact(url: str) -> str:
-    """The address without its password, for messages."""
-    return re.sub(r"^([a-z]+://[^:/@]*):[^@/]*@", r"\1:***@", url)
 
 
 def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycopg.Connection:

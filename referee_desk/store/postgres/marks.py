@@ -1,23 +1,38 @@
-"""What a desk's file remembers about syncing: the head each server holds, open conflicts.
+"""What a desk remembers about syncing: the head each server holds, open conflicts.
 
-Kept in the desk's own tournament file (extension ``sync``, tables ``sync_*``) so the
-desk can show its sync state without the network: events beyond the pushed head are
-waiting; a conflict stays until a later push of that match goes through.
+Kept in a small SQLite file beside the desk's tournament file (``cup.sqlite.sync``), not
+in it: the pusher then only reads the tournament file and never competes with the
+desk's appends for its write lock. The marks are a cache: lost or stale, they only cost
+one comparison with the server (pushing is idempotent), never an event.
+Events beyond the pushed head are waiting; a conflict stays until a later push of that
+match goes through.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from referee_desk.store.file_core import utc_now
 from referee_desk.store.tournament_file import TournamentFile
 
-EXTENSION = "sync"
-VERSION = 1
+SUFFIX = ".sync"
 
 ConflictKind = Literal["fork", "claimed", "refused", "behind"]
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS sync_servers (server_id TEXT PRIMARY KEY, address TEXT NOT NULL,"
+    " last_push_at TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS sync_pushed (server_id TEXT NOT NULL, match_id TEXT NOT NULL,"
+    " seq INTEGER NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (server_id, match_id))",
+    "CREATE TABLE IF NOT EXISTS sync_conflicts (server_id TEXT NOT NULL, match_id TEXT NOT NULL,"
+    " seq INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL, at TEXT NOT NULL,"
+    " PRIMARY KEY (server_id, match_id))",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,61 +48,55 @@ class Conflict:
         return f"match {self.match_id}, event {self.seq}: {self.reason}"
 
 
-def _migrate(conn: sqlite3.Connection, from_version: int) -> None:
-    if from_version < 1:
-        conn.execute(
-            "CREATE TABLE sync_servers (server_id TEXT PRIMARY KEY, address TEXT NOT NULL, "
-            "last_push_at TEXT NOT NULL)"
-        )
-        conn.execute(
-            "CREATE TABLE sync_pushed (server_id TEXT NOT NULL, match_id TEXT NOT NULL, "
-            "seq INTEGER NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (server_id, match_id))"
-        )
-        conn.execute(
-            "CREATE TABLE sync_conflicts (server_id TEXT NOT NULL, match_id TEXT NOT NULL, "
-            "seq INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL, at TEXT NOT NULL, "
-            "PRIMARY KEY (server_id, match_id))"
-        )
+def marks_path(tf: TournamentFile) -> Path:
+    return Path(f"{tf.path}{SUFFIX}")
 
 
-def ensure(tf: TournamentFile) -> None:
-    tf.ensure_extension(EXTENSION, VERSION, _migrate)
+@contextmanager
+def _open(tf: TournamentFile, *, write: bool) -> Iterator[sqlite3.Connection | None]:
+    path = marks_path(tf)
+    if not write and not path.exists():
+        yield None
+        return
+    with closing(sqlite3.connect(path, timeout=30.0, isolation_level=None)) as conn:
+        if write:
+            conn.execute("PRAGMA journal_mode = WAL")
+            for statement in _SCHEMA:
+                conn.execute(statement)
+        yield conn
 
 
-def _has_tables(tf: TournamentFile) -> bool:
-    row = tf.connection.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_pushed'"
-    ).fetchone()
-    return row is not None
-
-
-def latest_server(tf: TournamentFile) -> tuple[str, str] | None:
-    """(server_id, address) of the server this file was last pushed to, or None."""
-    if not _has_tables(tf):
-        return None
-    row = tf.connection.execute(
-        "SELECT server_id, address FROM sync_servers ORDER BY last_push_at DESC LIMIT 1"
-    ).fetchone()
-    return (row[0], row[1]) if row else None
+def latest_server(tf: TournamentFile) -> tuple[str, str, str] | None:
+    """(server_id, address, last_push_at) of the server last pushed to, or None."""
+    with _open(tf, write=False) as conn:
+        if conn is None:
+            return None
+        row = conn.execute(
+            "SELECT server_id, address, last_push_at FROM sync_servers "
+            "ORDER BY last_push_at DESC LIMIT 1"
+        ).fetchone()
+    return (row[0], row[1], row[2]) if row else None
 
 
 def pushed_heads(tf: TournamentFile, server_id: str) -> dict[str, tuple[int, str]]:
-    if not _has_tables(tf):
-        return {}
-    rows = tf.connection.execute(
-        "SELECT match_id, seq, hash FROM sync_pushed WHERE server_id = ?", (server_id,)
-    ).fetchall()
+    with _open(tf, write=False) as conn:
+        if conn is None:
+            return {}
+        rows = conn.execute(
+            "SELECT match_id, seq, hash FROM sync_pushed WHERE server_id = ?", (server_id,)
+        ).fetchall()
     return {m: (s, h) for m, s, h in rows}
 
 
 def conflicts(tf: TournamentFile, server_id: str) -> list[Conflict]:
-    if not _has_tables(tf):
-        return []
-    rows = tf.connection.execute(
-        "SELECT match_id, seq, kind, reason FROM sync_conflicts WHERE server_id = ? "
-        "ORDER BY at, match_id",
-        (server_id,),
-    ).fetchall()
+    with _open(tf, write=False) as conn:
+        if conn is None:
+            return []
+        rows = conn.execute(
+            "SELECT match_id, seq, kind, reason FROM sync_conflicts WHERE server_id = ? "
+            "ORDER BY at, match_id",
+            (server_id,),
+        ).fetchall()
     return [Conflict(*r) for r in rows]
 
 
@@ -100,9 +109,10 @@ def record_push(
     cleared: list[str],
 ) -> None:
     """Remember what the server now holds and which matches are (no longer) in conflict."""
-    ensure(tf)
     now = utc_now()
-    with tf.transaction() as conn:
+    with _open(tf, write=True) as conn:
+        assert conn is not None
+        conn.execute("BEGIN IMMEDIATE")
         conn.execute(
             "INSERT INTO sync_servers (server_id, address, last_push_at) VALUES (?, ?, ?) "
             "ON CONFLICT (server_id) DO UPDATE SET address = excluded.address, "
@@ -124,3 +134,4 @@ def record_push(
             "VALUES (?, ?, ?, ?, ?, ?)",
             [(server_id, c.match_id, c.seq, c.kind, c.reason, now) for c in found],
         )
+        conn.execute("COMMIT")

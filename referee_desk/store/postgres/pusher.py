@@ -113,7 +113,9 @@ class BackgroundPusher:
     # ----------------------------------------------------------- the pusher's side
 
     def _run(self) -> None:
-        tf = TournamentFile.open(self.path, create=False, check=False)
+        tf = self._open_file()
+        if tf is None:
+            return
         server: TournamentServer | None = None
         try:
             while not self._stop.is_set():
@@ -136,7 +138,15 @@ class BackgroundPusher:
                     server = _drop(server)
                     self.last_error = str(error)
                     wait = self.backoff.cap
-                self._publish(sync_state(tf), cycle)
+                except Exception as error:  # e.g. the desk's file busy: never die, retry
+                    self.last_error = f"{type(error).__name__}: {' '.join(str(error).split())}"
+                    wait = self.backoff.next()
+                try:
+                    state = sync_state(tf)
+                except Exception as error:
+                    self.last_error = f"{type(error).__name__}: {' '.join(str(error).split())}"
+                    state = self._state
+                self._publish(state, cycle)
                 if wait == self.interval:
                     self._wake.wait(wait)
                 else:
@@ -145,6 +155,16 @@ class BackgroundPusher:
         finally:
             _drop(server)
             tf.close()
+
+    def _open_file(self) -> TournamentFile | None:
+        """The pusher's own handle (only read), retried while the desk's file is busy."""
+        while not self._stop.is_set():
+            try:
+                return TournamentFile.open(self.path, create=False, check=False)
+            except Exception as error:
+                self.last_error = f"{type(error).__name__}: {' '.join(str(error).split())}"
+                self._stop.wait(self.backoff.next())
+        return None
 
     def _publish(self, state: SyncState, cycle: int) -> None:
         with self._lock:

@@ -68,25 +68,22 @@ class SyncState:
 def sync_state(tf: TournamentFile) -> SyncState:
     """The file's sync state with the server it was last pushed to; no network needed."""
     latest = marks.latest_server(tf)
-    total = sum(tf.head(m)[0] for m in tf.match_ids())
+    match_ids = tf.match_ids()
     if latest is None:
+        total = sum(tf.head(m)[0] for m in match_ids)
         return SyncState("never" if total else "synced", total)
-    server_id, address = latest
+    server_id, address, last_push_at = latest
     pushed = marks.pushed_heads(tf, server_id)
     found = tuple(marks.conflicts(tf, server_id))
     in_conflict = {c.match_id for c in found}
     waiting = 0
-    for match_id in tf.match_ids():
+    for match_id in match_ids:
         if match_id in in_conflict:
             continue
-        seq = tf.head(match_id)[0]
         held_seq = pushed.get(match_id, (0, ""))[0]
-        waiting += max(seq - held_seq, 0)
-    last = tf.connection.execute(
-        "SELECT last_push_at FROM sync_servers WHERE server_id = ?", (server_id,)
-    ).fetchone()
+        waiting += max(tf.head(match_id)[0] - held_seq, 0)
     status: SyncStatus = "conflict" if found else ("waiting" if waiting else "synced")
-    return SyncState(status, waiting, found, address, last[0] if last else "")
+    return SyncState(status, waiting, found, address, last_push_at)
 
 
 def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) -> PushReport:
@@ -122,10 +119,9 @@ def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) ->
     except psycopg.OperationalError as error:
         raise ServerUnreachable(f"{redact(server.url)}: lost the server: {_line(error)}") from None
     finally:
-        if heads or found or cleared:
+        known = marks.latest_server(tf)
+        if heads or found or cleared or known is None or known[0] != server.server_id:
             marks.record_push(tf, server.server_id, server.shown, heads, found, cleared)
-    if not (heads or found):
-        marks.record_push(tf, server.server_id, server.shown, {}, [], [])
     return PushReport(pushed, tuple(unchanged), tuple(found))
 
 
