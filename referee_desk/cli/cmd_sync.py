@@ -17,11 +17,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="the desk's tournament file (.sqlite)")
     parser.add_argument("url", help="postgresql://desk:password@host:port/database")
     parser.add_argument(
+        "--open",
+        dest="open_match",
+        metavar="MATCH",
+        help="first record the server's drawn opening of MATCH in the file (pull)",
+    )
+    parser.add_argument("--referee", help="with --open: who enters it (default: the draw's)")
+    parser.add_argument(
         "--follow", action="store_true", help="keep pushing as the file grows (Ctrl+C stops)"
     )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.open_match:
+        status = _open(args)
+        if status:
+            return status
     if args.follow:
         return _follow(args)
     from referee_desk.store import StoreError, StoreWriteError
@@ -46,6 +57,25 @@ def run(args: argparse.Namespace) -> int:
         f"{len(report.conflicts)} in conflict"
     )
     return 1 if report.conflicts else 0
+
+
+def _open(args: argparse.Namespace) -> int:
+    from referee_desk.store import StoreError, StoreWriteError, TournamentFile
+    from referee_desk.store.postgres.errors import ServerLoginRefused, ServerUnreachable
+    from referee_desk.store.postgres.server import TournamentServer
+    from referee_desk.store.postgres.sync import open_from_server
+
+    try:
+        with TournamentServer.open(args.url) as server, TournamentFile.open(args.file) as tf:
+            event = open_from_server(tf, server, args.open_match, referee=args.referee)
+    except (ServerUnreachable, ServerLoginRefused) as error:
+        print(f"sync: {error}", file=sys.stderr)
+        return 2
+    except (StoreError, StoreWriteError) as error:
+        print(f"sync: {error}", file=sys.stderr)
+        return 1
+    print(f"  {event.match_id}: opened from the server's draw ({event.payload.get('table', '')})")
+    return 0
 
 
 def _follow(args: argparse.Namespace) -> int:

@@ -69,3 +69,21 @@ def test_publish_gives_drawn_matches_and_openings_to_the_tables(hall, tmp_path, 
                 assert got.opening == t.opening_payload(match.match_id)
                 with TournamentServer.open(hall.desk_urls[hall.desk_roles.index(role)]) as desk:
                     assert desk.opening(match.match_id) == got.opening
+
+
+def test_a_desk_opens_its_match_from_the_server_then_pushes(hall, tmp_path, capsys) -> None:
+    from referee_desk.store.synthetic import opening_payload
+
+    opening = opening_payload("KO-R1-M001", referee="李静")
+    with TournamentServer.open(hall.organizer_url) as organizer:
+        organizer.assign("KO-R1-M001", "1号桌", opening)
+    path = tmp_path / "table1.sqlite"
+    code, out, err = _run(capsys, "sync", str(path), hall.desk_urls[0], "--open", "KO-R1-M001")
+    assert code == 0 and "opened from the server's draw" in out, err
+    with TournamentFile.open(path) as tf:
+        (first,) = tf.events("KO-R1-M001")
+    assert (first.type, first.payload, first.referee) == ("match_opened", opening, "李静")
+    with TournamentServer.open(hall.organizer_url) as organizer:
+        assert organizer.events("KO-R1-M001") == [first]
+    code, _, err = _run(capsys, "sync", str(path), hall.desk_urls[1], "--open", "KO-R1-M001")
+    assert code == 1 and "no drawn opening of match KO-R1-M001" in err

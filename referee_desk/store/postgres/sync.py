@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import psycopg
 
+from referee_desk.match import new_event
 from referee_desk.match.envelope import Event
 from referee_desk.store.postgres import marks
 from referee_desk.store.postgres.connection import redact
-from referee_desk.store.postgres.errors import ServerUnreachable
+from referee_desk.store.postgres.errors import ServerError, ServerUnreachable
 from referee_desk.store.postgres.marks import Conflict
 from referee_desk.store.postgres.server import TournamentServer
 from referee_desk.store.tournament_file import TournamentFile
@@ -231,6 +232,32 @@ def _report(server: TournamentServer, tf: TournamentFile, conflict: Conflict) ->
                 conflict.reason,
             ),
         )
+
+
+def open_from_server(
+    tf: TournamentFile,
+    server: TournamentServer,
+    match_id: str,
+    *,
+    referee: str | None = None,
+    now: str | None = None,
+    by: Any = None,
+) -> Event:
+    """Pull: record the server's drawn opening of ``match_id`` as the match's first event.
+
+    The payload is the organizer's, unchanged (``server publish``); ``referee`` defaults
+    to the one it names. Raises ``ServerError`` when this desk has no opening for the
+    match, ``AppendConflict`` when the file already holds the match.
+    """
+    opening = server.opening(match_id)
+    if opening is None:
+        raise ServerError(
+            f"{server.shown}: no drawn opening of match {match_id} for {server.role} "
+            "(the organizer runs: referee-desk server publish)"
+        )
+    who = referee or str(opening.get("referee") or "")
+    draft = new_event([], "match_opened", opening, referee=who, now=now, match_id=match_id)
+    return tf.append(draft, expected_seq=1, by=by)
 
 
 def sync_file(path: str, url: str) -> PushReport:
