@@ -68,11 +68,19 @@ def _init(args: argparse.Namespace) -> int:
         return 0
     print(f"server init: database {report.database}: schema ready, {len(report.desks)} desks")
     print("Give each table its address (the passwords are shown only now):")
-    width = max(len(d.table_label) for d in report.desks)
-    print(f"  {'organizer':<{width}}  {report.organizer.url(args.url, args.host)}")
-    for desk in report.desks:
-        print(f"  {desk.table_label:<{width}}  {desk.url(args.url, args.host)}")
+    rows = [("organizer", report.organizer.url(args.url, args.host))]
+    rows += [(d.table_label, d.url(args.url, args.host)) for d in report.desks]
+    width = max(_width(label) for label, _ in rows)
+    for label, url in rows:
+        print(f"  {label}{' ' * (width - _width(label))}  {url}")
     return 0
+
+
+def _width(text: str) -> int:
+    """Columns on a terminal: CJK characters take two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def _publish(args: argparse.Namespace) -> int:
@@ -133,4 +141,6 @@ def _watch(args: argparse.Namespace) -> int:
             for landed in listener.wait(timeout=1.0):
                 print(f"{landed.match_id} event {landed.seq} from {landed.desk}", flush=True)
                 seen += 1
+                if seen == args.count:
+                    break
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 from referee_desk.cli.main import main
 from referee_desk.store import TournamentFile
 from referee_desk.store.postgres.server import TournamentServer
+from referee_desk.store.postgres.sync import sync_file
 from referee_desk.store.synthetic import draft, record
 
 
@@ -87,3 +88,15 @@ def test_a_desk_opens_its_match_from_the_server_then_pushes(hall, tmp_path, caps
         assert organizer.events("KO-R1-M001") == [first]
     code, _, err = _run(capsys, "sync", str(path), hall.desk_urls[1], "--open", "KO-R1-M001")
     assert code == 1 and "no drawn opening of match KO-R1-M001" in err
+
+
+def test_watch_stops_after_count_events(hall, desk_file, capsys) -> None:
+    import threading
+
+    path = desk_file("t1", {"R1-T1": 8})
+    pushing = threading.Timer(1.0, sync_file, (str(path), hall.desk_urls[0]))
+    pushing.start()
+    code, out, _ = _run(capsys, "server", "watch", hall.organizer_url, "--count", "3")
+    pushing.join()
+    assert code == 0
+    assert out.splitlines() == [f"R1-T1 event {n} from {hall.desk_roles[0]}" for n in (1, 2, 3)]
