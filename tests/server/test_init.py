@@ -118,3 +118,9 @@ def test_init_refuses_when_a_role_of_that_name_exists(pg_cluster, pg_database) -
     with pytest.raises(ServerRefused, match=f"role {db}_t02 already exists"):
         init_server(pg_database, ["1号桌", "2号桌"])
     assert _roles(pg_database, db) == [f"{db}_t02"]
+
+
+def test_a_database_that_does_not_exist(pg_cluster, capsys) -> None:
+    code, _, err = _run(capsys, "server", "init", pg_cluster.url("nosuchdb"), "--tables", "1号桌")
+    assert code == 2 and 'database "nosuchdb" does not exist' in err
+    assert len(err.strip().splitlines()) == 1

@@ -137,3 +137,16 @@ def test_desk_role_cannot_update_or_delete_events(hall, desk_file) -> None:
             pytest.raises(psycopg.errors.InsufficientPrivilege),
         ):
             conn.execute(statement)
+
+
+def test_two_pushers_of_one_desk_at_once_send_each_event_once(hall, desk_file) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    path = desk_file("t1", {f"R1-T{n}": 40 for n in range(6)})
+    with ThreadPoolExecutor(3) as pool:
+        reports = list(pool.map(lambda _: sync_file(str(path), hall.desk_urls[0]), range(3)))
+    assert all(r.conflicts == () for r in reports)
+    assert sum(r.total_pushed for r in reports) == 240
+    with TournamentServer.open(hall.organizer_url) as server, TournamentFile.open(path) as tf:
+        assert server.count() == 240
+        assert all(server.events(m) == tf.events(m) for m in tf.match_ids())

@@ -63,7 +63,19 @@ def _open(tf: TournamentFile, *, write: bool) -> Iterator[sqlite3.Connection | N
             conn.execute("PRAGMA journal_mode = WAL")
             for statement in _SCHEMA:
                 conn.execute(statement)
+        elif len(_tables(conn)) < len(_SCHEMA):  # another writer is creating it right now
+            yield None
+            return
         yield conn
+
+
+def _tables(conn: sqlite3.Connection) -> list[str]:
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'sync_%'"
+        )
+    ]
 
 
 def latest_server(tf: TournamentFile) -> tuple[str, str, str] | None:
