@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from queue import Empty
 
 SERVER_TESTS = Path(__file__).resolve().parents[1] / "server"
 
@@ -60,11 +61,11 @@ def run_phase(ctx, urls, folder, start, count, pace, heard) -> tuple[float, list
     ]
     for proc in procs:
         proc.start()
-    for _ in procs:  # every desk has opened its file and started its pusher
-        assert queue.get(timeout=600) == "ready"
+    # every desk has opened its file and started its pusher
+    assert _collect(queue, procs) == ["ready"] * len(procs)
     began = time.time()
     go.set()
-    results = [queue.get(timeout=1800) for _ in procs]
+    results = _collect(queue, procs)
     for proc in procs:
         proc.join()
     latencies = []
@@ -73,6 +74,19 @@ def run_phase(ctx, urls, folder, start, count, pace, heard) -> tuple[float, list
         for seq, appended in stamps:
             latencies.append(heard[(match_id, seq)] - appended)
     return began, latencies, results
+
+
+def _collect(queue, procs) -> list:
+    """One message from each desk process; fails at once when a desk process died."""
+    got: list = []
+    while len(got) < len(procs):
+        try:
+            got.append(queue.get(timeout=1.0))
+        except Empty:
+            dead = [p.name for p in procs if p.exitcode not in (None, 0)]
+            if dead:
+                raise RuntimeError(f"desk processes failed: {', '.join(dead)}") from None
+    return got
 
 
 def offline_desk(n: int, url: str, folder: str, count: int, queue, go) -> None:
@@ -100,11 +114,10 @@ def run_catch_up(ctx, urls, folder, count) -> tuple[float, int]:
     ]
     for proc in procs:
         proc.start()
-    for _ in procs:
-        assert queue.get(timeout=900) == "ready"
+    assert _collect(queue, procs) == ["ready"] * len(procs)
     began = time.time()
     go.set()
-    results = [queue.get(timeout=900) for _ in procs]
+    results = _collect(queue, procs)
     for proc in procs:
         proc.join()
     assert not any(conflicts for _, conflicts, _ in results)

@@ -5,8 +5,8 @@ same folder, ``fsync`` off (the cluster is thrown away; a killed *server process
 loses nothing, only an OS crash would). PostgreSQL refuses to run as root, so when the
 tests run as root (CI does) the server runs as an unprivileged system user: Debian's
 ``postgres`` when present, else ``referee-desk-pg`` created with ``useradd``, else
-``nobody``; the folder is created directly under the system temp dir (pytest's own temp
-dirs are private to root) and handed to that user.
+``nobody`` (``REFEREE_DESK_PG_USER`` chooses one); the folder is created directly under
+the system temp dir (pytest's own temp dirs are private to root) and handed to that user.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def _service_user() -> pwd.struct_passwd | None:
     """The unprivileged user the server runs as, or None when not root (run as ourselves)."""
     if os.geteuid() != 0:
         return None
-    for name in ("postgres", SERVICE_USER):
+    chosen = os.environ.get("REFEREE_DESK_PG_USER")
+    for name in ([chosen] if chosen else []) + ["postgres", SERVICE_USER]:
         try:
             return pwd.getpwnam(name)
         except KeyError:
@@ -203,9 +204,11 @@ class PrivateCluster:
         while time.monotonic() < deadline and (self._backends_alive() or not _dead(pid)):
             time.sleep(0.05)
         # A killed postmaster may stay a zombie (no reaper in a container), which the next
-        # start takes for a live server: its lock file goes once every process is gone.
+        # start takes for a live server: its lock files go once every process is gone.
         if _dead(pid) and not self._backends_alive():
             pid_file.unlink(missing_ok=True)
+            for stale in self.socket_dir.glob(".s.PGSQL.*"):
+                stale.unlink(missing_ok=True)
 
     def _backends_alive(self) -> bool:
         """Whether any process still runs in the data folder (every server process does)."""

@@ -16,6 +16,7 @@ from referee_desk.store import TournamentFile
 from referee_desk.store.interchange import verify_path
 from referee_desk.store.jsonl import write_jsonl
 from referee_desk.store.postgres.init import init_server
+from referee_desk.store.postgres.listener import ListenerThread
 from referee_desk.store.postgres.pusher import BackgroundPusher, Backoff
 from referee_desk.store.postgres.server import TournamentServer
 from referee_desk.store.postgres.sync import sync_file, sync_state
@@ -67,6 +68,11 @@ def test_server_killed_during_pushes_desks_keep_recording_and_catch_up(own_clust
             assert pusher.wait_until(lambda s: s.status == "synced", timeout=90), pusher.last_error
             return match_id, tf.events(match_id)
 
+    heard: set[tuple[str, int]] = set()
+    listener = ListenerThread(organizer_url, lambda e: heard.add((e.match_id, e.seq)))
+    listener.retry_seconds = 0.2
+    listener.start()
+    assert listener.wait_ready()
     with ThreadPoolExecutor(4) as pool:
         futures = [pool.submit(desk, n) for n in range(4)]
         started.wait()
@@ -84,6 +90,9 @@ def test_server_killed_during_pushes_desks_keep_recording_and_catch_up(own_clust
         for match_id, local in results:
             assert len(local) == per_desk
             assert organizer.events(match_id) == local
+    # The organizer's live view came back by itself: the last events were heard.
+    listener.stop()
+    assert {(m, per_desk) for m, _ in results} <= heard
 
 
 def test_a_desk_offline_for_a_whole_match_then_syncing(hall, tmp_path) -> None:
