@@ -1,8 +1,9 @@
 """``referee-desk server ACTION URL …``: the organizer's PostgreSQL tournament server.
 
 Actions: ``init`` (schema, organizer role, one role per table), ``publish`` (give the
-drawn matches and their openings to the tables' desks), ``status`` (what the server
-holds, conflicts desks reported), ``watch`` (print every event as it lands).
+drawn matches and their openings to the tables' desks), ``assign`` (one match to one
+desk), ``status`` (what the server holds, conflicts desks reported), ``watch`` (print
+every event as it lands).
 A refusal is one line on stderr: exit 1 (refused) or 2 (cannot reach or log in).
 """
 
@@ -22,6 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("publish", help="give drawn matches and their openings to the desks")
     p.add_argument("url", help="the organizer's address")
     p.add_argument("tournament", help="tournament file (.sqlite) with the draw")
+    p = sub.add_parser("assign", help="give one match to a desk (e.g. after a claim conflict)")
+    p.add_argument("url", help="the organizer's address")
+    p.add_argument("match", help="match id")
+    p.add_argument("desk", help="table name (1号桌) or desk role")
     p = sub.add_parser("status", help="what the server holds, and conflicts")
     p.add_argument("url")
     p = sub.add_parser("watch", help="print each event as it lands (LISTEN/NOTIFY)")
@@ -36,7 +41,13 @@ def run(args: argparse.Namespace) -> int:
         ServerUnreachable,
     )
 
-    action = {"init": _init, "publish": _publish, "status": _status, "watch": _watch}
+    action = {
+        "init": _init,
+        "publish": _publish,
+        "assign": _assign,
+        "status": _status,
+        "watch": _watch,
+    }
     try:
         return action[args.action](args)
     except (ServerUnreachable, ServerLoginRefused) as error:
@@ -112,6 +123,16 @@ def _publish(args: argparse.Namespace) -> int:
         f"published {published} matches with their openings"
         + (f"; {waiting} assigned whose pairs are not known yet" if waiting else "")
     )
+    return 0
+
+
+def _assign(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.server import TournamentServer
+
+    with TournamentServer.open(args.url) as server:
+        server.assign(args.match, args.desk, None)
+        holder = server.assignment(args.match)
+    print(f"{args.match} now belongs to {holder.desk_role if holder else args.desk}")
     return 0
 
 

@@ -85,7 +85,7 @@ def _follow(args: argparse.Namespace) -> int:
     with BackgroundPusher(args.file, args.url, interval=1.0) as pusher:
         try:
             while True:
-                time.sleep(1.0)
+                time.sleep(0.25)
                 state = pusher.state
                 line = f"{state.status} ({state.waiting} waiting)" + (
                     f"; {pusher.last_error}" if pusher.last_error else ""

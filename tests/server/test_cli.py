@@ -100,3 +100,46 @@ def test_watch_stops_after_count_events(hall, desk_file, capsys) -> None:
     pushing.join()
     assert code == 0
     assert out.splitlines() == [f"R1-T1 event {n} from {hall.desk_roles[0]}" for n in (1, 2, 3)]
+
+
+def test_organizer_gives_a_claimed_match_to_the_other_desk(hall, desk_file, capsys) -> None:
+    first = desk_file("t1", {"R1-T5": 2})
+    second = desk_file("t2", {"R1-T5": 4})
+    assert _run(capsys, "sync", str(first), hall.desk_urls[0])[0] == 0
+    code, _, err = _run(capsys, "sync", str(second), hall.desk_urls[1])
+    assert code == 1 and "match R1-T5, event 1: the match belongs to desk" in err
+    code, out, _ = _run(capsys, "server", "assign", hall.organizer_url, "R1-T5", "2号桌")
+    assert code == 0 and hall.desk_roles[1] in out
+    code, out, _ = _run(capsys, "sync", str(second), hall.desk_urls[1])
+    assert code == 0 and "R1-T5: 2 events sent" in out
+    code, _, err = _run(capsys, "server", "assign", hall.desk_urls[1], "R1-T5", "1号桌")
+    assert code == 1 and "only the organizer assigns matches" in err
+
+
+def test_sync_follow_pushes_as_the_file_grows_until_interrupted(hall, desk_file) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = desk_file("t1", {"R1-T1": 2})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee_desk.cli.main", "sync", str(path), hall.desk_urls[0],
+         "--follow"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        with TournamentFile.open(path) as tf, TournamentServer.open(hall.organizer_url) as srv:
+            record(tf, "R1-T1", 5)
+            deadline = time.monotonic() + 30
+            while srv.head("R1-T1")[0] < 7 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert srv.events("R1-T1") == tf.events("R1-T1")
+        time.sleep(1.0)  # the state line follows within a quarter second
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "sync: synced (0 waiting)" in out
