@@ -1,9 +1,9 @@
 """``referee-desk server ACTION URL …``: the organizer's PostgreSQL tournament server.
 
-Actions: ``init`` (schema, organizer role, one role per table), ``publish`` (give the
-drawn matches and their openings to the tables' desks), ``assign`` (one match to one
-desk), ``status`` (what the server holds, conflicts desks reported), ``watch`` (print
-every event as it lands).
+Actions: ``init`` (schema, organizer role, one role per table), ``password`` (a new
+password for a lost address), ``publish`` (give the drawn matches and their openings to
+the tables' desks), ``assign`` (one match to one desk), ``status`` (what the server
+holds, conflicts desks reported), ``watch`` (print every event as it lands).
 A refusal is one line on stderr: exit 1 (refused) or 2 (cannot reach or log in).
 """
 
@@ -19,6 +19,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("url", help="postgresql://admin:password@host:port/database (a superuser)")
     p.add_argument("--tables", default="", help="table names, comma-separated (1号桌,2号桌,…)")
     p.add_argument("--from", dest="tournament", help="take the tables from this tournament file")
+    p.add_argument("--host", help="host name or address the desks reach the server at")
+    p = sub.add_parser("password", help="a new password (and address) for a desk or the organizer")
+    p.add_argument("url", help="the superuser's address, as for init")
+    p.add_argument("who", help="table name (1号桌), desk role, or 'organizer'")
     p.add_argument("--host", help="host name or address the desks reach the server at")
     p = sub.add_parser("publish", help="give drawn matches and their openings to the desks")
     p.add_argument("url", help="the organizer's address")
@@ -43,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     action = {
         "init": _init,
+        "password": _password,
         "publish": _publish,
         "assign": _assign,
         "status": _status,
@@ -92,6 +97,14 @@ def _width(text: str) -> int:
     import unicodedata
 
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _password(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.init import new_password
+
+    login = new_password(args.url, args.who)
+    print(f"  {login.table_label or 'organizer'}  {login.url(args.url, args.host)}")
+    return 0
 
 
 def _publish(args: argparse.Namespace) -> int:

@@ -124,3 +124,17 @@ def test_a_database_that_does_not_exist(pg_cluster, capsys) -> None:
     code, _, err = _run(capsys, "server", "init", pg_cluster.url("nosuchdb"), "--tables", "1号桌")
     assert code == 2 and 'database "nosuchdb" does not exist' in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_new_password_replaces_a_lost_one(hall, capsys) -> None:
+    code, out, _ = _run(capsys, "server", "password", hall.admin_url, "2号桌")
+    assert code == 0
+    (fresh,) = re.findall(r"postgresql://\S+", out)
+    with TournamentServer.open(fresh) as desk:
+        assert desk.role == hall.desk_roles[1]
+    code, _, err = _run(capsys, "sync", "x.sqlite", hall.desk_urls[1])
+    assert code == 2 and "wrong password" in err
+    code, _, err = _run(capsys, "server", "password", hall.admin_url, "9号桌")
+    assert code == 1 and "no desk '9号桌'" in err
+    code, _, err = _run(capsys, "server", "password", hall.desk_urls[0], "organizer")
+    assert code == 1 and "superuser" in err

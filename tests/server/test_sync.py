@@ -150,3 +150,19 @@ def test_two_pushers_of_one_desk_at_once_send_each_event_once(hall, desk_file) -
     with TournamentServer.open(hall.organizer_url) as server, TournamentFile.open(path) as tf:
         assert server.count() == 240
         assert all(server.events(m) == tf.events(m) for m in tf.match_ids())
+
+
+def test_a_file_behind_the_server_is_named_not_pushed_and_not_a_server_conflict(
+    hall, desk_file, tmp_path
+) -> None:
+    path = desk_file("t1", {"R1-T1": 4})
+    older = tmp_path / "restored.sqlite"
+    older.write_bytes(path.read_bytes())  # as a backup restored after more was recorded
+    with TournamentFile.open(path) as tf:
+        record(tf, "R1-T1", 3)
+    sync_file(str(path), hall.desk_urls[0])
+    (conflict,) = sync_file(str(older), hall.desk_urls[0]).conflicts
+    assert (conflict.kind, conflict.seq) == ("behind", 5)
+    assert "the server holds 7 events, this file 4" in conflict.reason
+    with TournamentServer.open(hall.organizer_url) as organizer:
+        assert organizer.conflicts() == [] and organizer.head("R1-T1")[0] == 7

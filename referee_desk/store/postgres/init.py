@@ -112,6 +112,45 @@ def init_server(url: str, tables: Sequence[str]) -> InitReport:
         conn.close()
 
 
+def new_password(url: str, who: str) -> Login:
+    """A fresh password for a table's desk (``1号桌`` or its role) or ``organizer``.
+
+    For a lost address sheet: run as the server's superuser; the old password stops
+    working at once. Raises a one-line ``ServerError``.
+    """
+    shown = redact(url)
+    conn = connect(url)
+    try:
+        with conn.transaction():
+            organizer = conn.execute(
+                "SELECT value FROM referee_desk.meta WHERE key = 'organizer_role'"
+            ).fetchone()[0]
+            row = conn.execute(
+                "SELECT role, table_label FROM referee_desk.desks "
+                "WHERE role = %s OR table_label = %s",
+                (who, who),
+            ).fetchone()
+            if who in ("organizer", organizer):
+                login = Login(organizer, _password())
+            elif row is not None:
+                login = Login(row[0], _password(), row[1])
+            else:
+                raise ServerRefused(f"{shown}: no desk {who!r} on this server")
+            try:
+                conn.execute(
+                    sql.SQL("ALTER ROLE {} PASSWORD {}").format(
+                        sql.Identifier(login.role), sql.Literal(login.password)
+                    )
+                )
+            except psycopg.errors.InsufficientPrivilege as error:
+                raise ServerRefused(
+                    f"{shown}: {_line(error)}; run it as the server's superuser"
+                ) from None
+        return login
+    finally:
+        conn.close()
+
+
 def _create(
     conn: psycopg.Connection,
     database: str,
