@@ -69,7 +69,9 @@ def test_server_killed_during_pushes_desks_keep_recording_and_catch_up(own_clust
             return match_id, tf.events(match_id)
 
     heard: set[tuple[str, int]] = set()
-    listener = ListenerThread(organizer_url, lambda e: heard.add((e.match_id, e.seq)))
+    listener = ListenerThread(
+        organizer_url, lambda e: heard.add((e.match_id, e.seq)), on_connect=lambda: None
+    )
     listener.retry_seconds = 0.2
     listener.start()
     assert listener.wait_ready()
@@ -92,6 +94,7 @@ def test_server_killed_during_pushes_desks_keep_recording_and_catch_up(own_clust
             assert organizer.events(match_id) == local
     # The organizer's live view came back by itself: the last events were heard.
     listener.stop()
+    assert listener.connects >= 2  # once at the start, again after the restart
     assert {(m, per_desk) for m, _ in results} <= heard
 
 

@@ -4,7 +4,8 @@ The server's trigger sends ``NOTIFY referee_desk_events`` for each inserted even
 notification is delivered when the desk's transaction commits, so a listener never
 hears of an event it cannot read yet. ``EventListener`` waits on one connection;
 ``ListenerThread`` calls back from a thread (the organizer's view marshals the call to
-its own thread) and reconnects when the server goes away.
+its own thread) and reconnects when the server goes away; ``on_connect`` is called on
+each (re)connection, after LISTEN, so the view reloads what landed while it was away.
 """
 
 from __future__ import annotations
@@ -71,10 +72,17 @@ class ListenerThread:
     """Calls ``on_event(landed)`` from a daemon thread for every event; reconnects on loss."""
 
     def __init__(
-        self, url: str, on_event: Callable[[Landed], None], *, retry_seconds: float = 1.0
+        self,
+        url: str,
+        on_event: Callable[[Landed], None],
+        *,
+        on_connect: Callable[[], None] | None = None,
+        retry_seconds: float = 1.0,
     ) -> None:
         self.url = url
         self.on_event = on_event
+        self.on_connect = on_connect
+        self.connects = 0
         self.retry_seconds = retry_seconds
         self.last_error: str | None = None
         self._stop = threading.Event()
@@ -103,8 +111,11 @@ class ListenerThread:
         while not self._stop.is_set():
             try:
                 with EventListener(self.url) as listener:
-                    self._ready.set()
+                    self.connects += 1
                     self.last_error = None
+                    if self.on_connect is not None:
+                        self.on_connect()  # reload: events landed while away were not heard
+                    self._ready.set()
                     while not self._stop.is_set():
                         for landed in listener.wait(timeout=0.5):
                             self.on_event(landed)
