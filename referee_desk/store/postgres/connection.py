@@ -67,7 +67,8 @@ def login_error(shown: str, error: psycopg.Error) -> ServerUnreachable | ServerL
 def check_schema(conn: psycopg.Connection, shown: str) -> int:
     """The schema version; refuses a database without it or of another version."""
     version = schema.installed_version(conn)
-    conn.rollback() if not conn.autocommit else None
+    if not conn.autocommit:
+        conn.rollback()  # leave no transaction open behind a read
     if version is None:
         raise NotARefereeDeskServer(
             f"{shown}: not a Referee Desk database (no {schema.SCHEMA} schema); "

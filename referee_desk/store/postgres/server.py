@@ -146,6 +146,25 @@ class TournamentServer:
         ).fetchall()
         return [r[0] for r in rows]
 
+    def hash_at(self, match_id: str, seq: int) -> str | None:
+        return self._one(
+            "SELECT hash FROM referee_desk.events WHERE match_id = %s AND seq = %s",
+            (match_id, seq),
+        )
+
+    def claim(self, match_id: str) -> str | None:
+        """Desk: take the match if nobody holds it; returns the role that holds it."""
+        return self._one("SELECT referee_desk.claim_match(%s)", (match_id,))
+
+    def report_conflict(
+        self, match_id: str, seq: int, kind: str, desk_hash: str, desk_text: str, detail: str
+    ) -> None:
+        """Record a desk's conflict for the organizer (the server adds its own hash)."""
+        self.connection.execute(
+            "SELECT referee_desk.report_conflict(%s, %s, %s, %s, %s, %s)",
+            (match_id, seq, kind, desk_hash, desk_text, detail),
+        )
+
     def count(self) -> int:
         return int(self._one("SELECT COUNT(*) FROM referee_desk.events"))
 

@@ -132,7 +132,7 @@ def _push_match(
     """Events sent for one match, or the conflict that stopped it."""
     for _attempt in range(3):
         if server.is_desk:
-            holder = server._one("SELECT referee_desk.claim_match(%s)", (match_id,))
+            holder = server.claim(match_id)
             if holder != server.role:
                 return Conflict(
                     match_id,
@@ -170,11 +170,7 @@ def _first_difference(
     common = min(server_seq, len(events))
     if common == 0:
         return None
-    server_hashes = None
-    at_common = server._one(
-        "SELECT hash FROM referee_desk.events WHERE match_id = %s AND seq = %s",
-        (match_id, common),
-    )
+    at_common = server.hash_at(match_id, common)
     if at_common == events[common - 1].hash:
         if server_seq > len(events):
             return Conflict(
@@ -221,16 +217,13 @@ def _report(server: TournamentServer, tf: TournamentFile, conflict: Conflict) ->
     event = events[conflict.seq - 1] if 0 < conflict.seq <= len(events) else None
     # The admin or a foreign role may not report: the desk's own report still names it.
     with contextlib.suppress(psycopg.errors.InsufficientPrivilege):
-        server.connection.execute(
-            "SELECT referee_desk.report_conflict(%s, %s, %s, %s, %s, %s)",
-            (
-                conflict.match_id,
-                conflict.seq,
-                conflict.kind,
-                event.hash if event else "",
-                event.canonical_json().decode("utf-8") if event else "",
-                conflict.reason,
-            ),
+        server.report_conflict(
+            conflict.match_id,
+            conflict.seq,
+            conflict.kind,
+            event.hash if event else "",
+            event.canonical_json().decode("utf-8") if event else "",
+            conflict.reason,
         )
 
 
