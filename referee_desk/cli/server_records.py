@@ -9,31 +9,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
-from pathlib import Path
 
 
 def verify(args: argparse.Namespace) -> int:
     from referee_desk.store import StoreError
     from referee_desk.store.postgres.address import redact
     from referee_desk.store.postgres.errors import ServerLoginRefused, ServerUnreachable
-    from referee_desk.store.postgres.records import (
-        export_server_events,
-        server_heads,
-        verify_server,
-    )
+    from referee_desk.store.postgres.records import server_heads, verify_server
 
     shown = redact(args.file)
     try:
-        if args.against:
-            from referee_desk.store.interchange import verify_path
-
-            with tempfile.TemporaryDirectory() as folder:
-                copy = Path(folder) / "server.jsonl"
-                export_server_events(args.file, copy)
-                problem = verify_path(copy, against=args.against)
-        else:
-            problem = verify_server(args.file)
+        problem = verify_server(args.file, against=args.against)
     except (ServerUnreachable, ServerLoginRefused) as error:
         print(f"verify: {error}", file=sys.stderr)
         return 2
@@ -41,8 +27,7 @@ def verify(args: argparse.Namespace) -> int:
         print(f"verify: {error}", file=sys.stderr)
         return 2
     if problem is not None:
-        text = str(problem).replace(str(problem.file), shown) if problem.file else str(problem)
-        print(f"BROKEN {text if problem.file else f'{shown}: {text}'}", file=sys.stderr)
+        print(f"BROKEN {problem}", file=sys.stderr)  # problem.file is the redacted address
         return 1
     suffix = f" (agrees with {args.against})" if args.against else ""
     print(f"OK {shown}: hash chains intact, every event acceptable{suffix}")

@@ -14,11 +14,11 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from referee_desk.store.file_core import utc_now
-from referee_desk.store.tournament_file import TournamentFile
+from referee_desk.store import TournamentFile
 
 SUFFIX = ".sync"
 
@@ -46,6 +46,10 @@ class Conflict:
 
     def __str__(self) -> str:
         return f"match {self.match_id}, event {self.seq}: {self.reason}"
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def marks_path(tf: TournamentFile) -> Path:

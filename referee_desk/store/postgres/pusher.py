@@ -19,10 +19,10 @@ from typing import Self
 
 import psycopg
 
+from referee_desk.store import TournamentFile
 from referee_desk.store.postgres.errors import ServerError, ServerUnreachable
 from referee_desk.store.postgres.server import TournamentServer
 from referee_desk.store.postgres.sync import PushReport, SyncState, push, sync_state
-from referee_desk.store.tournament_file import TournamentFile
 
 
 class Backoff:

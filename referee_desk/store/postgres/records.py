@@ -1,38 +1,38 @@
 """Reading match records back from the server: ``verify`` and ``export jsonl`` on a URL.
 
 The server keeps each event's canonical text and hash as the desk wrote them, so the
-store's own checks (chain, stored canonical text, replay) run on the server's records
-unchanged, and an exported JSON Lines file is byte for byte what the desk would export.
+store's own checks (chain, replay, seals) run on the server's records unchanged, and an
+exported JSON Lines file is byte for byte what the desk would export.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
+from pathlib import Path
 
+from referee_desk.store import Problem
+from referee_desk.store.interchange import verify_path
 from referee_desk.store.jsonl import write_jsonl
-from referee_desk.store.postgres.server import TournamentServer, event_from_stored
-from referee_desk.store.verify import Problem, match_problem
+from referee_desk.store.postgres.server import TournamentServer
 
 
-def verify_server(url: str, *, replay: bool = True) -> Problem | None:
-    """The first problem of any match on the server (chain, canonical text, replay), or None."""
-    with TournamentServer.open(url) as server:
-        for match_id in server.match_ids():
-            rows = server.connection.execute(
-                "SELECT seq, hash, canonical FROM referee_desk.events WHERE match_id = %s "
-                "ORDER BY seq",
-                (match_id,),
-            ).fetchall()
-            try:
-                events = [event_from_stored(text, hash_) for _, hash_, text in rows]
-            except (ValueError, KeyError, TypeError) as error:
-                return Problem(f"unreadable event on the server ({error})", match_id)
-            found = match_problem(
-                match_id, events, stored_canonical=[r[2] for r in rows], replay=replay
-            )
-            if found is not None:
-                return Problem(found.reason, found.match_id, found.seq, file=server.shown)
-    return None
+def verify_server(url: str, *, against: str | None = None) -> Problem | None:
+    """The first problem of any match on the server, or None.
+
+    The store's own ``verify_path`` runs on the server's records written out as JSON
+    Lines (chain, every event replayed; with ``against`` the seals of that tournament
+    file), so a record is judged exactly as a desk's export would be.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "server.jsonl"
+        with TournamentServer.open(url) as server:
+            shown = server.shown
+            write_jsonl(server.all_events(), copy)
+        found = verify_path(copy, against=against)
+    if found is None:
+        return None
+    return Problem(found.reason, found.match_id, found.seq, file=shown)
 
 
 def server_heads(url: str) -> list[tuple[str, int, str]]:

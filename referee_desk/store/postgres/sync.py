@@ -18,12 +18,12 @@ import psycopg
 
 from referee_desk.match import new_event
 from referee_desk.match.envelope import Event
+from referee_desk.store import TournamentFile
 from referee_desk.store.postgres import marks
 from referee_desk.store.postgres.connection import redact
 from referee_desk.store.postgres.errors import ServerError, ServerUnreachable
 from referee_desk.store.postgres.marks import Conflict
 from referee_desk.store.postgres.server import TournamentServer
-from referee_desk.store.tournament_file import TournamentFile
 
 #: Events per transaction when a desk catches up.
 BATCH = 500
