@@ -2,8 +2,9 @@
 
 Actions: ``init`` (schema, organizer role, one role per table), ``password`` (a new
 password for a lost address), ``publish`` (give the drawn matches and their openings to
-the tables' desks), ``assign`` (one match to one desk), ``status`` (what the server
-holds, conflicts desks reported), ``watch`` (print every event as it lands).
+the tables' desks), ``assign`` (one match to one desk), ``collect`` (the server's
+records into the tournament file, for standings and documents), ``status`` (what the
+server holds, conflicts desks reported), ``watch`` (print every event as it lands).
 A refusal is one line on stderr: exit 1 (refused) or 2 (cannot reach or log in).
 """
 
@@ -31,6 +32,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("url", help="the organizer's address")
     p.add_argument("match", help="match id")
     p.add_argument("desk", help="table name (1号桌) or desk role")
+    p = sub.add_parser(
+        "collect", help="bring the server's records into the tournament file (standings)"
+    )
+    p.add_argument("url", help="the organizer's address")
+    p.add_argument("tournament", help="tournament file (.sqlite) with the draw")
+    p.add_argument(
+        "--follow", action="store_true", help="keep collecting as events land (Ctrl+C stops)"
+    )
     p = sub.add_parser("status", help="what the server holds, and conflicts")
     p.add_argument("url")
     p = sub.add_parser("watch", help="print each event as it lands (LISTEN/NOTIFY)")
@@ -50,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         "password": _password,
         "publish": _publish,
         "assign": _assign,
+        "collect": _collect,
         "status": _status,
         "watch": _watch,
     }
@@ -147,6 +157,48 @@ def _assign(args: argparse.Namespace) -> int:
         holder = server.assignment(args.match)
     print(f"{args.match} now belongs to {holder.desk_role if holder else args.desk}")
     return 0
+
+
+def _collect(args: argparse.Namespace) -> int:
+    """Import the server's records into the tournament file, once or as they land."""
+    import time
+
+    from referee_desk.store.postgres.listener import EventListener
+
+    status = _collect_once(args, None)
+    if not args.follow:
+        return status
+    try:
+        with EventListener(args.url) as listener:
+            _collect_once(args, None)  # what landed before LISTEN
+            while True:
+                changed = {landed.match_id for landed in listener.wait(timeout=1.0)}
+                if changed:
+                    time.sleep(0.5)  # a desk's batch lands in one go
+                    changed |= {landed.match_id for landed in listener.wait(timeout=0.01)}
+                    _collect_once(args, sorted(changed))
+    except KeyboardInterrupt:
+        return 0
+
+
+def _collect_once(args: argparse.Namespace, match_ids: list[str] | None) -> int:
+    import tempfile
+    from pathlib import Path
+
+    from referee_desk.store.postgres.records import export_server_matches
+    from referee_desk.tournament.importing import import_records
+    from referee_desk.tournament.repository import Tournament
+
+    with tempfile.TemporaryDirectory(prefix="referee-desk-collect-") as folder:
+        copy = Path(folder) / "server.jsonl"
+        if not export_server_matches(args.url, copy, match_ids):
+            print("collect: the server holds no events yet", flush=True)
+            return 0
+        with Tournament.open(args.tournament) as t:
+            result = import_records(t, [copy])
+    for line in result.lines():
+        print(line, flush=True)
+    return 0 if result.ok else 1
 
 
 def _status(args: argparse.Namespace) -> int:

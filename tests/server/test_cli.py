@@ -39,19 +39,7 @@ def test_sync_names_the_match_and_seq_of_a_fork(hall, desk_file, tmp_path, capsy
 
 
 def test_publish_gives_drawn_matches_and_openings_to_the_tables(hall, tmp_path, capsys) -> None:
-    cup = tmp_path / "cup.sqlite"
-    assert _run(
-        capsys,
-        "tournament", "create", str(cup), "--name", "桂林杯",
-        "--tables", "1号桌,2号桌,3号桌", "--referees", "王磊",
-    )[0] == 0  # fmt: skip
-    pairs = tmp_path / "pairs.csv"
-    pairs.write_text(
-        "player1,player2,club,seed\n张伟,王芳,,\n李娜,刘洋,,\n陈静,杨帆,,\n赵磊,周敏,,\n",
-        encoding="utf-8",
-    )
-    assert _run(capsys, "tournament", "import-pairs", str(cup), str(pairs))[0] == 0
-    assert _run(capsys, "tournament", "draw", str(cup), "--seed", "7")[0] == 0
+    cup = _drawn_cup(tmp_path, capsys)
     code, _, err = _run(capsys, "server", "publish", hall.organizer_url, str(cup))
     assert code == 0, err
     with TournamentServer.open(hall.organizer_url) as organizer:
@@ -143,3 +131,87 @@ def test_sync_follow_pushes_as_the_file_grows_until_interrupted(hall, desk_file)
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     assert "sync: synced (0 waiting)" in out
+
+
+def _drawn_cup(tmp_path, capsys):
+    cup = tmp_path / "cup.sqlite"
+    assert _run(
+        capsys, "tournament", "create", str(cup), "--name", "桂林杯",
+        "--tables", "1号桌,2号桌,3号桌", "--referees", "王磊",
+    )[0] == 0  # fmt: skip
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(
+        "player1,player2,club,seed\n张伟,王芳,,\n李娜,刘洋,,\n陈静,杨帆,,\n赵磊,周敏,,\n",
+        encoding="utf-8",
+    )
+    assert _run(capsys, "tournament", "import-pairs", str(cup), str(pairs))[0] == 0
+    assert _run(capsys, "tournament", "draw", str(cup), "--seed", "7")[0] == 0
+    return cup
+
+
+def test_a_drawn_match_played_at_a_desk_counts_in_the_standings(hall, tmp_path, capsys):
+    """The hall's whole loop: publish, the desk pulls the opening, plays, syncs; collect."""
+    from datetime import UTC, datetime, timedelta
+
+    from referee_desk.tournament.repository import Tournament
+    from referee_desk.tournament.simulate import simulate_match
+
+    cup = _drawn_cup(tmp_path, capsys)
+    assert _run(capsys, "server", "publish", hall.organizer_url, str(cup))[0] == 0
+    with Tournament.open(cup, read_only=True) as t:
+        match = next(m for m in t.matches() if m.table and t.state().match(m.match_id).pair_a)
+        opening = t.opening_payload(match.match_id)
+    desk_url = hall.desk_urls[["1号桌", "2号桌", "3号桌"].index(match.table)]
+    table = tmp_path / "table.sqlite"
+    assert _run(capsys, "sync", str(table), desk_url, "--open", match.match_id)[0] == 0
+    later = datetime.now(UTC) + timedelta(seconds=1)  # after the pulled opening
+    played = simulate_match(match.match_id, opening, winner="EW", start=later)
+    with TournamentFile.open(table) as tf:
+        assert tf.events(match.match_id)[0].payload == played[0].payload
+        for event in played[1:]:
+            tf.append(event, lock=event.type == "match_ended")
+    assert _run(capsys, "sync", str(table), desk_url)[0] == 0
+    code, out, err = _run(capsys, "server", "collect", hall.organizer_url, str(cup))
+    assert code == 0, err
+    assert f"added {len(played)} events in 1 matches" in out
+    with Tournament.open(cup, read_only=True) as t:
+        state = t.state().match(match.match_id)
+        assert state.status == "decided" and state.winner == state.pair_b
+    code, out, _ = _run(capsys, "server", "collect", hall.organizer_url, str(cup))
+    assert code == 0 and "added 0 events" in out  # again: nothing changes
+
+
+def test_collect_follow_brings_records_in_as_they_land(hall, desk_file, tmp_path, capsys):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cup = _drawn_cup(tmp_path, capsys)
+    path = desk_file("t1", {"GL-R1-T1": 3})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee_desk.cli.main", "server", "collect",
+         hall.organizer_url, str(cup), "--follow"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        time.sleep(1.5)  # listening
+        for more in (0, 4):
+            with TournamentFile.open(path) as tf:
+                record(tf, "GL-R1-T1", more)
+            sync_file(str(path), hall.desk_urls[0])
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                with TournamentFile.open(cup, read_only=True) as t:
+                    if t.head("GL-R1-T1")[0] == 3 + more:
+                        break
+                time.sleep(0.2)
+            else:
+                raise AssertionError(f"the tournament file never got event {3 + more}")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "added 4 events in 1 matches" in out

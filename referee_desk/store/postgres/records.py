@@ -51,3 +51,13 @@ def export_server_events(url: str, out: str | os.PathLike[str], match_id: str | 
         else:
             events = server.all_events()
     return write_jsonl(events, out)
+
+
+def export_server_matches(
+    url: str, out: str | os.PathLike[str], match_ids: list[str] | None = None
+) -> int:
+    """Write the records of ``match_ids`` (None: every match) as JSON Lines; the count."""
+    with TournamentServer.open(url) as server:
+        wanted = server.match_ids() if match_ids is None else match_ids
+        events = [e for m in wanted for e in server.events(m)]
+    return write_jsonl(events, out)
