@@ -170,7 +170,7 @@ def _collect(args: argparse.Namespace) -> int:
         return status
     try:
         with EventListener(args.url) as listener:
-            _collect_once(args, None)  # what landed before LISTEN
+            _collect_once(args, None, quiet=True)  # what landed before LISTEN
             while True:
                 changed = {landed.match_id for landed in listener.wait(timeout=1.0)}
                 if changed:
@@ -181,7 +181,9 @@ def _collect(args: argparse.Namespace) -> int:
         return 0
 
 
-def _collect_once(args: argparse.Namespace, match_ids: list[str] | None) -> int:
+def _collect_once(
+    args: argparse.Namespace, match_ids: list[str] | None, *, quiet: bool = False
+) -> int:
     import tempfile
     from pathlib import Path
 
@@ -192,7 +194,8 @@ def _collect_once(args: argparse.Namespace, match_ids: list[str] | None) -> int:
     with tempfile.TemporaryDirectory(prefix="referee-desk-collect-") as folder:
         copy = Path(folder) / "server.jsonl"
         if not export_server_matches(args.url, copy, match_ids):
-            print("collect: the server holds no events yet", flush=True)
+            if not quiet:
+                print("collect: the server holds no events yet", flush=True)
             return 0
         with Tournament.open(args.tournament) as t:
             result = import_records(t, [copy])
