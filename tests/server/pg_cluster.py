@@ -32,9 +32,10 @@ SERVICE_USER = "referee-desk-pg"
 
 def find_bin_dir() -> Path | None:
     """The folder holding initdb/pg_ctl/postgres (newest Debian version first), or None."""
+    chosen = os.environ.get("REFEREE_DESK_PG_BIN")
+    if chosen:  # this folder and no other
+        return Path(chosen) if all((Path(chosen) / n).is_file() for n in NEEDED) else None
     candidates: list[str] = []
-    if os.environ.get("REFEREE_DESK_PG_BIN"):
-        candidates.append(os.environ["REFEREE_DESK_PG_BIN"])
 
     def version(path: str) -> float:
         try:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -26,3 +29,29 @@ def test_server_processes_do_not_run_as_root(pg_cluster) -> None:
 def test_wrong_password_is_refused(pg_cluster) -> None:
     with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
         psycopg.connect(pg_cluster.url(password="wrong"), connect_timeout=5).close()
+
+
+def _run_without_server(tmp_path, **env: str) -> subprocess.CompletedProcess[str]:
+    """The cluster test in a child pytest that cannot find the server binaries."""
+    clean = {k: v for k, v in os.environ.items() if k != "CI"}
+    clean.update(REFEREE_DESK_PG_BIN=str(tmp_path / "no-postgres-here"), **env)
+    target = (
+        f"{Path(__file__).parent / 'test_cluster.py'}::test_server_processes_do_not_run_as_root"
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
+         "-rs", target],
+        capture_output=True,
+        text=True,
+        env=clean,
+        timeout=120,
+    )  # fmt: skip
+
+
+def test_missing_server_binaries_skip_with_the_reason_but_fail_under_ci(tmp_path) -> None:
+    skipped = _run_without_server(tmp_path)
+    assert skipped.returncode == 0, skipped.stdout
+    assert "1 skipped" in skipped.stdout and "install Debian's 'postgresql'" in skipped.stdout
+    failed = _run_without_server(tmp_path, CI="true")
+    assert failed.returncode == 1
+    assert "CI must run the server tests" in failed.stdout

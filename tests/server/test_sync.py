@@ -166,3 +166,18 @@ def test_a_file_behind_the_server_is_named_not_pushed_and_not_a_server_conflict(
     assert "the server holds 7 events, this file 4" in conflict.reason
     with TournamentServer.open(hall.organizer_url) as organizer:
         assert organizer.conflicts() == [] and organizer.head("R1-T1")[0] == 7
+
+
+def test_awkward_text_is_stored_byte_for_byte(hall, tmp_path) -> None:
+    """Quotes, backslashes, tabs, U+2028, astral characters: same text, same hash."""
+    path = tmp_path / "t1.sqlite"
+    awkward = '引号"与\\反斜杠\t制表\u2028行分隔 🀄 \u00e9\u0301 end'
+    with TournamentFile.open(path) as tf:
+        record(tf, "R1-T1", 2)
+        tf.append(draft("R1-T1", 2, text=awkward))
+    assert sync_file(str(path), hall.desk_urls[0]).pushed == {"R1-T1": 3}
+    with TournamentServer.open(hall.organizer_url) as server, TournamentFile.open(path) as tf:
+        (stored,) = server.canonical_texts("R1-T1")[2:]
+        local = tf.events("R1-T1")[2]
+        assert stored.encode("utf-8") == local.canonical_json()
+        assert server.events("R1-T1")[2].payload["text"] == awkward
