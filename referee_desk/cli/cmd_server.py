@@ -86,15 +86,19 @@ def _init(args: argparse.Namespace) -> int:
         print("server init: name the tables (--tables 1号桌,2号桌 or --from FILE)", file=sys.stderr)
         return 1
     report = init_server(args.url, tables)
-    if report.already:
+    if report.already and not report.desks:
         print(
             f"server init: database {report.database} is already a Referee Desk server "
-            "(current schema); nothing changed"
+            "with these tables; nothing changed"
         )
         return 0
-    print(f"server init: database {report.database}: schema ready, {len(report.desks)} desks")
+    if report.already:
+        print(f"server init: database {report.database}: {len(report.desks)} tables added")
+        rows = []
+    else:
+        print(f"server init: database {report.database}: schema ready, {len(report.desks)} desks")
+        rows = [("organizer", report.organizer.url(args.url, args.host))]
     print("Give each table its address (the passwords are shown only now):")
-    rows = [("organizer", report.organizer.url(args.url, args.host))]
     rows += [(d.table_label, d.url(args.url, args.host)) for d in report.desks]
     width = max(_width(label) for label, _ in rows)
     for label, url in rows:

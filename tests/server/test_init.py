@@ -46,10 +46,21 @@ def test_init_prints_an_address_per_table_that_logs_in(pg_database, capsys) -> N
 
 
 def test_init_twice_changes_nothing(hall, capsys) -> None:
-    code, out, _ = _run(capsys, "server", "init", hall.admin_url, "--tables", "9号桌")
+    code, out, _ = _run(capsys, "server", "init", hall.admin_url, "--tables", "1号桌,3号桌")
     assert code == 0 and "already a Referee Desk server" in out
     with TournamentServer.open(hall.organizer_url) as organizer:
         assert len(organizer.desks()) == 3
+
+
+def test_init_again_adds_only_the_new_tables(hall, capsys) -> None:
+    code, out, _ = _run(capsys, "server", "init", hall.admin_url, "--tables", "1号桌,9号桌")
+    assert code == 0 and "1 tables added" in out and "organizer" not in out
+    (url,) = re.findall(r"^\s+9号桌\s+(postgresql://\S+)$", out, re.M)
+    db = _database(hall.admin_url)
+    with TournamentServer.open(url) as desk:
+        assert desk.is_desk and desk.role == f"{db}_t04"
+    with TournamentServer.open(hall.desk_urls[0]) as first:  # old passwords still work
+        assert first.role == hall.desk_roles[0]
 
 
 @pytest.mark.parametrize(

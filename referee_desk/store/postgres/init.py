@@ -53,8 +53,9 @@ def init_server(url: str, tables: Sequence[str]) -> InitReport:
     """Create the schema and the roles in the (empty) database of ``url``.
 
     ``tables`` are the table labels (``1号桌`` …); table n gets the role ``<db>_t<nn>``.
-    A database already at the current schema is left as it is (``already`` set, no new
-    passwords). Raises a one-line ``ServerError``; on any error nothing is written.
+    On a database already at the current schema (``already`` set) only the tables not
+    yet there are added (``desks`` lists just those, with their new passwords); nothing
+    else changes. Raises a one-line ``ServerError``; on any error nothing is written.
     """
     labels = [label.strip() for label in tables if label.strip()]
     if len(set(labels)) != len(labels):
@@ -67,9 +68,7 @@ def init_server(url: str, tables: Sequence[str]) -> InitReport:
             encoding = conn.execute("SHOW server_encoding").fetchone()[0]
             version = schema.installed_version(conn)
         if version == schema.SERVER_SCHEMA_VERSION:
-            server_id = _meta(conn, "server_id")
-            roles = schema.RoleNames.for_database(database)
-            return InitReport(database, server_id, Login(roles.organizer, ""), (), already=True)
+            return _add_tables(conn, shown, database, labels)
         if version is not None:
             check_schema(conn, shown)  # raises: older or newer
         if encoding != "UTF8":
@@ -110,6 +109,45 @@ def init_server(url: str, tables: Sequence[str]) -> InitReport:
         return InitReport(database, server_id, organizer, desks)
     finally:
         conn.close()
+
+
+def _add_tables(
+    conn: psycopg.Connection, shown: str, database: str, labels: Sequence[str]
+) -> InitReport:
+    """Add the tables not yet on a ready server, in one transaction."""
+    server_id = _meta(conn, "server_id")
+    roles = schema.RoleNames.for_database(database)
+    organizer = Login(roles.organizer, "")
+    rows = conn.execute("SELECT role, table_label FROM referee_desk.desks").fetchall()
+    conn.rollback()
+    known = {label for _, label in rows}
+    numbers = [
+        int(role.rsplit("_t", 1)[1]) for role, _ in rows if role.rsplit("_t", 1)[1].isdigit()
+    ]
+    start = max(numbers, default=0) + 1
+    new = [label for label in labels if label not in known]
+    desks = tuple(
+        Login(roles.desk(n), _password(), label) for n, label in enumerate(new, start=start)
+    )
+    if not desks:
+        return InitReport(database, server_id, organizer, (), already=True)
+    try:
+        with conn.transaction():
+            for desk in desks:
+                conn.execute(
+                    sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} IN ROLE {}").format(
+                        sql.Identifier(desk.role),
+                        sql.Literal(desk.password),
+                        sql.Identifier(roles.desks),
+                    )
+                )
+                conn.execute(
+                    "INSERT INTO referee_desk.desks (role, table_label) VALUES (%s, %s)",
+                    (desk.role, desk.table_label),
+                )
+    except psycopg.Error as error:
+        raise ServerRefused(f"{shown}: adding tables refused: {_line(error)}") from None
+    return InitReport(database, server_id, organizer, desks, already=True)
 
 
 def new_password(url: str, who: str) -> Login:
