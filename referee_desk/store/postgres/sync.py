@@ -117,7 +117,7 @@ def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) ->
                 pushed[match_id] = outcome
             else:
                 unchanged.append(match_id)
-    except psycopg.OperationalError as error:
+    except (psycopg.OperationalError, psycopg.InterfaceError) as error:
         raise ServerUnreachable(f"{redact(server.url)}: lost the server: {_line(error)}") from None
     finally:
         known = marks.latest_server(tf)
