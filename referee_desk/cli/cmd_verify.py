@@ -26,6 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.file.startswith(("postgresql://", "postgres://")):  # the tournament server
+        from referee_desk.cli.server_records import verify
+
+        return verify(args)
     try:
         from referee_desk.store.interchange import verify_path
 

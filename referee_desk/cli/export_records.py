@@ -11,6 +11,10 @@ import sys
 
 
 def export_jsonl(args: argparse.Namespace) -> int:
+    if args.file.startswith(("postgresql://", "postgres://")):  # the tournament server
+        from referee_desk.cli import server_records
+
+        return server_records.export_jsonl(args)
     from referee_desk.store import StoreError, StoreWriteError
     from referee_desk.store.interchange import export_events, is_sqlite, verify_path
     from referee_desk.store.jsonl import read_jsonl, write_jsonl

@@ -22,6 +22,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "import": ("referee_desk.cli.cmd_import", "import JSON Lines match records into a tournament"),
     "export": ("referee_desk.cli.cmd_export", "export records or documents (jsonl, xlsx, PDF)"),
     "tournament": ("referee_desk.cli.cmd_tournament", "create and run a tournament headlessly"),
+    "server": ("referee_desk.cli.cmd_server", "set up and run the tournament server (PostgreSQL)"),
+    "sync": ("referee_desk.cli.cmd_sync", "push a desk's new events to the tournament server"),
 }
 
 

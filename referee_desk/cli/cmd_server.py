@@ -1,0 +1,239 @@
+"""``referee-desk server ACTION URL …``: the organizer's PostgreSQL tournament server.
+
+Actions: ``init`` (schema, organizer role, one role per table), ``password`` (a new
+password for a lost address), ``publish`` (give the drawn matches and their openings to
+the tables' desks), ``assign`` (one match to one desk), ``collect`` (the server's
+records into the tournament file, for standings and documents), ``status`` (what the
+server holds, conflicts desks reported), ``watch`` (print every event as it lands).
+A refusal is one line on stderr: exit 1 (refused) or 2 (cannot reach or log in).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = sub.add_parser("init", help="set up an empty database as a tournament server")
+    p.add_argument("url", help="postgresql://admin:password@host:port/database (a superuser)")
+    p.add_argument("--tables", default="", help="table names, comma-separated (1号桌,2号桌,…)")
+    p.add_argument("--from", dest="tournament", help="take the tables from this tournament file")
+    p.add_argument("--host", help="host name or address the desks reach the server at")
+    p = sub.add_parser("password", help="a new password (and address) for a desk or the organizer")
+    p.add_argument("url", help="the superuser's address, as for init")
+    p.add_argument("who", help="table name (1号桌), desk role, or 'organizer'")
+    p.add_argument("--host", help="host name or address the desks reach the server at")
+    p = sub.add_parser("publish", help="give drawn matches and their openings to the desks")
+    p.add_argument("url", help="the organizer's address")
+    p.add_argument("tournament", help="tournament file (.sqlite) with the draw")
+    p = sub.add_parser("assign", help="give one match to a desk (e.g. after a claim conflict)")
+    p.add_argument("url", help="the organizer's address")
+    p.add_argument("match", help="match id")
+    p.add_argument("desk", help="table name (1号桌) or desk role")
+    p = sub.add_parser(
+        "collect", help="bring the server's records into the tournament file (standings)"
+    )
+    p.add_argument("url", help="the organizer's address")
+    p.add_argument("tournament", help="tournament file (.sqlite) with the draw")
+    p.add_argument(
+        "--follow", action="store_true", help="keep collecting as events land (Ctrl+C stops)"
+    )
+    p = sub.add_parser("status", help="what the server holds, and conflicts")
+    p.add_argument("url")
+    p = sub.add_parser("watch", help="print each event as it lands (LISTEN/NOTIFY)")
+    p.add_argument("url")
+    p.add_argument("--count", type=int, default=0, help="stop after this many events")
+
+
+def run(args: argparse.Namespace) -> int:
+    from referee_desk.store import StoreError
+    from referee_desk.store.postgres.errors import (
+        ServerLoginRefused,
+        ServerUnreachable,
+    )
+
+    action = {
+        "init": _init,
+        "password": _password,
+        "publish": _publish,
+        "assign": _assign,
+        "collect": _collect,
+        "status": _status,
+        "watch": _watch,
+    }
+    try:
+        return action[args.action](args)
+    except (ServerUnreachable, ServerLoginRefused) as error:
+        print(f"server {args.action}: {error}", file=sys.stderr)
+        return 2
+    except (StoreError, OSError) as error:
+        print(f"server {args.action}: {error}", file=sys.stderr)
+        return 1
+
+
+def _init(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.init import init_server
+
+    tables = [t for t in args.tables.split(",") if t.strip()]
+    if args.tournament:
+        from referee_desk.tournament.repository import Tournament
+
+        with Tournament.open(args.tournament, read_only=True) as t:
+            tables = list(t.info.tables)
+    if not tables:
+        print("server init: name the tables (--tables 1号桌,2号桌 or --from FILE)", file=sys.stderr)
+        return 1
+    report = init_server(args.url, tables)
+    if report.already and not report.desks:
+        print(
+            f"server init: database {report.database} is already a Referee Desk server "
+            "with these tables; nothing changed"
+        )
+        return 0
+    if report.already:
+        print(f"server init: database {report.database}: {len(report.desks)} tables added")
+        rows = []
+    else:
+        print(f"server init: database {report.database}: schema ready, {len(report.desks)} desks")
+        rows = [("organizer", report.organizer.url(args.url, args.host))]
+    print("Give each table its address (the passwords are shown only now):")
+    rows += [(d.table_label, d.url(args.url, args.host)) for d in report.desks]
+    width = max(_width(label) for label, _ in rows)
+    for label, url in rows:
+        print(f"  {label}{' ' * (width - _width(label))}  {url}")
+    return 0
+
+
+def _width(text: str) -> int:
+    """Columns on a terminal: CJK characters take two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _password(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.init import new_password
+
+    login = new_password(args.url, args.who)
+    print(f"  {login.table_label or 'organizer'}  {login.url(args.url, args.host)}")
+    return 0
+
+
+def _publish(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.server import TournamentServer
+    from referee_desk.tournament.repository import DrawError, Tournament
+
+    published = waiting = 0
+    with (
+        TournamentServer.open(args.url) as server,
+        Tournament.open(args.tournament, read_only=True) as t,
+    ):
+        labels = {d.table_label for d in server.desks()}
+        for match in t.matches():
+            if not match.table:
+                continue
+            if match.table not in labels:
+                print(f"  {match.match_id}: table {match.table} has no desk on the server")
+                continue
+            try:
+                opening = t.opening_payload(match.match_id)
+            except DrawError:
+                opening = None
+            server.assign(match.match_id, match.table, opening)
+            if opening is None:
+                waiting += 1
+            else:
+                published += 1
+    print(
+        f"published {published} matches with their openings"
+        + (f"; {waiting} assigned whose pairs are not known yet" if waiting else "")
+    )
+    return 0
+
+
+def _assign(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.server import TournamentServer
+
+    with TournamentServer.open(args.url) as server:
+        server.assign(args.match, args.desk, None)
+        holder = server.assignment(args.match)
+    print(f"{args.match} now belongs to {holder.desk_role if holder else args.desk}")
+    return 0
+
+
+def _collect(args: argparse.Namespace) -> int:
+    """Import the server's records into the tournament file, once or as they land."""
+    import time
+
+    from referee_desk.store.postgres.listener import EventListener
+
+    status = _collect_once(args, None)
+    if not args.follow:
+        return status
+    try:
+        with EventListener(args.url) as listener:
+            _collect_once(args, None, quiet=True)  # what landed before LISTEN
+            while True:
+                changed = {landed.match_id for landed in listener.wait(timeout=1.0)}
+                if changed:
+                    time.sleep(0.5)  # a desk's batch lands in one go
+                    changed |= {landed.match_id for landed in listener.wait(timeout=0.01)}
+                    _collect_once(args, sorted(changed))
+    except KeyboardInterrupt:
+        return 0
+
+
+def _collect_once(
+    args: argparse.Namespace, match_ids: list[str] | None, *, quiet: bool = False
+) -> int:
+    import tempfile
+    from pathlib import Path
+
+    from referee_desk.store.postgres.records import export_server_matches
+    from referee_desk.tournament.importing import import_records
+    from referee_desk.tournament.repository import Tournament
+
+    with tempfile.TemporaryDirectory(prefix="referee-desk-collect-") as folder:
+        copy = Path(folder) / "server.jsonl"
+        if not export_server_matches(args.url, copy, match_ids):
+            if not quiet:
+                print("collect: the server holds no events yet", flush=True)
+            return 0
+        with Tournament.open(args.tournament) as t:
+            result = import_records(t, [copy])
+    for line in result.lines():
+        print(line, flush=True)
+    return 0 if result.ok else 1
+
+
+def _status(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.server import TournamentServer
+
+    with TournamentServer.open(args.url) as server:
+        heads = server.heads()
+        print(f"{server.shown}: {server.count()} events in {len(heads)} matches")
+        for match_id, (seq, head) in sorted(heads.items()):
+            print(f"  {match_id}: {seq} events, head {head}")
+        found = server.conflicts()
+        for conflict in found:
+            print(
+                f"  CONFLICT {conflict.kind} match {conflict.match_id}, event {conflict.seq}, "
+                f"from {conflict.reported_by} at {conflict.reported_at}: {conflict.detail}"
+            )
+    return 1 if found else 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.listener import EventListener
+
+    seen = 0
+    with EventListener(args.url) as listener:
+        while not args.count or seen < args.count:
+            for landed in listener.wait(timeout=1.0):
+                print(f"{landed.match_id} event {landed.seq} from {landed.desk}", flush=True)
+                seen += 1
+                if seen == args.count:
+                    break
+    return 0

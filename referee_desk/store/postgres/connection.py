@@ -1,0 +1,98 @@
+"""Connecting to a tournament server: the address, the login, the schema check.
+
+Every psycopg failure that a person can cause (a mistyped address, a wrong password,
+a server that is down, a database that is not a Referee Desk one) becomes a one-line
+``ServerError``; nothing here writes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import psycopg
+
+from referee_desk.store.postgres import schema
+from referee_desk.store.postgres.address import is_server_url, redact
+from referee_desk.store.postgres.errors import (
+    BadServerAddress,
+    NotARefereeDeskServer,
+    ServerLoginRefused,
+    ServerSchemaMismatch,
+    ServerUnreachable,
+)
+
+#: Seconds to wait for a server before calling it unreachable.
+CONNECT_TIMEOUT = 5
+
+
+def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycopg.Connection:
+    """Open a connection; with ``check`` the database must hold the current schema."""
+    if not is_server_url(url):
+        raise BadServerAddress(
+            f"{url}: not a server address; write postgresql://user:password@host:port/database"
+        )
+    shown = redact(url)
+    try:
+        conn = psycopg.connect(url, autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT)
+    except psycopg.ProgrammingError as error:
+        raise BadServerAddress(f"{shown}: not a valid server address ({_line(error)})") from None
+    except psycopg.OperationalError as error:
+        raise login_error(shown, error) from None
+    if check:
+        try:
+            check_schema(conn, shown)
+        except BaseException:
+            conn.close()
+            raise
+    return conn
+
+
+def login_error(shown: str, error: psycopg.Error) -> ServerUnreachable | ServerLoginRefused:
+    text = _line(error)
+    if "password authentication failed" in text or "no password supplied" in text:
+        found = re.match(r"^[a-z]+://([^:/@]+)", shown)
+        user = found.group(1) if found else "?"
+        return ServerLoginRefused(f"{shown}: the server refused user {user}: wrong password")
+    if "does not exist" in text or "not permitted to log in" in text:
+        return ServerLoginRefused(f"{shown}: {_strip_prefix(text)}")
+    if "no pg_hba.conf entry" in text:
+        return ServerLoginRefused(
+            f"{shown}: the server does not let this computer in (pg_hba.conf): {text}"
+        )
+    if "invalid" in text and "port" in text:
+        return ServerUnreachable(f"{shown}: not a valid server address ({text})")
+    return ServerUnreachable(f"{shown}: cannot reach the server: {_strip_prefix(text)}")
+
+
+def check_schema(conn: psycopg.Connection, shown: str) -> int:
+    """The schema version; refuses a database without it or of another version."""
+    version = schema.installed_version(conn)
+    if not conn.autocommit:
+        conn.rollback()  # leave no transaction open behind a read
+    if version is None:
+        raise NotARefereeDeskServer(
+            f"{shown}: not a Referee Desk database (no {schema.SCHEMA} schema); "
+            "the organizer runs: referee-desk server init URL"
+        )
+    if version < schema.SERVER_SCHEMA_VERSION:
+        raise ServerSchemaMismatch(
+            f"{shown}: set up by an older Referee Desk (server schema version {version}; "
+            f"this one needs {schema.SERVER_SCHEMA_VERSION})"
+        )
+    if version > schema.SERVER_SCHEMA_VERSION:
+        raise ServerSchemaMismatch(
+            f"{shown}: set up by a newer Referee Desk (server schema version {version}; "
+            f"this one knows up to {schema.SERVER_SCHEMA_VERSION}); update this desk"
+        )
+    return version
+
+
+def _line(error: BaseException) -> str:
+    return " ".join(str(error).split())
+
+
+def _strip_prefix(text: str) -> str:
+    for prefix in ("connection failed: ", "connection is bad: "):
+        if text.startswith(prefix):
+            return text[len(prefix) :]
+    return text

@@ -1,0 +1,276 @@
+"""``server init``: set up a tournament database on an existing PostgreSQL, all or nothing.
+
+One transaction creates the roles (organizer, the desks' group, one login per table,
+each with a generated password), the schema and its guards; any refusal rolls it all
+back, so a failed init leaves the server as it was.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import quote, urlsplit
+
+import psycopg
+from psycopg import sql
+
+from referee_desk.store.postgres import schema
+from referee_desk.store.postgres.connection import check_schema, connect, redact
+from referee_desk.store.postgres.errors import NotARefereeDeskServer, ServerRefused
+
+
+@dataclass(frozen=True, slots=True)
+class Login:
+    """A role made by init, with its one-time password (shown once, stored nowhere)."""
+
+    role: str
+    password: str
+    table_label: str = ""
+
+    def url(self, server_url: str, host: str | None = None) -> str:
+        """The address this role connects with (``host`` overrides the server's host)."""
+        parts = urlsplit(server_url)
+        where = host or parts.hostname or "localhost"
+        port = f":{parts.port}" if parts.port else ""
+        return (
+            f"postgresql://{quote(self.role)}:{quote(self.password, safe='')}@{where}{port}"
+            f"{parts.path}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class InitReport:
+    database: str
+    server_id: str
+    organizer: Login
+    desks: tuple[Login, ...]
+    already: bool = False
+
+
+def init_server(url: str, tables: Sequence[str]) -> InitReport:
+    """Create the schema and the roles in the (empty) database of ``url``.
+
+    ``tables`` are the table labels (``1号桌`` …); table n gets the role ``<db>_t<nn>``.
+    On a database already at the current schema (``already`` set) only the tables not
+    yet there are added (``desks`` lists just those, with their new passwords); nothing
+    else changes. Raises a one-line ``ServerError``; on any error nothing is written.
+    """
+    labels = [label.strip() for label in tables if label.strip()]
+    if len(set(labels)) != len(labels):
+        raise ValueError("table labels must differ from each other")
+    shown = redact(url)
+    conn = connect(url, check=False)
+    try:
+        with conn.transaction():
+            database = conn.execute("SELECT current_database()").fetchone()[0]
+            encoding = conn.execute("SHOW server_encoding").fetchone()[0]
+            version = schema.installed_version(conn)
+        if version == schema.SERVER_SCHEMA_VERSION:
+            return _add_tables(conn, shown, database, labels)
+        if version is not None:
+            check_schema(conn, shown)  # raises: older or newer
+        if encoding != "UTF8":
+            raise NotARefereeDeskServer(
+                f"{shown}: the database's encoding is {encoding}; Referee Desk needs UTF8 "
+                f"(CREATE DATABASE {database} ENCODING 'UTF8' TEMPLATE template0)"
+            )
+        _refuse_foreign(conn, shown)
+        roles = schema.RoleNames.for_database(database)
+        wanted = [roles.organizer, roles.desks] + [roles.desk(n) for n in range(1, len(labels) + 1)]
+        taken = [
+            r[0]
+            for r in conn.execute(
+                "SELECT rolname FROM pg_roles WHERE rolname = ANY(%s) ORDER BY rolname", (wanted,)
+            )
+        ]
+        conn.rollback()
+        if taken:
+            raise ServerRefused(
+                f"{shown}: role {taken[0]} already exists on this server (another tournament "
+                "database of the same name?); use a database of another name"
+            )
+        organizer = Login(roles.organizer, _password())
+        desks = tuple(
+            Login(roles.desk(n), _password(), label) for n, label in enumerate(labels, start=1)
+        )
+        server_id = uuid.uuid4().hex
+        try:
+            with conn.transaction():
+                _create(conn, database, roles, organizer, desks, server_id)
+        except psycopg.errors.InsufficientPrivilege as error:
+            raise ServerRefused(
+                f"{shown}: {_line(error)}; run server init as the server's superuser "
+                "(e.g. postgres) or a role with CREATEROLE that owns the database"
+            ) from None
+        except psycopg.Error as error:
+            raise ServerRefused(f"{shown}: server init refused: {_line(error)}") from None
+        return InitReport(database, server_id, organizer, desks)
+    finally:
+        conn.close()
+
+
+def _add_tables(
+    conn: psycopg.Connection, shown: str, database: str, labels: Sequence[str]
+) -> InitReport:
+    """Add the tables not yet on a ready server, in one transaction."""
+    server_id = _meta(conn, "server_id")
+    roles = schema.RoleNames.for_database(database)
+    organizer = Login(roles.organizer, "")
+    rows = conn.execute("SELECT role, table_label FROM referee_desk.desks").fetchall()
+    conn.rollback()
+    known = {label for _, label in rows}
+    numbers = [
+        int(role.rsplit("_t", 1)[1]) for role, _ in rows if role.rsplit("_t", 1)[1].isdigit()
+    ]
+    start = max(numbers, default=0) + 1
+    new = [label for label in labels if label not in known]
+    desks = tuple(
+        Login(roles.desk(n), _password(), label) for n, label in enumerate(new, start=start)
+    )
+    if not desks:
+        return InitReport(database, server_id, organizer, (), already=True)
+    try:
+        with conn.transaction():
+            for desk in desks:
+                conn.execute(
+                    sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} IN ROLE {}").format(
+                        sql.Identifier(desk.role),
+                        sql.Literal(desk.password),
+                        sql.Identifier(roles.desks),
+                    )
+                )
+                conn.execute(
+                    "INSERT INTO referee_desk.desks (role, table_label) VALUES (%s, %s)",
+                    (desk.role, desk.table_label),
+                )
+    except psycopg.Error as error:
+        raise ServerRefused(f"{shown}: adding tables refused: {_line(error)}") from None
+    return InitReport(database, server_id, organizer, desks, already=True)
+
+
+def new_password(url: str, who: str) -> Login:
+    """A fresh password for a table's desk (``1号桌`` or its role) or ``organizer``.
+
+    For a lost address sheet: run as the server's superuser; the old password stops
+    working at once. Raises a one-line ``ServerError``.
+    """
+    shown = redact(url)
+    conn = connect(url)
+    try:
+        with conn.transaction():
+            organizer = conn.execute(
+                "SELECT value FROM referee_desk.meta WHERE key = 'organizer_role'"
+            ).fetchone()[0]
+            row = conn.execute(
+                "SELECT role, table_label FROM referee_desk.desks "
+                "WHERE role = %s OR table_label = %s",
+                (who, who),
+            ).fetchone()
+            if who in ("organizer", organizer):
+                login = Login(organizer, _password())
+            elif row is not None:
+                login = Login(row[0], _password(), row[1])
+            else:
+                raise ServerRefused(f"{shown}: no desk {who!r} on this server")
+            try:
+                conn.execute(
+                    sql.SQL("ALTER ROLE {} PASSWORD {}").format(
+                        sql.Identifier(login.role), sql.Literal(login.password)
+                    )
+                )
+            except psycopg.errors.InsufficientPrivilege as error:
+                raise ServerRefused(
+                    f"{shown}: {_line(error)}; run it as the server's superuser"
+                ) from None
+        return login
+    finally:
+        conn.close()
+
+
+def _create(
+    conn: psycopg.Connection,
+    database: str,
+    roles: schema.RoleNames,
+    organizer: Login,
+    desks: Sequence[Login],
+    server_id: str,
+) -> None:
+    def ident(name: str) -> str:
+        return sql.Identifier(name).as_string(conn)
+
+    def create_login(login: Login, group: str | None) -> None:
+        statement = sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(
+            sql.Identifier(login.role), sql.Literal(login.password)
+        )
+        if group:
+            statement += sql.SQL(" IN ROLE {}").format(sql.Identifier(group))
+        conn.execute(statement)
+
+    conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(roles.desks)))
+    create_login(organizer, None)
+    for desk in desks:
+        create_login(desk, roles.desks)
+    conn.execute(
+        schema.SCHEMA_V1.format(
+            desks=ident(roles.desks), organizer=ident(roles.organizer), db=ident(database)
+        )
+    )
+    conn.cursor().executemany(
+        "INSERT INTO referee_desk.meta (key, value) VALUES (%s, %s)",
+        [
+            ("format", schema.SERVER_FORMAT),
+            ("schema_version", str(schema.SERVER_SCHEMA_VERSION)),
+            ("server_id", server_id),
+            ("created_at", _now(conn)),
+            ("organizer_role", roles.organizer),
+            ("desks_role", roles.desks),
+        ],
+    )
+    conn.cursor().executemany(
+        "INSERT INTO referee_desk.desks (role, table_label) VALUES (%s, %s)",
+        [(d.role, d.table_label) for d in desks],
+    )
+
+
+def _refuse_foreign(conn: psycopg.Connection, shown: str) -> None:
+    """Refuse a database that already holds tables of something else."""
+    row = conn.execute(
+        "SELECT n.nspname || '.' || c.relname FROM pg_class c "
+        "JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') "
+        "AND n.nspname NOT IN ('pg_catalog', 'information_schema') "
+        "AND n.nspname NOT LIKE 'pg_toast%%' AND n.nspname NOT LIKE 'pg_temp%%' "
+        "ORDER BY 1 LIMIT 1"
+    ).fetchone()
+    schema_row = conn.execute(
+        "SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema.SCHEMA,)
+    ).fetchone()
+    conn.rollback()
+    if row is not None or schema_row is not None:
+        what = f"table {row[0]}" if row is not None else f"a schema {schema.SCHEMA} of another kind"
+        raise NotARefereeDeskServer(
+            f"{shown}: not a Referee Desk database: it already holds {what}; "
+            "create an empty database for the tournament (createdb) and init that"
+        )
+
+
+def _meta(conn: psycopg.Connection, key: str) -> str:
+    row = conn.execute("SELECT value FROM referee_desk.meta WHERE key = %s", (key,)).fetchone()
+    conn.rollback()
+    return row[0] if row else ""
+
+
+def _now(conn: psycopg.Connection) -> str:
+    return conn.execute(
+        "SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+    ).fetchone()[0]
+
+
+def _password() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def _line(error: BaseException) -> str:
+    return " ".join(str(error).split())

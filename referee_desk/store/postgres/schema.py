@@ -1,0 +1,279 @@
+"""The tournament server's schema: tables, guards, row-level security, notifications.
+
+Everything lives in the PostgreSQL schema ``referee_desk``; ``meta`` holds its version.
+The server guards itself, whoever connects:
+
+- ``events`` is append-only: UNIQUE (match_id, seq); triggers refuse UPDATE, DELETE and
+  TRUNCATE (for every role, the owner included), and desk roles hold neither privilege;
+- the hash chain is checked on insert: ``hash = sha256(prev_hash || canonical)``, where
+  ``canonical`` is the exact canonical JSON text the desk hashed (so an event is
+  byte-identical on the server and in the desk's file), ``prev_hash`` is the previous
+  event's hash (64 zeros for event 1), no gap;
+- a desk role may read and insert only events of matches assigned to it (row-level
+  security); a match nobody holds is claimed by the first desk that records it;
+- every inserted event is announced by ``NOTIFY referee_desk_events`` (committed rows only).
+
+Role names come from the database name: ``<db>_organizer``, ``<db>_desks`` (the group
+every desk role is in) and ``<db>_t01`` … for the tables.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import psycopg
+
+#: The PostgreSQL schema holding every Referee Desk table.
+SCHEMA = "referee_desk"
+#: Version of the server schema this code writes and needs.
+SERVER_SCHEMA_VERSION = 1
+#: ``meta.format`` of every Referee Desk server database.
+SERVER_FORMAT = "referee-desk-server"
+#: Channel of the per-event notifications (payload: JSON match_id, seq, hash, desk).
+EVENTS_CHANNEL = "referee_desk_events"
+#: Channel of the conflict notifications.
+CONFLICTS_CHANNEL = "referee_desk_conflicts"
+
+
+@dataclass(frozen=True, slots=True)
+class RoleNames:
+    """The roles of one tournament database."""
+
+    prefix: str
+
+    @classmethod
+    def for_database(cls, database: str) -> RoleNames:
+        prefix = re.sub(r"[^a-z0-9_]", "_", database.lower())[:40] or "rd"
+        if prefix[0].isdigit():
+            prefix = f"rd_{prefix}"
+        return cls(prefix)
+
+    @property
+    def organizer(self) -> str:
+        return f"{self.prefix}_organizer"
+
+    @property
+    def desks(self) -> str:
+        return f"{self.prefix}_desks"
+
+    def desk(self, number: int) -> str:
+        return f"{self.prefix}_t{number:02d}"
+
+
+def installed_version(conn: psycopg.Connection) -> int | None:
+    """The server schema version of the database, or None when it is not a Referee Desk one."""
+    row = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (f"{SCHEMA}.meta",)).fetchone()
+    if not row or not row[0]:
+        return None
+    found = conn.execute(
+        f"SELECT value FROM {SCHEMA}.meta WHERE key IN ('format', 'schema_version') ORDER BY key"
+    ).fetchall()
+    values = [r[0] for r in found]
+    if len(values) != 2 or values[0] != SERVER_FORMAT:
+        return None
+    try:
+        return int(values[1])
+    except ValueError:
+        return None
+
+
+#: Version 1. ``{organizer}``/``{desks}`` are quoted role names, ``{db}`` the database.
+SCHEMA_V1 = r"""
+CREATE SCHEMA referee_desk;
+REVOKE ALL ON SCHEMA referee_desk FROM PUBLIC;
+
+CREATE TABLE referee_desk.meta (key text PRIMARY KEY, value text NOT NULL);
+
+CREATE TABLE referee_desk.desks (
+    role text PRIMARY KEY,
+    table_label text NOT NULL UNIQUE
+);
+
+CREATE TABLE referee_desk.matches (
+    match_id text PRIMARY KEY,
+    desk_role text REFERENCES referee_desk.desks (role),
+    opening text CHECK (opening IS NULL OR opening::jsonb IS NOT NULL),
+    claimed boolean NOT NULL DEFAULT false,
+    assigned_by text NOT NULL DEFAULT session_user,
+    assigned_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE referee_desk.events (
+    id bigserial PRIMARY KEY,
+    match_id text NOT NULL,
+    seq integer NOT NULL CHECK (seq >= 1),
+    type text NOT NULL DEFAULT '',
+    prev_hash text NOT NULL CHECK (prev_hash ~ '^[0-9a-f]{{64}}$'),
+    hash text NOT NULL CHECK (hash ~ '^[0-9a-f]{{64}}$'),
+    canonical text NOT NULL,
+    pushed_by text NOT NULL DEFAULT session_user,
+    received_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    UNIQUE (match_id, seq)
+);
+
+CREATE TABLE referee_desk.conflicts (
+    id bigserial PRIMARY KEY,
+    match_id text NOT NULL,
+    seq integer NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('fork', 'claimed', 'refused')),
+    server_hash text,
+    desk_hash text NOT NULL,
+    desk_canonical text NOT NULL,
+    detail text NOT NULL,
+    reported_by text NOT NULL DEFAULT session_user,
+    reported_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    UNIQUE (match_id, seq, kind, desk_hash, reported_by)
+);
+
+-- The chain, checked on every insert. SECURITY DEFINER: it reads the previous event
+-- whatever row-level security lets the inserting role see.
+CREATE FUNCTION referee_desk.events_check() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = referee_desk, pg_temp AS $$
+DECLARE
+    doc jsonb;
+    expected text;
+BEGIN
+    BEGIN
+        doc := NEW.canonical::jsonb;
+    EXCEPTION WHEN others THEN
+        RAISE EXCEPTION 'match %, event %: the canonical text is not JSON', NEW.match_id, NEW.seq
+            USING ERRCODE = 'P0001';
+    END;
+    IF jsonb_typeof(doc) <> 'object'
+       OR doc->>'match_id' IS DISTINCT FROM NEW.match_id
+       OR doc->>'seq' IS DISTINCT FROM NEW.seq::text
+       OR doc->>'prev_hash' IS DISTINCT FROM NEW.prev_hash
+       OR jsonb_typeof(doc->'type') IS DISTINCT FROM 'string' THEN
+        RAISE EXCEPTION
+            'match %, event %: match_id, seq, prev_hash or type differ from the canonical text',
+            NEW.match_id, NEW.seq;
+    END IF;
+    IF NEW.seq = 1 THEN
+        expected := repeat('0', 64);
+    ELSE
+        SELECT e.hash INTO expected FROM referee_desk.events e
+        WHERE e.match_id = NEW.match_id AND e.seq = NEW.seq - 1;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'match %, event %: event % is not on the server (no gaps)',
+                NEW.match_id, NEW.seq, NEW.seq - 1;
+        END IF;
+    END IF;
+    IF NEW.prev_hash <> expected THEN
+        RAISE EXCEPTION 'match %, event %: hash chain broken: prev_hash is not the hash of event %',
+            NEW.match_id, NEW.seq, NEW.seq - 1;
+    END IF;
+    IF NEW.hash <> encode(sha256(convert_to(NEW.prev_hash || NEW.canonical, 'UTF8')), 'hex') THEN
+        RAISE EXCEPTION
+            'match %, event %: hash chain broken: the hash is not sha256(prev_hash || canonical)',
+            NEW.match_id, NEW.seq;
+    END IF;
+    NEW.type := doc->>'type';
+    NEW.pushed_by := session_user;
+    NEW.received_at := clock_timestamp();
+    RETURN NEW;
+END $$;
+
+CREATE TRIGGER events_check BEFORE INSERT ON referee_desk.events
+    FOR EACH ROW EXECUTE FUNCTION referee_desk.events_check();
+
+CREATE FUNCTION referee_desk.append_only() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION '%.% is append-only: % refused', TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_OP;
+END $$;
+
+CREATE TRIGGER events_no_update BEFORE UPDATE OR DELETE ON referee_desk.events
+    FOR EACH ROW EXECUTE FUNCTION referee_desk.append_only();
+CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON referee_desk.events
+    FOR EACH STATEMENT EXECUTE FUNCTION referee_desk.append_only();
+CREATE TRIGGER conflicts_no_update BEFORE UPDATE OR DELETE ON referee_desk.conflicts
+    FOR EACH ROW EXECUTE FUNCTION referee_desk.append_only();
+CREATE TRIGGER conflicts_no_truncate BEFORE TRUNCATE ON referee_desk.conflicts
+    FOR EACH STATEMENT EXECUTE FUNCTION referee_desk.append_only();
+
+CREATE FUNCTION referee_desk.events_notify() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('referee_desk_events', json_build_object(
+        'match_id', NEW.match_id, 'seq', NEW.seq, 'hash', NEW.hash, 'desk', NEW.pushed_by)::text);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER events_notify AFTER INSERT ON referee_desk.events
+    FOR EACH ROW EXECUTE FUNCTION referee_desk.events_notify();
+
+CREATE FUNCTION referee_desk.conflicts_notify() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('referee_desk_conflicts', json_build_object(
+        'match_id', NEW.match_id, 'seq', NEW.seq, 'kind', NEW.kind, 'desk', NEW.reported_by)::text);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER conflicts_notify AFTER INSERT ON referee_desk.conflicts
+    FOR EACH ROW EXECUTE FUNCTION referee_desk.conflicts_notify();
+
+-- A desk records a match nobody holds: it becomes that desk's. Returns the holder.
+CREATE FUNCTION referee_desk.claim_match(p_match_id text) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = referee_desk, pg_temp AS $$
+DECLARE
+    holder text;
+BEGIN
+    IF EXISTS (SELECT 1 FROM desks WHERE role = session_user) THEN
+        INSERT INTO matches (match_id, desk_role, claimed) VALUES (p_match_id, session_user, true)
+            ON CONFLICT (match_id) DO NOTHING;
+        UPDATE matches SET desk_role = session_user, claimed = true
+            WHERE match_id = p_match_id AND desk_role IS NULL;
+    END IF;
+    SELECT desk_role INTO holder FROM matches WHERE match_id = p_match_id;
+    RETURN holder;
+END $$;
+
+-- A desk reports a fork or a refused claim; the server fills in its own hash.
+CREATE FUNCTION referee_desk.report_conflict(
+    p_match_id text, p_seq integer, p_kind text, p_desk_hash text, p_desk_canonical text,
+    p_detail text) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = referee_desk, pg_temp AS $$
+BEGIN
+    INSERT INTO conflicts (match_id, seq, kind, server_hash, desk_hash, desk_canonical, detail,
+                           reported_by)
+    VALUES (p_match_id, p_seq, p_kind,
+            (SELECT hash FROM events WHERE match_id = p_match_id AND seq = p_seq),
+            p_desk_hash, p_desk_canonical, left(p_detail, 1000), session_user)
+    ON CONFLICT DO NOTHING;
+END $$;
+
+ALTER TABLE referee_desk.events ENABLE ROW LEVEL SECURITY;
+ALTER TABLE referee_desk.matches ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY desk_reads_own_events ON referee_desk.events FOR SELECT TO {desks}
+    USING (EXISTS (SELECT 1 FROM referee_desk.matches m
+                   WHERE m.match_id = events.match_id AND m.desk_role = current_user));
+CREATE POLICY desk_inserts_own_events ON referee_desk.events FOR INSERT TO {desks}
+    WITH CHECK (EXISTS (SELECT 1 FROM referee_desk.matches m
+                        WHERE m.match_id = events.match_id AND m.desk_role = current_user));
+CREATE POLICY organizer_reads_events ON referee_desk.events FOR SELECT TO {organizer}
+    USING (true);
+CREATE POLICY organizer_inserts_events ON referee_desk.events FOR INSERT TO {organizer}
+    WITH CHECK (true);
+CREATE POLICY desk_reads_own_matches ON referee_desk.matches FOR SELECT TO {desks}
+    USING (desk_role = current_user);
+CREATE POLICY organizer_runs_matches ON referee_desk.matches FOR ALL TO {organizer}
+    USING (true) WITH CHECK (true);
+
+REVOKE ALL ON ALL TABLES IN SCHEMA referee_desk FROM PUBLIC;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA referee_desk FROM PUBLIC;
+GRANT USAGE ON SCHEMA referee_desk TO {desks}, {organizer};
+GRANT SELECT ON referee_desk.meta, referee_desk.desks TO {desks}, {organizer};
+GRANT SELECT ON referee_desk.events TO {desks}, {organizer};
+GRANT INSERT (match_id, seq, prev_hash, hash, canonical) ON referee_desk.events
+    TO {desks}, {organizer};
+GRANT USAGE ON SEQUENCE referee_desk.events_id_seq TO {desks}, {organizer};
+GRANT SELECT ON referee_desk.matches TO {desks};
+GRANT SELECT, INSERT, UPDATE ON referee_desk.matches TO {organizer};
+GRANT SELECT ON referee_desk.conflicts TO {organizer};
+GRANT EXECUTE ON FUNCTION referee_desk.claim_match(text) TO {desks};
+GRANT EXECUTE ON FUNCTION referee_desk.report_conflict(text, integer, text, text, text, text)
+    TO {desks}, {organizer};
+REVOKE CONNECT, TEMPORARY ON DATABASE {db} FROM PUBLIC;
+GRANT CONNECT ON DATABASE {db} TO {desks}, {organizer};
+"""

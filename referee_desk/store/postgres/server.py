@@ -1,0 +1,229 @@
+"""``TournamentServer``: one connection to a tournament server, as a desk or the organizer.
+
+Reads give back ``Event`` values rebuilt from the stored canonical text, so an event read
+from the server is byte-identical to the one in the desk's file (same canonical JSON,
+same hash). What a desk role sees is limited by row-level security to its own matches.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Self
+
+import psycopg
+
+from referee_desk.match.envelope import GENESIS_HASH, Event, canonical_dumps
+from referee_desk.store.postgres.connection import connect, redact
+from referee_desk.store.postgres.errors import ServerError, ServerRefused
+
+EVENT_COLUMNS = "seq, hash, canonical"
+
+
+@dataclass(frozen=True, slots=True)
+class Desk:
+    role: str
+    table_label: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchAssignment:
+    match_id: str
+    desk_role: str | None
+    opening: dict[str, Any] | None
+    claimed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConflict:
+    """A conflict a desk reported to the server (what the organizer sees)."""
+
+    match_id: str
+    seq: int
+    kind: str
+    server_hash: str | None
+    desk_hash: str
+    detail: str
+    reported_by: str
+    reported_at: str
+
+
+def event_from_stored(canonical: str, hash_: str) -> Event:
+    """The event whose canonical JSON is ``canonical`` (as the desk hashed it)."""
+    data = json.loads(canonical)
+    data["hash"] = hash_
+    return Event.from_dict(data)
+
+
+class TournamentServer:
+    """An open connection; use ``TournamentServer.open(url)`` and close it (or ``with``)."""
+
+    def __init__(self, url: str, conn: psycopg.Connection) -> None:
+        self.url = url
+        self.shown = redact(url)
+        self.connection = conn
+        self.role: str = self._one("SELECT current_user")
+        self.server_id: str = self._meta("server_id")
+        self.is_desk: bool = bool(
+            self._one("SELECT EXISTS (SELECT 1 FROM referee_desk.desks WHERE role = current_user)")
+        )
+
+    @classmethod
+    def open(cls, url: str) -> Self:
+        """Connect and check the schema; raises a one-line ``ServerError``."""
+        return cls(url, connect(url, autocommit=True))
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ reading
+
+    def _one(self, query: str, params: tuple[Any, ...] = ()) -> Any:
+        row = self.connection.execute(query, params).fetchone()
+        return row[0] if row else None
+
+    def _meta(self, key: str) -> str:
+        return self._one("SELECT value FROM referee_desk.meta WHERE key = %s", (key,)) or ""
+
+    def meta(self) -> dict[str, str]:
+        return dict(self.connection.execute("SELECT key, value FROM referee_desk.meta").fetchall())
+
+    def desks(self) -> list[Desk]:
+        rows = self.connection.execute(
+            "SELECT role, table_label FROM referee_desk.desks ORDER BY role"
+        ).fetchall()
+        return [Desk(*r) for r in rows]
+
+    def match_ids(self) -> list[str]:
+        """Every match with events (that this role may see), first received first."""
+        rows = self.connection.execute(
+            "SELECT match_id FROM referee_desk.events GROUP BY match_id ORDER BY MIN(id)"
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def events(self, match_id: str, after_seq: int = 0) -> list[Event]:
+        rows = self.connection.execute(
+            f"SELECT {EVENT_COLUMNS} FROM referee_desk.events "
+            "WHERE match_id = %s AND seq > %s ORDER BY seq",
+            (match_id, after_seq),
+        ).fetchall()
+        return [event_from_stored(canonical, hash_) for _, hash_, canonical in rows]
+
+    def canonical_texts(self, match_id: str) -> list[str]:
+        rows = self.connection.execute(
+            "SELECT canonical FROM referee_desk.events WHERE match_id = %s ORDER BY seq",
+            (match_id,),
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def all_events(self) -> list[Event]:
+        return [e for m in self.match_ids() for e in self.events(m)]
+
+    def head(self, match_id: str) -> tuple[int, str]:
+        row = self.connection.execute(
+            "SELECT seq, hash FROM referee_desk.events WHERE match_id = %s "
+            "ORDER BY seq DESC LIMIT 1",
+            (match_id,),
+        ).fetchone()
+        return (row[0], row[1]) if row else (0, GENESIS_HASH)
+
+    def heads(self) -> dict[str, tuple[int, str]]:
+        rows = self.connection.execute(
+            "SELECT DISTINCT ON (match_id) match_id, seq, hash FROM referee_desk.events "
+            "ORDER BY match_id, seq DESC"
+        ).fetchall()
+        return {m: (s, h) for m, s, h in rows}
+
+    def hashes(self, match_id: str) -> list[str]:
+        rows = self.connection.execute(
+            "SELECT hash FROM referee_desk.events WHERE match_id = %s ORDER BY seq", (match_id,)
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def hash_at(self, match_id: str, seq: int) -> str | None:
+        return self._one(
+            "SELECT hash FROM referee_desk.events WHERE match_id = %s AND seq = %s",
+            (match_id, seq),
+        )
+
+    def claim(self, match_id: str) -> str | None:
+        """Desk: take the match if nobody holds it; returns the role that holds it."""
+        return self._one("SELECT referee_desk.claim_match(%s)", (match_id,))
+
+    def report_conflict(
+        self, match_id: str, seq: int, kind: str, desk_hash: str, desk_text: str, detail: str
+    ) -> None:
+        """Record a desk's conflict for the organizer (the server adds its own hash)."""
+        self.connection.execute(
+            "SELECT referee_desk.report_conflict(%s, %s, %s, %s, %s, %s)",
+            (match_id, seq, kind, desk_hash, desk_text, detail),
+        )
+
+    def count(self) -> int:
+        return int(self._one("SELECT COUNT(*) FROM referee_desk.events"))
+
+    def conflicts(self) -> list[ServerConflict]:
+        """Every conflict desks reported (organizer only), oldest first."""
+        rows = self.connection.execute(
+            "SELECT match_id, seq, kind, server_hash, desk_hash, detail, reported_by, "
+            "to_char(reported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') "
+            "FROM referee_desk.conflicts ORDER BY id"
+        ).fetchall()
+        return [ServerConflict(*r) for r in rows]
+
+    # ------------------------------------------------------------- assignments
+
+    def assignment(self, match_id: str) -> MatchAssignment | None:
+        row = self.connection.execute(
+            "SELECT match_id, desk_role, opening, claimed FROM referee_desk.matches "
+            "WHERE match_id = %s",
+            (match_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        opening = json.loads(row[2]) if row[2] is not None else None
+        return MatchAssignment(row[0], row[1], opening, row[3])
+
+    def assignments(self) -> list[MatchAssignment]:
+        rows = self.connection.execute(
+            "SELECT match_id, desk_role, opening, claimed FROM referee_desk.matches "
+            "ORDER BY match_id"
+        ).fetchall()
+        return [
+            MatchAssignment(m, d, json.loads(o) if o is not None else None, c)
+            for m, d, o, c in rows
+        ]
+
+    def opening(self, match_id: str) -> dict[str, Any] | None:
+        """Pull: the drawn opening (``match_opened`` payload) of a match, or None."""
+        found = self.assignment(match_id)
+        return found.opening if found is not None else None
+
+    def assign(self, match_id: str, desk: str | None, opening: dict[str, Any] | None) -> None:
+        """Organizer: give a match (and its drawn opening) to a desk (role or table label)."""
+        role = self._desk_role(desk) if desk else None
+        text = canonical_dumps(opening) if opening is not None else None
+        try:
+            self.connection.execute(
+                "INSERT INTO referee_desk.matches (match_id, desk_role, opening, claimed) "
+                "VALUES (%s, %s, %s, false) ON CONFLICT (match_id) DO UPDATE SET "
+                "desk_role = EXCLUDED.desk_role, opening = COALESCE(EXCLUDED.opening, "
+                "referee_desk.matches.opening), claimed = false, assigned_at = now()",
+                (match_id, role, text),
+            )
+        except psycopg.errors.InsufficientPrivilege as error:
+            raise ServerRefused(
+                f"{self.shown}: only the organizer assigns matches ({error})"
+            ) from None
+
+    def _desk_role(self, desk: str) -> str:
+        for known in self.desks():
+            if desk in (known.role, known.table_label):
+                return known.role
+        raise ServerError(f"{self.shown}: no desk {desk!r} on this server")

@@ -1,0 +1,263 @@
+"""Pushing a desk's file to the server, and the desk's sync state.
+
+The desk's file is written first and stays the journal; ``push`` sends each match's
+events beyond what the server holds, in order, in one transaction per batch.
+Idempotent: an event the server holds with the same (match_id, seq, hash) is not sent
+again. An event that differs from the server's at the same seq is a fork: refused,
+never merged, reported in the result and recorded on the server (``conflicts``) for
+the organizer; the desk's file remembers it until a later push of that match succeeds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import psycopg
+
+from referee_desk.match import new_event
+from referee_desk.match.envelope import Event
+from referee_desk.store import TournamentFile
+from referee_desk.store.postgres import marks
+from referee_desk.store.postgres.connection import redact
+from referee_desk.store.postgres.errors import ServerError, ServerUnreachable
+from referee_desk.store.postgres.marks import Conflict
+from referee_desk.store.postgres.server import TournamentServer
+
+#: Events per transaction when a desk catches up.
+BATCH = 500
+
+INSERT_SQL = (
+    "INSERT INTO referee_desk.events (match_id, seq, prev_hash, hash, canonical) "
+    "VALUES (%s, %s, %s, %s, %s)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PushReport:
+    """What one push did: events sent per match, matches already there, conflicts."""
+
+    pushed: dict[str, int] = field(default_factory=dict)
+    unchanged: tuple[str, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
+
+    @property
+    def total_pushed(self) -> int:
+        return sum(self.pushed.values())
+
+
+SyncStatus = Literal["never", "synced", "waiting", "conflict"]
+
+
+@dataclass(frozen=True, slots=True)
+class SyncState:
+    """What the desk shows: synced, N events waiting, or conflict (with the conflicts).
+
+    ``status`` is ``conflict`` when any match is in conflict (``waiting`` then counts the
+    other matches' events), ``waiting`` when events are not yet on the server,
+    ``synced`` when the server holds everything, ``never`` when never pushed.
+    """
+
+    status: SyncStatus
+    waiting: int
+    conflicts: tuple[Conflict, ...] = ()
+    server: str = ""
+    last_push_at: str = ""
+
+
+def sync_state(tf: TournamentFile) -> SyncState:
+    """The file's sync state with the server it was last pushed to; no network needed."""
+    latest = marks.latest_server(tf)
+    match_ids = tf.match_ids()
+    if latest is None:
+        total = sum(tf.head(m)[0] for m in match_ids)
+        return SyncState("never" if total else "synced", total)
+    server_id, address, last_push_at = latest
+    pushed = marks.pushed_heads(tf, server_id)
+    found = tuple(marks.conflicts(tf, server_id))
+    in_conflict = {c.match_id for c in found}
+    waiting = 0
+    for match_id in match_ids:
+        if match_id in in_conflict:
+            continue
+        held_seq = pushed.get(match_id, (0, ""))[0]
+        waiting += max(tf.head(match_id)[0] - held_seq, 0)
+    status: SyncStatus = "conflict" if found else ("waiting" if waiting else "synced")
+    return SyncState(status, waiting, found, address, last_push_at)
+
+
+def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) -> PushReport:
+    """Send what the server lacks; returns the report (conflicts included, never raised).
+
+    Raises ``ServerUnreachable`` when the connection fails (nothing is lost: the next
+    push resends whatever the server did not commit).
+    """
+    pushed_before = marks.pushed_heads(tf, server.server_id)
+    open_conflicts = {c.match_id for c in marks.conflicts(tf, server.server_id)}
+    pushed: dict[str, int] = {}
+    unchanged: list[str] = []
+    found: list[Conflict] = []
+    heads: dict[str, tuple[int, str]] = {}
+    cleared: list[str] = []
+    try:
+        for match_id in tf.match_ids():
+            local_head = tf.head(match_id)
+            if pushed_before.get(match_id) == local_head and match_id not in open_conflicts:
+                unchanged.append(match_id)
+                continue
+            outcome = _push_match(tf, server, match_id, batch)
+            if isinstance(outcome, Conflict):
+                found.append(outcome)
+                _report(server, tf, outcome)
+                continue
+            heads[match_id] = local_head
+            cleared.append(match_id)
+            if outcome:
+                pushed[match_id] = outcome
+            else:
+                unchanged.append(match_id)
+    except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+        raise ServerUnreachable(f"{redact(server.url)}: lost the server: {_line(error)}") from None
+    finally:
+        known = marks.latest_server(tf)
+        if heads or found or cleared or known is None or known[0] != server.server_id:
+            marks.record_push(tf, server.server_id, server.shown, heads, found, cleared)
+    return PushReport(pushed, tuple(unchanged), tuple(found))
+
+
+def _push_match(
+    tf: TournamentFile, server: TournamentServer, match_id: str, batch: int
+) -> int | Conflict:
+    """Events sent for one match, or the conflict that stopped it."""
+    for _attempt in range(3):
+        if server.is_desk:
+            holder = server.claim(match_id)
+            if holder != server.role:
+                return Conflict(
+                    match_id,
+                    1,
+                    "claimed",
+                    f"the match belongs to desk {holder} on the server, not to {server.role}; "
+                    "nothing sent (the organizer reassigns it or the desk records another match)",
+                )
+        events = tf.events(match_id)
+        server_seq, _ = server.head(match_id)
+        fork = _first_difference(server, match_id, events, server_seq)
+        if fork is not None:
+            return fork
+        if server_seq >= len(events):
+            return 0
+        try:
+            sent = _send(server, events[server_seq:], batch)
+        except psycopg.errors.UniqueViolation:
+            continue  # another push of this desk got there first: compare again
+        except psycopg.errors.InsufficientPrivilege as error:
+            return Conflict(match_id, server_seq + 1, "refused", _line(error))
+        except psycopg.errors.RaiseException as error:
+            return Conflict(match_id, server_seq + 1, "refused", _line(error))
+        return sent
+    return Conflict(match_id, 0, "refused", "the server's record kept moving; try again")
+
+
+def _first_difference(
+    server: TournamentServer, match_id: str, events: list[Event], server_seq: int
+) -> Conflict | None:
+    """The fork between the desk's events and the server's, or None when one extends the other.
+
+    Hashes chain, so equal hashes at the last common seq mean equal records up to it.
+    """
+    common = min(server_seq, len(events))
+    if common == 0:
+        return None
+    at_common = server.hash_at(match_id, common)
+    if at_common == events[common - 1].hash:
+        if server_seq > len(events):
+            return Conflict(
+                match_id,
+                len(events) + 1,
+                "behind",
+                f"the server holds {server_seq} events, this file {len(events)}: the file "
+                "lacks later events (restored from a backup?); nothing sent",
+            )
+        return None
+    server_hashes = server.hashes(match_id)
+    for index in range(common):
+        if server_hashes[index] != events[index].hash:
+            return Conflict(
+                match_id,
+                index + 1,
+                "fork",
+                f"fork: this desk's event {index + 1} differs from the server's "
+                f"(server {server_hashes[index][:12]}…, desk {events[index].hash[:12]}…); "
+                "refused, never merged: the organizer decides which record stands",
+            )
+    return None
+
+
+def _send(server: TournamentServer, events: list[Event], batch: int) -> int:
+    conn = server.connection
+    sent = 0
+    for start in range(0, len(events), batch):
+        rows = [
+            (e.match_id, e.seq, e.prev_hash, e.hash, e.canonical_json().decode("utf-8"))
+            for e in events[start : start + batch]
+        ]
+        with conn.transaction(), conn.cursor() as cur:
+            cur.executemany(INSERT_SQL, rows)
+        sent += len(rows)
+    return sent
+
+
+def _report(server: TournamentServer, tf: TournamentFile, conflict: Conflict) -> None:
+    """Record the conflict on the server so the organizer sees it (not for ``behind``)."""
+    if conflict.kind == "behind":
+        return
+    events = tf.events(conflict.match_id)
+    event = events[conflict.seq - 1] if 0 < conflict.seq <= len(events) else None
+    # The admin or a foreign role may not report: the desk's own report still names it.
+    with contextlib.suppress(psycopg.errors.InsufficientPrivilege):
+        server.report_conflict(
+            conflict.match_id,
+            conflict.seq,
+            conflict.kind,
+            event.hash if event else "",
+            event.canonical_json().decode("utf-8") if event else "",
+            conflict.reason,
+        )
+
+
+def open_from_server(
+    tf: TournamentFile,
+    server: TournamentServer,
+    match_id: str,
+    *,
+    referee: str | None = None,
+    now: str | None = None,
+    by: Any = None,
+) -> Event:
+    """Pull: record the server's drawn opening of ``match_id`` as the match's first event.
+
+    The payload is the organizer's, unchanged (``server publish``); ``referee`` defaults
+    to the one it names. Raises ``ServerError`` when this desk has no opening for the
+    match, ``AppendConflict`` when the file already holds the match.
+    """
+    opening = server.opening(match_id)
+    if opening is None:
+        raise ServerError(
+            f"{server.shown}: no drawn opening of match {match_id} for {server.role} "
+            "(the organizer runs: referee-desk server publish)"
+        )
+    who = referee or str(opening.get("referee") or "")
+    draft = new_event([], "match_opened", opening, referee=who, now=now, match_id=match_id)
+    return tf.append(draft, expected_seq=1, by=by)
+
+
+def sync_file(path: str, url: str) -> PushReport:
+    """Open the desk's file and the server, push, close both."""
+    with TournamentServer.open(url) as server, TournamentFile.open(path, create=False) as tf:
+        return push(tf, server)
+
+
+def _line(error: BaseException) -> str:
+    return " ".join(str(error).split())
