@@ -2,19 +2,30 @@
 
 Backups live beside the file in ``<file>.backups/``, newest kept, older pruned.
 ``restore_backup`` never deletes the damaged file: it moves it aside first.
+
+Several desks may back up the same file at once: each writes its own uniquely named
+``*.partial-<host>-<pid>-<random>`` copy and renames it; pruning tolerates a backup
+another desk removed first. Partial copies left by killed desks are removed when their
+process is gone (or after an hour, for another computer's).
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
+import socket
 import sqlite3
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 #: How many backups are kept per tournament file by default.
 DEFAULT_KEEP = 5
+
+#: A partial copy of another computer older than this (seconds) is abandoned.
+ABANDONED_AFTER = 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +50,8 @@ def make_backup(
     folder = backup_dir(path)
     folder.mkdir(exist_ok=True)
     target = folder / f"{Path(path).name}.{_stamp()}.sqlite"
-    partial = target.with_suffix(".partial")
+    host = socket.gethostname().replace("-", "_")
+    partial = target.with_suffix(f".partial-{host}-{os.getpid()}-{secrets.token_hex(4)}")
     dest = sqlite3.connect(partial)
     try:
         conn.backup(dest)
@@ -53,12 +65,54 @@ def make_backup(
                 (_stamp(),),
             )
             dest.commit()
-    finally:
+    except BaseException:
         dest.close()
+        partial.unlink(missing_ok=True)
+        raise
+    dest.close()
     os.replace(partial, target)
     for old in backups(path)[keep:]:
         old.path.unlink(missing_ok=True)
+    remove_orphans(path)
     return target
+
+
+def remove_orphans(path: str | os.PathLike[str]) -> list[Path]:
+    """Delete partial copies whose writer is gone; returns what was removed."""
+    folder = backup_dir(path)
+    removed: list[Path] = []
+    try:
+        items = list(folder.iterdir())
+    except OSError:
+        return removed
+    host = socket.gethostname().replace("-", "_")
+    for item in items:
+        suffix = item.name.rpartition(".")[2]
+        if not suffix.startswith("partial"):
+            continue
+        parts = suffix.split("-")
+        try:
+            age = time.time() - item.stat().st_mtime
+        except OSError:
+            continue  # removed by another desk meanwhile
+        mine = len(parts) == 4 and parts[1] == host and parts[2].isdigit()
+        if mine and (int(parts[2]) == os.getpid() or _alive(int(parts[2]))):
+            continue
+        if not mine and age < ABANDONED_AFTER:
+            continue
+        item.unlink(missing_ok=True)
+        removed.append(item)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def backups(path: str | os.PathLike[str]) -> list[Backup]:
@@ -74,10 +128,13 @@ def backups(path: str | os.PathLike[str]) -> list[Backup]:
         stamp = item.name[len(prefix) : -len(".sqlite")]
         try:
             made = datetime.strptime(stamp, "%Y%m%dT%H%M%S%fZ").replace(tzinfo=UTC)
+            size = item.stat().st_size
         except ValueError:
             continue
-        found.append(Backup(item, made.isoformat(timespec="milliseconds"), item.stat().st_size))
-    return sorted(found, key=lambda b: b.made_at, reverse=True)
+        except FileNotFoundError:
+            continue  # another desk pruned it meanwhile
+        found.append(Backup(item, made.isoformat(timespec="milliseconds"), size))
+    return sorted(found, key=lambda b: (b.made_at, b.path.name), reverse=True)
 
 
 def restore_backup(backup: Backup | str | os.PathLike[str], path: str | os.PathLike[str]) -> Path:
@@ -96,7 +153,9 @@ def restore_backup(backup: Backup | str | os.PathLike[str], path: str | os.PathL
 
         raise DamagedFile(f"backup {source} is damaged too: {problem}")
     aside = Path(f"{os.fspath(path)}.damaged-{_stamp()}")
-    for suffix in ("", "-wal", "-shm"):
+    # The heads journal witnessed the newer, damaged record: it goes aside with it, and
+    # the restored file starts a fresh one on its next open.
+    for suffix in ("", "-wal", "-shm", ".heads"):
         current = Path(f"{os.fspath(path)}{suffix}")
         if current.exists():
             os.replace(current, Path(f"{aside}{suffix}"))

@@ -101,10 +101,16 @@ class AppendingMixin(FileCore):
             if isinstance(error, sqlite3.OperationalError):
                 raise write_error(self.path, error) from None
             raise
+        # Committed: from here on nothing may raise (the event is saved).
         checker.accept()
+        # Acknowledged only once the heads journal witnessed it too (see ``witness``).
+        witnessed = [("E", match_id, event.seq, event.hash)]
+        if locked or lock:
+            witnessed.append(("S", match_id, event.seq, event.hash))
+        self.witness.write(witnessed)
         self._appended_since_backup += 1
         if self.backup_every and self._appended_since_backup >= self.backup_every:
-            self.make_backup()
+            self._rolling_backup()
         return event
 
     def _checker(self, match_id: str, head_seq: int, head_hash: str) -> MatchChecker:

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
 from referee_desk.store import backup
 from referee_desk.store.errors import NewerFileError, StoreWriteError
 from referee_desk.store.match_checks import MatchChecker
+from referee_desk.store.witness import Witness
 
 
 def utc_now() -> str:
@@ -57,6 +58,7 @@ class FileCore:
         self._appended_since_backup = 0
         self._session: str | None = None
         self._closed = False
+        self.witness = Witness(path)
 
     # ------------------------------------------------------------- extension
 
@@ -116,3 +118,12 @@ class FileCore:
         """Write a rolling backup now (SQLite online backup); returns its path."""
         self._appended_since_backup = 0
         return backup.make_backup(self.connection, self.path, self.backup_keep)
+
+    def _rolling_backup(self) -> None:
+        """The automatic backup after a commit: it never fails the committed event.
+
+        Another desk pruning the same folder, a full disk or a vanished folder only
+        skip this backup (the next one is tried ``backup_every`` events later).
+        """
+        with suppress(OSError, sqlite3.Error):
+            self.make_backup()

@@ -61,14 +61,9 @@ class OpeningMixin(FileCore):
             raise UnreadableFile(f"{file}: cannot be read ({error.strerror or error})") from None
         if new and (not create or read_only):
             raise NotATournamentFile(f"{file}: no such tournament file")
-        wal_mode = False
-        if not new:
-            if header[:16] != SQLITE_MAGIC:
-                raise NotATournamentFile(f"{file}: not a Referee Desk tournament file")
-            wal_mode = header[18:20] == b"\x02\x02"
-        # A missing WAL matters only for a file in WAL mode (backups are not).
+        if not new and header[:16] != SQLITE_MAGIC:
+            raise NotATournamentFile(f"{file}: not a Referee Desk tournament file")
         wal = Path(f"{file}-wal")
-        wal_present = not wal_mode or wal.exists()
         folder = file.resolve().parent
         unwritable = not new and not (os.access(file, os.W_OK) and os.access(folder, os.W_OK))
         if unwritable and wal.exists() and wal.stat().st_size > 0:
@@ -96,7 +91,7 @@ class OpeningMixin(FileCore):
             opened = cls(
                 file, conn, read_only=read_only, backup_every=backup_every, backup_keep=backup_keep
             )
-            opened._prepare(new, wal_present, tournament_id, check)
+            opened._prepare(new, tournament_id, check)
         except BaseException as error:
             conn.close()
             if isinstance(error, StoreError | StoreWriteError):
@@ -109,29 +104,15 @@ class OpeningMixin(FileCore):
             raise
         return opened
 
-    def _prepare(
-        self, new: bool, wal_present: bool, tournament_id: str | None, check: bool
-    ) -> None:
+    def _prepare(self, new: bool, tournament_id: str | None, check: bool) -> None:
         conn = self.connection
         conn.execute("PRAGMA busy_timeout = 10000")
+        if not new and not self.read_only:
+            # An SQLite file without tables: another desk is creating it right now.
+            new = conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
         if new:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                schema.create_current(conn)
-                now = utc_now()
-                meta = {
-                    "format": schema.FILE_FORMAT,
-                    "tournament_id": tournament_id or uuid.uuid4().hex,
-                    "created_at": now,
-                }
-                conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-        else:
+            new = self._create(tournament_id)
+        if not new:
             self._recognize()
             if not self.read_only:
                 conn.execute("PRAGMA journal_mode = WAL")
@@ -147,12 +128,49 @@ class OpeningMixin(FileCore):
                 )
             backup.make_backup(conn, self.path, self.backup_keep)
             schema.migrate(conn, str(self.path), version)
-        if not new:
-            self._check_wal(wal_present)
         if check and not new:
             self._check_damage()
+            problem = self.witness_problem()
+            if problem is not None:
+                raise DamagedFile(f"{self.path}: damaged: {problem}").keyed(
+                    "store.events_missing",
+                    file=self.path.name,
+                    match=problem.match_id,
+                    seq=problem.seq,
+                )
         if not self.read_only:
+            self._start_witness(new)
             self._start_session()
+            backup.remove_orphans(self.path)
+
+    def _create(self, tournament_id: str | None) -> bool:
+        """Create the tables of a new file; False when another desk created it first.
+
+        Two desks creating one new file at once: the second one's ``BEGIN IMMEDIATE``
+        waits for the first one's commit, then finds the tables and opens the file.
+        """
+        conn = self.connection
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                conn.execute("ROLLBACK")
+                return False
+            schema.create_current(conn)
+            now = utc_now()
+            meta = {
+                "format": schema.FILE_FORMAT,
+                "tournament_id": tournament_id or uuid.uuid4().hex,
+                "created_at": now,
+            }
+            conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return True
 
     def _recognize(self) -> None:
         conn = self.connection
@@ -176,23 +194,6 @@ class OpeningMixin(FileCore):
             f"{self.path}: an SQLite file, but not a Referee Desk tournament file"
         )
 
-    def _check_wal(self, wal_present: bool) -> None:
-        """Refuse a file whose write-ahead log went missing while a desk had it open."""
-        if wal_present:
-            return
-        tables = {r[0] for r in self.connection.execute("SELECT name FROM sqlite_master")}
-        if "sessions" not in tables:
-            return
-        unclosed = self.connection.execute(
-            "SELECT COUNT(*) FROM sessions WHERE token NOT IN (SELECT token FROM session_ends)"
-        ).fetchone()[0]
-        if unclosed:
-            raise DamagedFile(
-                f"{self.path}: damaged: its write-ahead log ({self.path.name}-wal) is missing "
-                "although a desk had the file open; the latest events may be lost. Restore "
-                "a backup, or put the -wal file back beside it"
-            )
-
     def _check_damage(self) -> None:
         rows = self.connection.execute("PRAGMA integrity_check").fetchall()
         if [r[0] for r in rows] != ["ok"]:
@@ -201,6 +202,22 @@ class OpeningMixin(FileCore):
         problem = self.chain_problem()
         if problem is not None:
             raise DamagedFile(f"{self.path}: damaged: {problem}")
+
+    def _start_witness(self, new: bool) -> None:
+        """Start a fresh heads journal for a new file, or one the file has none of.
+
+        A journal left by another tournament (or by a deleted file of the same name)
+        is replaced; so is a missing one (a copied file): from here on it witnesses.
+        """
+        seen = self.witness.read()
+        if not new and seen is not None and seen.tournament_id == self.tournament_id:
+            return
+        heads = {m: self.head(m) for m in self.match_ids()}
+        seals = {m: (s.head_seq, s.head_hash) for m, s in self.seals().items()}
+        try:
+            self.witness.rebuild(self.tournament_id, heads, seals)
+        except OSError:
+            self.witness.failed = True
 
     def _start_session(self) -> None:
         token = uuid.uuid4().hex
@@ -227,6 +244,7 @@ class OpeningMixin(FileCore):
             self.read_only = True
             return
         self._session = token
+        self.witness.token = token
         # Put the session mark into the main file, so a lost WAL is noticed later.
         self.connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
@@ -251,6 +269,7 @@ class OpeningMixin(FileCore):
         except (sqlite3.Error, StoreWriteError):
             pass  # the events are committed already; a missed mark only costs a check
         finally:
+            self.witness.close()
             self.connection.close()
 
     def __enter__(self) -> Self:

@@ -9,6 +9,7 @@ from referee_desk.store.errors import DamagedFile
 from referee_desk.store.file_core import FileCore
 from referee_desk.store.rows import SELECT_COLUMNS, RowError, from_row
 from referee_desk.store.verify import Problem, match_problem
+from referee_desk.store.witness import compare
 
 
 class ReadingMixin(FileCore):
@@ -77,6 +78,35 @@ class ReadingMixin(FileCore):
                 return found
         return None
 
+    def witness_problem(self) -> Problem | None:
+        """Events or seals the heads journal saw that the file lacks (or holds changed)."""
+        seen = self.witness.read()
+        name = self.witness.path.name
+        if seen is None or seen.tournament_id != self.tournament_id:
+            return None
+        if seen.damaged_line is not None:
+            return Problem(f"the heads journal {name} is damaged at line {seen.damaged_line}")
+        conn = self.connection
+
+        def head(match_id: str, seq: int) -> tuple[int, str]:
+            row = conn.execute(
+                "SELECT (SELECT MAX(seq) FROM events WHERE match_id = ?),"
+                " (SELECT hash FROM events WHERE match_id = ? AND seq = ?)",
+                (match_id, match_id, seq),
+            ).fetchone()
+            return row[0] or 0, row[1] or ""
+
+        def seal_head(match_id: str, seq: int) -> tuple[int, str]:
+            row = conn.execute(
+                "SELECT MAX(head_seq) FROM match_seals WHERE match_id = ?", (match_id,)
+            ).fetchone()
+            return row[0] or 0, ""
+
+        missing = compare(seen, head, seal_head, name)
+        if missing is None:
+            return None
+        return Problem(missing.reason, missing.match_id, missing.seq)
+
     def verify(self, *, replay: bool = True) -> Problem | None:
         """The first problem of the file: integrity, each match's chain and replay, seals."""
         try:
@@ -94,6 +124,9 @@ class ReadingMixin(FileCore):
             for match_id in self._sealed_ids():
                 if not self.head(match_id)[0]:
                     return Problem("locked match has no events (deleted)", match_id)
+            found = self.witness_problem()
+            if found is not None:
+                return found
         except sqlite3.DatabaseError as error:
             return Problem(f"SQLite reports: {error}")
         except (UnicodeError, ValueError, LookupError, OverflowError) as error:

@@ -51,7 +51,9 @@ class SealsMixin(FileCore):
             head_seq, head_hash = self.head(match_id)
             if head_seq == 0:
                 raise StoreError(f"match {match_id}: no events to lock")
-            return self._insert_seal(match_id, head_seq, head_hash, by)
+            seal = self._insert_seal(match_id, head_seq, head_hash, by)
+        self.witness.write([("S", match_id, head_seq, head_hash)])
+        return seal
 
     def seal(self, match_id: str) -> Seal | None:
         """The latest seal of a match (None when it is not locked)."""

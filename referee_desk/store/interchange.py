@@ -114,6 +114,7 @@ def import_jsonl(tf: TournamentFile, paths: Sequence[str | os.PathLike[str]]) ->
             except sqlite3.IntegrityError as error:
                 raise _refuse(new[0], f"cannot be stored ({error})", conflict=True) from None
             added[match_id] = len(new)
+    tf.witness.write([("E", m, *tf.head(m)) for m in added])
     return ImportReport(added, tuple(unchanged))
 
 
