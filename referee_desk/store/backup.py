@@ -153,12 +153,15 @@ def restore_backup(backup: Backup | str | os.PathLike[str], path: str | os.PathL
 
         raise DamagedFile(f"backup {source} is damaged too: {problem}")
     aside = Path(f"{os.fspath(path)}.damaged-{_stamp()}")
-    # The heads journal witnessed the newer, damaged record: it goes aside with it, and
-    # the restored file starts a fresh one on its next open.
-    for suffix in ("", "-wal", "-shm", ".heads"):
+    for suffix in ("", "-wal", "-shm"):
         current = Path(f"{os.fspath(path)}{suffix}")
         if current.exists():
             os.replace(current, Path(f"{aside}{suffix}"))
+    # The heads journal witnessed the newer, damaged record: it goes aside too, and the
+    # restored file starts a fresh one on its next open.
+    journal = Path(f"{os.fspath(path)}.heads")
+    if journal.exists():
+        os.replace(journal, Path(f"{journal}.{aside.name.rpartition('.')[2]}"))
     partial = Path(f"{os.fspath(path)}.restoring")
     shutil.copyfile(source, partial)
     os.replace(partial, path)

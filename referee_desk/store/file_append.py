@@ -67,7 +67,7 @@ class AppendingMixin(FileCore):
         except sqlite3.OperationalError as error:
             raise write_error(self.path, error) from None
         checker: MatchChecker | None = None
-        refusal: str | None = None
+        refusal: tuple[str, str] | None = None
         try:
             row = conn.execute(_APPEND_STATE_SQL, (match_id,) * 3).fetchone()
             head_seq, head_hash, locked, guarded = row
@@ -77,7 +77,10 @@ class AppendingMixin(FileCore):
                 raise AppendConflict(match_id, expected_seq, head_seq + 1)
             refusal = self._authorize(match_id, draft, by, bool(locked), bool(guarded))
             if refusal is not None:
-                raise AccessRefused(f"match {match_id}: {refusal}")
+                key, reason = refusal
+                raise AccessRefused(f"match {match_id}: {reason}").keyed(
+                    key, match=match_id, type=draft.type, name=by.name if by else None
+                )
             if by is not None:
                 draft = replace(draft, referee=by.name)
             event = replace(draft, seq=head_seq + 1).sealed(head_hash)
@@ -95,7 +98,7 @@ class AppendingMixin(FileCore):
             if checker is not None:
                 checker.reject()
             if refusal is not None:
-                self._record_refusal(match_id, by, f"append {draft.type}", refusal)
+                self._record_refusal(match_id, by, f"append {draft.type}", refusal[1])
             if isinstance(error, sqlite3.IntegrityError):
                 raise AppendConflict(match_id, head_seq + 1, head_seq + 2) from None
             if isinstance(error, sqlite3.OperationalError):

@@ -11,18 +11,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
 from pathlib import Path
 
 from referee_desk.store import backup
+from referee_desk.store.access import Session
 from referee_desk.store.errors import NewerFileError, StoreWriteError
 from referee_desk.store.match_checks import MatchChecker
+from referee_desk.store.signatures import Signatures
+from referee_desk.store.stamps import utc_now
 from referee_desk.store.witness import Witness
-
-
-def utc_now() -> str:
-    """Now as an ISO 8601 UTC string with milliseconds (how the file stamps times)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def write_error(path: Path, error: sqlite3.Error) -> StoreWriteError:
@@ -35,6 +32,9 @@ def write_error(path: Path, error: sqlite3.Error) -> StoreWriteError:
     else:
         why = f"the file could not be written ({text})"
     return StoreWriteError(f"not saved: {why}: {path}; the record is unchanged")
+
+
+__all__ = ["FileCore", "utc_now", "write_error"]
 
 
 class FileCore:
@@ -59,6 +59,8 @@ class FileCore:
         self._session: str | None = None
         self._closed = False
         self.witness = Witness(path)
+        self.signatures = Signatures(conn)
+        self._issued: dict[str, Session] = {}  # token -> session issued by ``login``
 
     # ------------------------------------------------------------- extension
 

@@ -11,7 +11,7 @@ import uuid
 from pathlib import Path
 from typing import Self
 
-from referee_desk.store import backup, schema
+from referee_desk.store import backup, keys, legacy_seals, schema
 from referee_desk.store.errors import (
     DamagedFile,
     NewerFileError,
@@ -128,6 +128,9 @@ class OpeningMixin(FileCore):
                 )
             backup.make_backup(conn, self.path, self.backup_keep)
             schema.migrate(conn, str(self.path), version)
+            with self.transaction():
+                legacy_seals.convert(conn, self.signatures, keys.desk_signer())
+                self.signatures.sign_guard(keys.desk_signer())
         if check and not new:
             self._check_damage()
             problem = self.witness_problem()
@@ -165,6 +168,7 @@ class OpeningMixin(FileCore):
                 "created_at": now,
             }
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+            self.signatures.sign_guard(keys.desk_signer())
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:

@@ -18,7 +18,7 @@ class ReadingMixin(FileCore):
     def meta(self) -> dict[str, str]:
         """The file's key/value facts (format, tournament_id, created_at …), no secret."""
         rows = self.connection.execute("SELECT key, value FROM meta").fetchall()
-        facts = {k: v for k, v in rows if k != "seal_secret"}
+        facts = {k: v for k, v in rows if k != "seal_secret"}  # an old file's HMAC secret
         facts["store_schema_version"] = str(
             self.connection.execute("PRAGMA user_version").fetchone()[0]
         )
@@ -124,6 +124,9 @@ class ReadingMixin(FileCore):
             for match_id in self._sealed_ids():
                 if not self.head(match_id)[0]:
                     return Problem("locked match has no events (deleted)", match_id)
+            guard = self.signatures.guard_problem()
+            if guard is not None:
+                return Problem(guard)
             found = self.witness_problem()
             if found is not None:
                 return found

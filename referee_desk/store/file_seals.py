@@ -1,19 +1,28 @@
-"""Locking a match: a keyed signature (HMAC-SHA256) over its head at locking time."""
+"""Locking a match: an Ed25519 signature over its head, by a key outside the file.
+
+The desk's key (``keys.desk_signer``) signs; the file keeps only public keys. Every
+lock also re-signs the guard (``signatures``) so a deleted seal is named.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from referee_desk.match.envelope import Event
-from referee_desk.store import signing
-from referee_desk.store.errors import DamagedFile, StoreError
+from referee_desk.store import keys
+from referee_desk.store.errors import StoreError
 from referee_desk.store.file_core import FileCore, utc_now
+from referee_desk.store.signatures import SCHEME
 from referee_desk.store.verify import Problem
+
+_SEAL_COLUMNS = (
+    "match_id, head_seq, head_hash, signature, sealed_at, sealed_by, key_fingerprint, scheme"
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Seal:
-    """A locked match: its head at locking time and the keyed signature over it."""
+    """A locked match: its head at locking time and the signature over it."""
 
     match_id: str
     head_seq: int
@@ -21,36 +30,51 @@ class Seal:
     signature: str
     sealed_at: str
     sealed_by: str
+    key_fingerprint: str | None = None
+    scheme: str = SCHEME
+
+
+@dataclass(frozen=True, slots=True)
+class SealInfo:
+    """What a report prints about a lock: which key signed which head, and does it hold."""
+
+    match_id: str
+    head_hash: str
+    seq: int
+    signer: str  # the key's label, e.g. "desk ref@desk-3" or "organizer"
+    key_fingerprint: str | None
+    signed_at: str
+    sealed_by: str  # the person who locked it
+    valid: bool
+    reason: str | None = None
 
 
 class SealsMixin(FileCore):
     """``lock_match`` and the seals of ``TournamentFile`` (uses ``head`` from reading)."""
 
-    def _secret(self) -> str:
-        row = self.connection.execute("SELECT value FROM meta WHERE key = 'seal_secret'").fetchone()
-        if row is None:
-            raise DamagedFile(f"{self.path}: the tournament's seal secret is missing")
-        return row[0]
-
     def _insert_seal(self, match_id: str, head_seq: int, head_hash: str, by: str) -> Seal:
-        signature = signing.sign(self._secret(), match_id, head_seq, head_hash)
-        seal = Seal(match_id, head_seq, head_hash, signature, utc_now(), by)
+        signer = keys.desk_signer()
+        at = utc_now()
+        signature = self.signatures.sign_seal(signer, match_id, head_seq, head_hash, at, by)
+        seal = Seal(match_id, head_seq, head_hash, signature, at, by, signer.fingerprint)
         self.connection.execute(
-            "INSERT INTO match_seals (match_id, head_seq, head_hash, signature, sealed_at, "
-            "sealed_by) VALUES (?, ?, ?, ?, ?, ?)",
-            (match_id, head_seq, head_hash, signature, seal.sealed_at, by),
+            f"INSERT INTO match_seals ({_SEAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (match_id, head_seq, head_hash, signature, at, by, signer.fingerprint, SCHEME),
         )
+        self.signatures.sign_guard(signer)
         return seal
 
     def lock_match(self, match_id: str, by: str = "") -> Seal:
-        """Lock a match: sign its head hash with the tournament's secret.
+        """Lock a match: sign its head with this desk's key (no passphrase needed).
 
         After this only the committee can add a ruling (which re-seals the new head).
         """
         with self.transaction():
             head_seq, head_hash = self.head(match_id)
             if head_seq == 0:
-                raise StoreError(f"match {match_id}: no events to lock")
+                raise StoreError(f"match {match_id}: no events to lock").keyed(
+                    "store.nothing_to_lock", match=match_id
+                )
             seal = self._insert_seal(match_id, head_seq, head_hash, by)
         self.witness.write([("S", match_id, head_seq, head_hash)])
         return seal
@@ -58,8 +82,7 @@ class SealsMixin(FileCore):
     def seal(self, match_id: str) -> Seal | None:
         """The latest seal of a match (None when it is not locked)."""
         row = self.connection.execute(
-            "SELECT match_id, head_seq, head_hash, signature, sealed_at, sealed_by "
-            "FROM match_seals WHERE match_id = ? ORDER BY id DESC LIMIT 1",
+            f"SELECT {_SEAL_COLUMNS} FROM match_seals WHERE match_id = ? ORDER BY id DESC LIMIT 1",
             (match_id,),
         ).fetchone()
         return Seal(*row) if row else None
@@ -70,15 +93,59 @@ class SealsMixin(FileCore):
     def _sealed_ids(self) -> list[str]:
         return [r[0] for r in self.connection.execute("SELECT DISTINCT match_id FROM match_seals")]
 
-    def seal_problem(self, match_id: str, events: list[Event]) -> Problem | None:
-        """Does the match record agree with its keyed seal? (None when not locked.)"""
+    def _seal_reason(self, seal: Seal) -> str | None:
+        return self.signatures.seal_valid(
+            seal.scheme,
+            seal.key_fingerprint,
+            seal.match_id,
+            seal.head_seq,
+            seal.head_hash,
+            seal.sealed_at,
+            seal.sealed_by,
+            seal.signature,
+        )
+
+    def seal_info(self, match_id: str) -> SealInfo | None:
+        """The latest lock of a match as a report prints it (None when not locked)."""
         seal = self.seal(match_id)
         if seal is None:
             return None
-        if not signing.signature_ok(
-            self._secret(), match_id, seal.head_seq, seal.head_hash, seal.signature
-        ):
-            return Problem("the lock's signature is not valid (seal forged)", match_id)
+        reason = self._seal_reason(seal)
+        if reason is None:
+            at = self.head(match_id)
+            events_ok = at[0] >= seal.head_seq
+            row = self.connection.execute(
+                "SELECT hash FROM events WHERE match_id = ? AND seq = ?",
+                (match_id, seal.head_seq),
+            ).fetchone()
+            if not events_ok or row is None or row[0] != seal.head_hash:
+                reason = "the record differs from the locked one"
+        info = self.signatures.key_info(seal.key_fingerprint)
+        return SealInfo(
+            match_id,
+            seal.head_hash,
+            seal.head_seq,
+            info.label,
+            seal.key_fingerprint,
+            seal.sealed_at,
+            seal.sealed_by,
+            reason is None,
+            reason,
+        )
+
+    @property
+    def key_fingerprint(self) -> str | None:
+        """The file's key: the organizer's when adopted, else the first key that signed."""
+        return self.signatures.organizer_key() or self.signatures.first_key()
+
+    def seal_problem(self, match_id: str, events: list[Event]) -> Problem | None:
+        """Does the match record agree with its signed seal? (None when not locked.)"""
+        seal = self.seal(match_id)
+        if seal is None:
+            return None
+        reason = self._seal_reason(seal)
+        if reason is not None:
+            return Problem(reason, match_id)
         if len(events) < seal.head_seq:
             return Problem(
                 f"missing: the match was locked at event {seal.head_seq} but the record ends "
