@@ -170,6 +170,7 @@ class OpeningMixin(FileCore):
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
             self.signatures.sign_guard(keys.desk_signer())
             conn.execute("COMMIT")
+            keys.pin(meta["tournament_id"], keys.desk_signer().fingerprint)
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

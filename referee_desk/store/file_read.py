@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from referee_desk.match.envelope import GENESIS_HASH, Event
+from referee_desk.store import keys
 from referee_desk.store.errors import DamagedFile
 from referee_desk.store.file_core import FileCore
 from referee_desk.store.rows import SELECT_COLUMNS, RowError, from_row
@@ -78,6 +79,19 @@ class ReadingMixin(FileCore):
                 return found
         return None
 
+    def key_problem(self, expected: str | None = None) -> str | None:
+        """The file's key differs from ``expected`` or from the one this computer knew."""
+        found = self.signatures.root_key()
+        if expected is not None and found != expected:
+            return f"the file's key is {found}, not {expected} (re-keyed or another file)"
+        known = keys.pinned(self.tournament_id)
+        if known is not None and found != known and expected is None:
+            return (
+                f"the file's key is {found}, but this computer knew tournament "
+                f"{self.tournament_id} by key {known} (re-keyed: possibly forged)"
+            )
+        return None
+
     def witness_problem(self) -> Problem | None:
         """Events or seals the heads journal saw that the file lacks (or holds changed)."""
         seen = self.witness.read()
@@ -124,12 +138,12 @@ class ReadingMixin(FileCore):
             for match_id in self._sealed_ids():
                 if not self.head(match_id)[0]:
                     return Problem("locked match has no events (deleted)", match_id)
-            guard = self.signatures.guard_problem()
-            if guard is not None:
-                return Problem(guard)
             found = self.witness_problem()
             if found is not None:
                 return found
+            guard = self.signatures.guard_problem() or self.key_problem()
+            if guard is not None:
+                return Problem(guard)
         except sqlite3.DatabaseError as error:
             return Problem(f"SQLite reports: {error}")
         except (UnicodeError, ValueError, LookupError, OverflowError) as error:

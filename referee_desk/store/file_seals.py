@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from referee_desk.match.envelope import Event
 from referee_desk.store import keys
+from referee_desk.store import signatures as keys_info
 from referee_desk.store.errors import StoreError
 from referee_desk.store.file_core import FileCore, utc_now
 from referee_desk.store.signatures import SCHEME
@@ -136,7 +137,72 @@ class SealsMixin(FileCore):
     @property
     def key_fingerprint(self) -> str | None:
         """The file's key: the organizer's when adopted, else the first key that signed."""
-        return self.signatures.organizer_key() or self.signatures.first_key()
+        return self.signatures.root_key()
+
+    def signers(self) -> list[keys_info.KeyInfo]:
+        """Every key registered in the file, with whether the file's key vouches for it."""
+        rows = self.connection.execute("SELECT fingerprint FROM signers ORDER BY rowid")
+        return [self.signatures.key_info(r[0]) for r in rows.fetchall()]
+
+    def adopt_organizer_key(
+        self, organizer: keys.Signer, *, previous: keys.Signer | None = None
+    ) -> None:
+        """Make the organizer's key the file's key (it endorses every key signed so far).
+
+        Rotating a key the file already has needs the ``previous`` organizer key; a lost
+        one cannot be replaced in place (see README, "Keeping records safe").
+        """
+        current = self.signatures.organizer_key()
+        rotating = current is not None and current != organizer.fingerprint
+        if rotating and (previous is None or previous.fingerprint != current):
+            raise StoreError(
+                f"{self.path}: the file already has organizer key {current}; rotating it "
+                "needs that key"
+            ).keyed("store.organizer_key_rotation", current=current)
+        with self.transaction() as conn:
+            self.signatures.register(organizer)
+            conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('organizer_key', ?)",
+                (organizer.fingerprint,),
+            )
+            self.signatures.register(keys.desk_signer())
+            for (fingerprint,) in conn.execute("SELECT fingerprint FROM signers").fetchall():
+                if fingerprint != organizer.fingerprint:
+                    self.signatures.endorse(organizer, fingerprint)
+            conn.execute(
+                "INSERT INTO access_log (at, person, action) VALUES (?, ?, ?)",
+                (utc_now(), "organizer", f"adopted organizer key {organizer.fingerprint}"),
+            )
+            self.signatures.sign_guard(organizer)
+        keys.pin(self.tournament_id, organizer.fingerprint)
+
+    def endorse_desk_key(self, organizer: keys.Signer, fingerprint: str) -> None:
+        """The file's key vouches for another desk's key (registered by its first lock,
+        or given here by fingerprint after ``register_desk_key`` on that desk)."""
+        if organizer.fingerprint != self.signatures.root_key():
+            raise StoreError(f"{self.path}: {organizer.fingerprint} is not the file's key").keyed(
+                "store.not_the_file_key", key=organizer.fingerprint
+            )
+        with self.transaction() as conn:
+            try:
+                self.signatures.endorse(organizer, fingerprint)
+            except KeyError:
+                raise StoreError(f"{self.path}: no registered key {fingerprint}").keyed(
+                    "store.unknown_key", key=fingerprint
+                ) from None
+            conn.execute(
+                "INSERT INTO access_log (at, person, action) VALUES (?, ?, ?)",
+                (utc_now(), organizer.label, f"endorsed key {fingerprint}"),
+            )
+            self.signatures.sign_guard(organizer)
+
+    def register_desk_key(self) -> str:
+        """Put this desk's public key into the file (to be endorsed); its fingerprint."""
+        signer = keys.desk_signer()
+        with self.transaction():
+            self.signatures.register(signer)
+            self.signatures.sign_guard(signer)
+        return signer.fingerprint
 
     def seal_problem(self, match_id: str, events: list[Event]) -> Problem | None:
         """Does the match record agree with its signed seal? (None when not locked.)"""

@@ -16,8 +16,10 @@ else ``~/.config/referee-desk``. A file only ever holds public keys.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import hashlib
+import json
 import os
 import socket
 from dataclasses import dataclass
@@ -183,3 +185,31 @@ def organizer_signer(passphrase: str, path: Path | None = None) -> Signer:
             "store.no_organizer_key", path=str(path)
         )
     return Signer(key, "organizer", "organizer")
+
+
+def _pins_path() -> Path:
+    return config_dir() / "known-tournaments.json"
+
+
+def pinned(tournament_id: str) -> str | None:
+    """The file key this computer saw first for a tournament (trust on first use)."""
+    try:
+        data = json.loads(_pins_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = data.get(tournament_id) if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def pin(tournament_id: str, fingerprint: str) -> None:
+    """Remember a tournament's file key on this computer (best effort)."""
+    path = _pins_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    data[tournament_id] = fingerprint
+    with contextlib.suppress(OSError):
+        _write_private(path, json.dumps(data, indent=1, sort_keys=True).encode())

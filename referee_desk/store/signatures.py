@@ -7,8 +7,9 @@ whenever it changes them, so rows changed, added or deleted behind its back (a s
 deleted to unlock a match, a PIN hash swapped, a referee re-assigned) are named.
 
 Trust: every signature must verify under the public key it names, and that key must
-be registered in the file (``signers``). When the file has an organizer key
-(``meta.organizer_key``), a desk key counts only with the organizer's endorsement.
+be registered in the file (``signers``) and be the file's key or endorsed by it. The
+file's key is the organizer's once adopted (``meta.organizer_key``), else the first key
+that signed in the file (the desk that created it).
 """
 
 from __future__ import annotations
@@ -134,6 +135,10 @@ class Signatures:
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'organizer_key'").fetchone()
         return row[0] if row else None
 
+    def root_key(self) -> str | None:
+        """The file's key: the organizer's once adopted, else the first key that signed."""
+        return self.organizer_key() or self.first_key()
+
     def first_key(self) -> str | None:
         row = self.conn.execute("SELECT fingerprint FROM signers ORDER BY rowid LIMIT 1").fetchone()
         return row[0] if row else None
@@ -197,15 +202,15 @@ class Signatures:
         public_key, label, role, endorsement = row
         if fingerprint_of(public_key) != fingerprint:
             return KeyInfo(fingerprint, label, role, False, f"key {fingerprint} was altered")
-        organizer = self.organizer_key()
-        if organizer is None or organizer == fingerprint:
+        root = self.root_key()
+        if root is None or root == fingerprint:
             return KeyInfo(fingerprint, label, role, True, None)
         boss = self.conn.execute(
-            "SELECT public_key FROM signers WHERE fingerprint = ?", (organizer,)
+            "SELECT public_key FROM signers WHERE fingerprint = ?", (root,)
         ).fetchone()
         message = endorsement_message(self.tournament_id(), public_key, label)
-        if boss is None or fingerprint_of(boss[0]) != organizer:
-            return KeyInfo(fingerprint, label, role, False, "the organizer's key is missing")
+        if boss is None or fingerprint_of(boss[0]) != root:
+            return KeyInfo(fingerprint, label, role, False, f"the file's key {root} is missing")
         if endorsement and signature_ok(boss[0], message, endorsement):
             return KeyInfo(fingerprint, label, role, True, None)
         return KeyInfo(
@@ -213,7 +218,7 @@ class Signatures:
             label,
             role,
             False,
-            f"key {fingerprint} ({label}) was not registered by the organizer (key {organizer})",
+            f"key {fingerprint} ({label}) was not registered by the file's key {root}",
         )
 
     def public_key(self, fingerprint: str) -> str | None:
