@@ -6,7 +6,7 @@ Public API (see ``docs/store-api.md``)::
 """
 
 from referee_desk.store.access import COMMITTEE_EVENT_TYPES, ROLES, Session
-from referee_desk.store.backup import Backup, backups, make_backup, restore_backup
+from referee_desk.store.backup import Backup, backups, make_backup
 from referee_desk.store.errors import (
     AccessRefused,
     AppendConflict,
@@ -20,6 +20,7 @@ from referee_desk.store.errors import (
     StoreWriteError,
     UnreadableFile,
 )
+from referee_desk.store.recovery import restore_backup
 from referee_desk.store.schema import STORE_SCHEMA_VERSION
 from referee_desk.store.tournament_file import Seal, TournamentFile, open_tournament
 from referee_desk.store.verify import Problem

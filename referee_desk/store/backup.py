@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
 import socket
 import sqlite3
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,7 +39,7 @@ def backup_dir(path: str | os.PathLike[str]) -> Path:
     return Path(f"{os.fspath(path)}.backups")
 
 
-def _stamp() -> str:
+def stamp() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
 
 
@@ -49,7 +49,7 @@ def make_backup(
     """Copy the live database (consistent snapshot) into the backup folder; prune."""
     folder = backup_dir(path)
     folder.mkdir(exist_ok=True)
-    target = folder / f"{Path(path).name}.{_stamp()}.sqlite"
+    target = folder / f"{Path(path).name}.{stamp()}.sqlite"
     host = socket.gethostname().replace("-", "_")
     partial = target.with_suffix(f".partial-{host}-{os.getpid()}-{secrets.token_hex(4)}")
     dest = sqlite3.connect(partial)
@@ -62,7 +62,7 @@ def make_backup(
             dest.execute(
                 "INSERT INTO session_ends (token, ended_at, how) SELECT token, ?, 'backup' "
                 "FROM sessions WHERE token NOT IN (SELECT token FROM session_ends)",
-                (_stamp(),),
+                (stamp(),),
             )
             dest.commit()
     except BaseException:
@@ -137,32 +137,33 @@ def backups(path: str | os.PathLike[str]) -> list[Backup]:
     return sorted(found, key=lambda b: (b.made_at, b.path.name), reverse=True)
 
 
-def restore_backup(backup: Backup | str | os.PathLike[str], path: str | os.PathLike[str]) -> Path:
-    """Replace the (damaged) tournament file by a backup after checking the backup.
+class RollingBackups:
+    """The automatic backups of one open file: every ``every`` events and on close."""
 
-    Returns where the damaged file was moved (``<file>.damaged-<stamp>``); its WAL and
-    shared-memory files move with it. Raises ``StoreError`` if the backup is itself bad.
-    """
-    from referee_desk.store.tournament_file import TournamentFile
+    def __init__(
+        self, connection: sqlite3.Connection, path: Path, every: int | None, keep: int
+    ) -> None:
+        self.connection = connection
+        self.path = path
+        self.every = every
+        self.keep = keep
+        self.since = 0  # events appended since the last backup
 
-    source = backup.path if isinstance(backup, Backup) else Path(backup)
-    with TournamentFile.open(source, create=False, read_only=True) as checked:
-        problem = checked.verify()
-    if problem is not None:
-        from referee_desk.store.errors import DamagedFile
+    def make(self) -> Path:
+        """Write a backup now (SQLite online backup); returns its path."""
+        self.since = 0
+        return make_backup(self.connection, self.path, self.keep)
 
-        raise DamagedFile(f"backup {source} is damaged too: {problem}")
-    aside = Path(f"{os.fspath(path)}.damaged-{_stamp()}")
-    for suffix in ("", "-wal", "-shm"):
-        current = Path(f"{os.fspath(path)}{suffix}")
-        if current.exists():
-            os.replace(current, Path(f"{aside}{suffix}"))
-    # The heads journal witnessed the newer, damaged record: it goes aside too, and the
-    # restored file starts a fresh one on its next open.
-    journal = Path(f"{os.fspath(path)}.heads")
-    if journal.exists():
-        os.replace(journal, Path(f"{journal}.{aside.name.rpartition('.')[2]}"))
-    partial = Path(f"{os.fspath(path)}.restoring")
-    shutil.copyfile(source, partial)
-    os.replace(partial, path)
-    return aside
+    def after_append(self) -> None:
+        """Count one committed event; back up when due. Never fails the saved event:
+        another desk pruning the same folder, a full disk or a vanished folder only
+        skip this backup (the next one is tried ``every`` events later)."""
+        self.since += 1
+        if self.every and self.since >= self.every:
+            with suppress(OSError, sqlite3.Error):
+                self.make()
+
+    def on_close(self) -> None:
+        if self.every and self.since:
+            with suppress(OSError, sqlite3.Error):
+                self.make()

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 
 from referee_desk.match.envelope import Event
 from referee_desk.store import keys
-from referee_desk.store import signatures as keys_info
 from referee_desk.store.errors import StoreError
+from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, utc_now
-from referee_desk.store.signatures import SCHEME
+from referee_desk.store.signatures import SCHEME, KeyInfo, Signatures
 from referee_desk.store.verify import Problem
+from referee_desk.store.witness import Witness
 
 _SEAL_COLUMNS = (
     "match_id, head_seq, head_hash, signature, sealed_at, sealed_by, key_fingerprint, scheme"
@@ -50,49 +51,59 @@ class SealInfo:
     reason: str | None = None
 
 
-class SealsMixin(FileCore):
-    """``lock_match`` and the seals of ``TournamentFile`` (uses ``head`` from reading)."""
+class Seals:
+    """Locks of one file: signing, reading and checking seals; the file's keys."""
 
-    def _insert_seal(self, match_id: str, head_seq: int, head_hash: str, by: str) -> Seal:
+    def __init__(
+        self, core: FileCore, log: EventLog, signatures: Signatures, witness: Witness
+    ) -> None:
+        self.core = core
+        self.log = log
+        self.signatures = signatures
+        self.witness = witness
+
+    def insert(self, match_id: str, head_seq: int, head_hash: str, by: str) -> Seal:
         signer = keys.desk_signer()
         at = utc_now()
         signature = self.signatures.sign_seal(signer, match_id, head_seq, head_hash, at, by)
         seal = Seal(match_id, head_seq, head_hash, signature, at, by, signer.fingerprint)
-        self.connection.execute(
+        self.core.connection.execute(
             f"INSERT INTO match_seals ({_SEAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (match_id, head_seq, head_hash, signature, at, by, signer.fingerprint, SCHEME),
         )
         self.signatures.sign_guard(signer)
         return seal
 
-    def lock_match(self, match_id: str, by: str = "") -> Seal:
+    def lock(self, match_id: str, by: str = "") -> Seal:
         """Lock a match: sign its head with this desk's key (no passphrase needed).
 
         After this only the committee can add a ruling (which re-seals the new head).
         """
-        with self.transaction():
-            head_seq, head_hash = self.head(match_id)
+        with self.core.transaction():
+            head_seq, head_hash = self.log.head(match_id)
             if head_seq == 0:
                 raise StoreError(f"match {match_id}: no events to lock").keyed(
                     "store.nothing_to_lock", match=match_id
                 )
-            seal = self._insert_seal(match_id, head_seq, head_hash, by)
+            seal = self.insert(match_id, head_seq, head_hash, by)
         self.witness.write([("S", match_id, head_seq, head_hash)])
         return seal
 
-    def seal(self, match_id: str) -> Seal | None:
+    def latest(self, match_id: str) -> Seal | None:
         """The latest seal of a match (None when it is not locked)."""
-        row = self.connection.execute(
+        row = self.core.connection.execute(
             f"SELECT {_SEAL_COLUMNS} FROM match_seals WHERE match_id = ? ORDER BY id DESC LIMIT 1",
             (match_id,),
         ).fetchone()
         return Seal(*row) if row else None
 
-    def seals(self) -> dict[str, Seal]:
-        return {m: s for m in self._sealed_ids() if (s := self.seal(m)) is not None}
+    def all(self) -> dict[str, Seal]:
+        return {m: s for m in self.sealed_ids() if (s := self.latest(m)) is not None}
 
-    def _sealed_ids(self) -> list[str]:
-        return [r[0] for r in self.connection.execute("SELECT DISTINCT match_id FROM match_seals")]
+    def sealed_ids(self) -> list[str]:
+        return [
+            r[0] for r in self.core.connection.execute("SELECT DISTINCT match_id FROM match_seals")
+        ]
 
     def _seal_reason(self, seal: Seal) -> str | None:
         return self.signatures.seal_valid(
@@ -108,14 +119,14 @@ class SealsMixin(FileCore):
 
     def seal_info(self, match_id: str) -> SealInfo | None:
         """The latest lock of a match as a report prints it (None when not locked)."""
-        seal = self.seal(match_id)
+        seal = self.latest(match_id)
         if seal is None:
             return None
         reason = self._seal_reason(seal)
         if reason is None:
-            at = self.head(match_id)
+            at = self.log.head(match_id)
             events_ok = at[0] >= seal.head_seq
-            row = self.connection.execute(
+            row = self.core.connection.execute(
                 "SELECT hash FROM events WHERE match_id = ? AND seq = ?",
                 (match_id, seal.head_seq),
             ).fetchone()
@@ -139,9 +150,9 @@ class SealsMixin(FileCore):
         """The file's key: the organizer's when adopted, else the first key that signed."""
         return self.signatures.root_key()
 
-    def signers(self) -> list[keys_info.KeyInfo]:
+    def signers(self) -> list[KeyInfo]:
         """Every key registered in the file, with whether the file's key vouches for it."""
-        rows = self.connection.execute("SELECT fingerprint FROM signers ORDER BY rowid")
+        rows = self.core.connection.execute("SELECT fingerprint FROM signers ORDER BY rowid")
         return [self.signatures.key_info(r[0]) for r in rows.fetchall()]
 
     def adopt_organizer_key(
@@ -156,10 +167,10 @@ class SealsMixin(FileCore):
         rotating = current is not None and current != organizer.fingerprint
         if rotating and (previous is None or previous.fingerprint != current):
             raise StoreError(
-                f"{self.path}: the file already has organizer key {current}; rotating it "
+                f"{self.core.path}: the file already has organizer key {current}; rotating it "
                 "needs that key"
             ).keyed("store.organizer_key_rotation", current=current)
-        with self.transaction() as conn:
+        with self.core.transaction() as conn:
             self.signatures.register(organizer)
             conn.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('organizer_key', ?)",
@@ -174,20 +185,20 @@ class SealsMixin(FileCore):
                 (utc_now(), "organizer", f"adopted organizer key {organizer.fingerprint}"),
             )
             self.signatures.sign_guard(organizer)
-        keys.pin(self.tournament_id, organizer.fingerprint)
+        keys.pin(self.core.tournament_id, organizer.fingerprint)
 
     def endorse_desk_key(self, organizer: keys.Signer, fingerprint: str) -> None:
         """The file's key vouches for another desk's key (registered by its first lock,
         or given here by fingerprint after ``register_desk_key`` on that desk)."""
         if organizer.fingerprint != self.signatures.root_key():
-            raise StoreError(f"{self.path}: {organizer.fingerprint} is not the file's key").keyed(
-                "store.not_the_file_key", key=organizer.fingerprint
-            )
-        with self.transaction() as conn:
+            raise StoreError(
+                f"{self.core.path}: {organizer.fingerprint} is not the file's key"
+            ).keyed("store.not_the_file_key", key=organizer.fingerprint)
+        with self.core.transaction() as conn:
             try:
                 self.signatures.endorse(organizer, fingerprint)
             except KeyError:
-                raise StoreError(f"{self.path}: no registered key {fingerprint}").keyed(
+                raise StoreError(f"{self.core.path}: no registered key {fingerprint}").keyed(
                     "store.unknown_key", key=fingerprint
                 ) from None
             conn.execute(
@@ -199,14 +210,14 @@ class SealsMixin(FileCore):
     def register_desk_key(self) -> str:
         """Put this desk's public key into the file (to be endorsed); its fingerprint."""
         signer = keys.desk_signer()
-        with self.transaction():
+        with self.core.transaction():
             self.signatures.register(signer)
             self.signatures.sign_guard(signer)
         return signer.fingerprint
 
     def seal_problem(self, match_id: str, events: list[Event]) -> Problem | None:
         """Does the match record agree with its signed seal? (None when not locked.)"""
-        seal = self.seal(match_id)
+        seal = self.latest(match_id)
         if seal is None:
             return None
         reason = self._seal_reason(seal)

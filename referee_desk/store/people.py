@@ -18,15 +18,21 @@ from referee_desk.match.envelope import Event
 from referee_desk.store import access, keys
 from referee_desk.store.errors import AccessRefused, StoreWriteError
 from referee_desk.store.file_core import FileCore, utc_now
+from referee_desk.store.signatures import Signatures
 
 _WRONG_PIN = "wrong name or PIN"
 
 
-class AccessMixin(FileCore):
-    """People, sign-in and the append authorization of ``TournamentFile``."""
+class People:
+    """People, sign-in, referee assignment and the append authorization of one file."""
+
+    def __init__(self, core: FileCore, signatures: Signatures) -> None:
+        self.core = core
+        self.signatures = signatures
+        self._issued: dict[str, access.Session] = {}  # token -> session issued by ``login``
 
     def access_enabled(self) -> bool:
-        return self.connection.execute("SELECT 1 FROM people LIMIT 1").fetchone() is not None
+        return self.core.connection.execute("SELECT 1 FROM people LIMIT 1").fetchone() is not None
 
     def is_issued(self, session: Any) -> bool:
         """Was ``session`` issued by ``login`` on this open file?"""
@@ -34,7 +40,7 @@ class AccessMixin(FileCore):
         return bool(token) and self._issued.get(token) == session
 
     def _refuse(self, action: str, reason: str, key: str, by: Any = None, **params: Any):
-        self._record_refusal(params.get("match"), by, action, reason)
+        self.record_refusal(params.get("match"), by, action, reason)
         return AccessRefused(f"{action}: {reason}").keyed(key, **params)
 
     def _organizer_needed(self, action: str, by: Any) -> None:
@@ -79,7 +85,7 @@ class AccessMixin(FileCore):
                 "store.organizer_needed",
             )
         salt, digest, kdf = access.hash_pin(pin)
-        with self.transaction() as conn:
+        with self.core.transaction() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO people (name, role, pin_salt, pin_hash, kdf) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -89,24 +95,24 @@ class AccessMixin(FileCore):
             self.signatures.sign_guard(keys.desk_signer())
 
     def _log(self, by: Any, action: str) -> None:
-        self.connection.execute(
+        self.core.connection.execute(
             "INSERT INTO access_log (at, person, action) VALUES (?, ?, ?)",
             (utc_now(), by.name if by is not None else None, action),
         )
 
     def access_log(self) -> list[dict[str, Any]]:
         """Every change of people and assignments and every sign-in, oldest first."""
-        rows = self.connection.execute(
+        rows = self.core.connection.execute(
             "SELECT at, person, action FROM access_log ORDER BY id"
         ).fetchall()
         return [dict(zip(("at", "person", "action"), r, strict=True)) for r in rows]
 
     def _failures_since_success(self, name: str) -> tuple[int, str | None]:
         """Wrong PINs for ``name`` since its last successful sign-in, and the last one's time."""
-        last_ok = self.connection.execute(
+        last_ok = self.core.connection.execute(
             "SELECT MAX(at) FROM access_log WHERE action = ?", (f"signed in as {name}",)
         ).fetchone()[0]
-        row = self.connection.execute(
+        row = self.core.connection.execute(
             "SELECT COUNT(*), MAX(at) FROM refusals WHERE action = ? AND reason = ? AND at > ?",
             (f"sign in as {name}", _WRONG_PIN, last_ok or ""),
         ).fetchone()
@@ -126,26 +132,26 @@ class AccessMixin(FileCore):
             since = (datetime.now(UTC) - datetime.fromisoformat(last)).total_seconds()
             if since < wait:
                 left = int(wait - since) + 1
-                self._record_refusal(None, None, action, f"locked out for {left} s")
+                self.record_refusal(None, None, action, f"locked out for {left} s")
                 raise AccessRefused(
                     f"{action}: {failures} wrong PINs in a row; try again in {left} seconds"
                 ).keyed("store.pin_locked_out", name=name, seconds=left, failures=failures)
-        row = self.connection.execute(
+        row = self.core.connection.execute(
             "SELECT role, pin_salt, pin_hash, kdf FROM people WHERE name = ?", (name,)
         ).fetchone()
         if row is None or not access.pin_matches(pin, row[1], row[2], row[3]):
-            self._record_refusal(None, None, action, _WRONG_PIN)
+            self.record_refusal(None, None, action, _WRONG_PIN)
             raise AccessRefused(f"{action}: {_WRONG_PIN}").keyed("store.wrong_pin", name=name)
         if role is not None and row[0] != role:
             reason = f"{name} is registered as {row[0]}, not {role}"
-            self._record_refusal(None, None, f"sign in as {name} ({role})", reason)
+            self.record_refusal(None, None, f"sign in as {name} ({role})", reason)
             raise AccessRefused(f"sign in as {name}: {reason}").keyed(
                 "store.wrong_role", name=name, role=row[0], wanted=role
             )
         session = access.Session(name, row[0], access.new_token())
         self._issued[session.token] = session
         try:
-            with self.transaction():
+            with self.core.transaction():
                 self._log(session, f"signed in as {name}")
         except StoreWriteError:
             pass  # a read-only file cannot record it; the sign-in still holds
@@ -153,12 +159,14 @@ class AccessMixin(FileCore):
 
     def person_role(self, name: str) -> str | None:
         """The role ``name`` is registered with, or None."""
-        row = self.connection.execute("SELECT role FROM people WHERE name = ?", (name,)).fetchone()
+        row = self.core.connection.execute(
+            "SELECT role FROM people WHERE name = ?", (name,)
+        ).fetchone()
         return row[0] if row else None
 
     def people_with_role(self, role: str) -> list[str]:
         """Names registered with ``role`` (no PIN material)."""
-        rows = self.connection.execute(
+        rows = self.core.connection.execute(
             "SELECT name FROM people WHERE role = ? ORDER BY name", (role,)
         ).fetchall()
         return [r[0] for r in rows]
@@ -170,7 +178,7 @@ class AccessMixin(FileCore):
         """
         action = f"assign {name} to match {match_id}"
         self._organizer_needed(action, by)
-        with self.transaction() as conn:
+        with self.core.transaction() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO match_referees (match_id, referee) VALUES (?, ?)",
                 (match_id, name),
@@ -179,17 +187,17 @@ class AccessMixin(FileCore):
             self.signatures.sign_guard(keys.desk_signer())
 
     def match_referee(self, match_id: str) -> str | None:
-        row = self.connection.execute(
+        row = self.core.connection.execute(
             "SELECT referee FROM match_referees WHERE match_id = ?", (match_id,)
         ).fetchone()
         if row is not None:
             return row[0]
-        first = self.connection.execute(
+        first = self.core.connection.execute(
             "SELECT referee FROM events WHERE match_id = ? AND seq = 1", (match_id,)
         ).fetchone()
         return first[0] if first else None
 
-    def _authorize(
+    def authorize(
         self, match_id: str, draft: Event, by: access.Session | None, locked: bool, guarded: bool
     ) -> tuple[str, str] | None:
         """(phrasebook key, reason) why ``by`` may not append ``draft`` now, or None.
@@ -261,11 +269,11 @@ class AccessMixin(FileCore):
             )
         return None
 
-    def _record_refusal(
+    def record_refusal(
         self, match_id: str | None, by: access.Session | None, action: str, reason: str
     ) -> None:
         try:
-            with self.transaction() as conn:
+            with self.core.transaction() as conn:
                 conn.execute(
                     "INSERT INTO refusals (at, match_id, person, action, reason) "
                     "VALUES (?, ?, ?, ?, ?)",
@@ -276,7 +284,7 @@ class AccessMixin(FileCore):
 
     def refusals(self) -> list[dict[str, Any]]:
         """Every refused attempt (sign-in or append), oldest first."""
-        rows = self.connection.execute(
+        rows = self.core.connection.execute(
             "SELECT at, match_id, person, action, reason FROM refusals ORDER BY id"
         ).fetchall()
         keys = ("at", "match_id", "person", "action", "reason")
