@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "import": ("referee_desk.cli.cmd_import", "import JSON Lines match records into a tournament"),
     "export": ("referee_desk.cli.cmd_export", "export records or documents (jsonl, xlsx, PDF)"),
     "tournament": ("referee_desk.cli.cmd_tournament", "create and run a tournament headlessly"),
+    "keys": ("referee_desk.cli.cmd_keys", "signing keys: show, organizer key, adopt, endorse"),
 }
 
 

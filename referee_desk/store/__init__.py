@@ -5,6 +5,7 @@ Public API (see ``docs/store-api.md``)::
     from referee_desk.store import TournamentFile, verify_path, import_jsonl, export_jsonl
 """
 
+from referee_desk.store import keys
 from referee_desk.store.access import COMMITTEE_EVENT_TYPES, ROLES, Session
 from referee_desk.store.backup import Backup, backups, make_backup
 from referee_desk.store.errors import (
@@ -22,7 +23,7 @@ from referee_desk.store.errors import (
 )
 from referee_desk.store.recovery import restore_backup
 from referee_desk.store.schema import STORE_SCHEMA_VERSION
-from referee_desk.store.tournament_file import Seal, TournamentFile, open_tournament
+from referee_desk.store.tournament_file import Seal, SealInfo, TournamentFile, open_tournament
 from referee_desk.store.verify import Problem
 
 __all__ = [
@@ -40,12 +41,14 @@ __all__ = [
     "NotATournamentFile",
     "Problem",
     "Seal",
+    "SealInfo",
     "Session",
     "StoreError",
     "StoreWriteError",
     "TournamentFile",
     "UnreadableFile",
     "backups",
+    "keys",
     "make_backup",
     "open_tournament",
     "restore_backup",

@@ -71,7 +71,9 @@ class Checks:
         if expected is not None and found != expected:
             return f"the file's key is {found}, not {expected} (re-keyed or another file)"
         known = keys.pinned(self.core.tournament_id)
-        if known is not None and found != known and expected is None:
+        if known is None or found is None or expected is not None:
+            return None
+        if found != known and not self.signatures.handed_over(known, found):
             return (
                 f"the file's key is {found}, but this computer knew tournament "
                 f"{self.core.tournament_id} by key {known} (re-keyed: possibly forged)"

@@ -170,12 +170,18 @@ class Seals:
                 f"{self.core.path}: the file already has organizer key {current}; rotating it "
                 "needs that key"
             ).keyed("store.organizer_key_rotation", current=current)
+        old_root = self.signatures.root_key()
+        desk = keys.desk_signer()
+        handing = previous if rotating else desk if old_root == desk.fingerprint else None
         with self.core.transaction() as conn:
             self.signatures.register(organizer)
             conn.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('organizer_key', ?)",
                 (organizer.fingerprint,),
             )
+            if handing is not None and old_root is not None:
+                # The old file key hands over: computers that knew it accept the new one.
+                self.signatures.hand_over(handing, organizer.fingerprint)
             self.signatures.register(keys.desk_signer())
             for (fingerprint,) in conn.execute("SELECT fingerprint FROM signers").fetchall():
                 if fingerprint != organizer.fingerprint:

@@ -39,6 +39,10 @@ def endorsement_message(tournament_id: str, public_key: str, label: str) -> byte
     return f"referee-desk signer v1\n{tournament_id}\n{public_key}\n{label}".encode()
 
 
+def handover_message(tournament_id: str, new_fingerprint: str) -> bytes:
+    return f"referee-desk handover v1\n{tournament_id}\n{new_fingerprint}".encode()
+
+
 def guard_message(tournament_id: str, content: str, signed_at: str) -> bytes:
     return f"referee-desk guard v1\n{tournament_id}\n{signed_at}\n{content}".encode()
 
@@ -168,6 +172,29 @@ class Signatures:
         signature = organizer.sign(endorsement_message(self.tournament_id(), row[0], row[1]))
         self.conn.execute(
             "UPDATE signers SET endorsement = ? WHERE fingerprint = ?", (signature, fingerprint)
+        )
+
+    def hand_over(self, old: Signer, new_fingerprint: str) -> None:
+        """The old file key signs the new one's fingerprint (inside a transaction)."""
+        signature = old.sign(handover_message(self.tournament_id(), new_fingerprint))
+        self.conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('key_handover', ?)",
+            (f"{old.fingerprint}:{new_fingerprint}:{signature}",),
+        )
+
+    def handed_over(self, old_fingerprint: str, new_fingerprint: str) -> bool:
+        """Did ``old`` (a key this computer knew) hand the file over to ``new``?"""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'key_handover'").fetchone()
+        if row is None or row[0].count(":") != 2:
+            return False
+        old, new, signature = row[0].split(":")
+        public_key = self.public_key(old)
+        return (
+            old == old_fingerprint
+            and new == new_fingerprint
+            and public_key is not None
+            and fingerprint_of(public_key) == old
+            and signature_ok(public_key, handover_message(self.tournament_id(), new), signature)
         )
 
     def sign_seal(
