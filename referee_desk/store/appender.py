@@ -26,12 +26,14 @@ from referee_desk.store.people import People
 from referee_desk.store.seals import Seals
 from referee_desk.store.witness import Witness
 
-#: One read inside the append transaction: head seq, head hash, locked?, PINs set up?
+#: One read inside the append transaction: head seq, head hash, locked?, referee PINs set
+#: up? (A committee member alone, registered at the first committee sign-in of a club's
+#: file, does not make the referees sign in.)
 _APPEND_STATE_SQL = (
     "SELECT (SELECT seq FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1),"
     " (SELECT hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1),"
     " EXISTS (SELECT 1 FROM match_seals WHERE match_id = ?),"
-    " EXISTS (SELECT 1 FROM people)"
+    " EXISTS (SELECT 1 FROM people WHERE role != 'committee')"
 )
 
 

@@ -32,7 +32,11 @@ class People:
         self._issued: dict[str, access.Session] = {}  # token -> session issued by ``login``
 
     def access_enabled(self) -> bool:
-        return self.core.connection.execute("SELECT 1 FROM people LIMIT 1").fetchone() is not None
+        """Do referees sign in with PINs here (a referee or organizer is registered)?"""
+        row = self.core.connection.execute(
+            "SELECT 1 FROM people WHERE role != 'committee' LIMIT 1"
+        ).fetchone()
+        return row is not None
 
     def is_issued(self, session: Any) -> bool:
         """Was ``session`` issued by ``login`` on this open file?"""
