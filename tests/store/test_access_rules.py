@@ -129,3 +129,19 @@ def test_lockout_holds_across_processes(tmp_path: Path) -> None:
     with TournamentFile.open(path, create=False) as tf, pytest.raises(AccessRefused) as locked:
         tf.login("王裁判", "739155")
     assert locked.value.key == "store.pin_locked_out"
+
+
+def test_a_committee_member_alone_does_not_make_referees_sign_in(tfile: TournamentFile) -> None:
+    """The first committee sign-in of a club's file registers the member; the referees of
+    that file go on without PINs until a referee or organizer is registered."""
+    record(tfile, "m", 2)
+    tfile.add_person("周主任", "committee", "246810")
+    assert not tfile.access_enabled()
+    note = new_event(
+        tfile.events("m"), "note", {"text": "记"}, "王裁判", "2026-11-29T14:00:00.000Z"
+    )
+    assert tfile.append(note).seq == 3  # no sign-in needed
+    tfile.add_person("王裁判", "referee", "739155")
+    assert tfile.access_enabled()
+    with pytest.raises(AccessRefused, match="sign in"):
+        tfile.append(new_event(tfile.events("m"), "note", {"text": "再记"}, "王裁判"))
