@@ -245,7 +245,8 @@ class Signatures:
             label,
             role,
             False,
-            f"key {fingerprint} ({label}) was not registered by the file's key {root}",
+            f"key {fingerprint} ({label}) was not registered by the file's key {root} "
+            "(the organizer endorses it with: referee-desk keys endorse FILE KEY)",
         )
 
     def public_key(self, fingerprint: str) -> str | None:
