@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import socket
 import sqlite3
+import time
 import uuid
 from pathlib import Path
 
@@ -106,7 +107,7 @@ class Preparation:
             # An SQLite file without tables: another desk is creating it right now.
             new = conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
         if new:
-            new = self._create(tournament_id)
+            new = self._create_retrying(tournament_id)
         if not new:
             self._recognize()
             if not core.read_only:
@@ -132,6 +133,21 @@ class Preparation:
             self._start_witness(new)
             backup.remove_orphans(core.path)
         return new
+
+    def _create_retrying(self, tournament_id: str | None) -> bool:
+        """``_create``, waiting out another desk that is creating the same file.
+
+        Switching a fresh file to WAL needs a lock SQLite's busy timeout does not always
+        wait for; a few short retries let the other desk finish, then its tables are found.
+        """
+        for attempt in range(50):
+            try:
+                return self._create(tournament_id)
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) and "busy" not in str(error):
+                    raise
+                time.sleep(0.02 * (attempt + 1))
+        return self._create(tournament_id)
 
     def _create(self, tournament_id: str | None) -> bool:
         """Create the tables of a new file; False when another desk created it first.

@@ -110,14 +110,14 @@ class Witness:
         self._fd: int | None = None
 
     def exists(self) -> bool:
-        return self.path.exists()
+        return self.path.is_file()
 
     def read(self) -> Witnessed | None:
         """What the journal saw, or None when there is no journal."""
         try:
             data = self.path.read_bytes()
-        except FileNotFoundError:
-            return None
+        except OSError:
+            return None  # none (or not a file): nothing to compare with, ``verify`` notes it
         return parse(data)
 
     def write(self, entries: list[Entry]) -> None:

@@ -268,3 +268,17 @@ def test_orphan_partial_backups_of_killed_desks_are_removed(tmp_path: Path) -> N
     assert not orphan.exists() and not legacy.exists()
     assert recent_other.exists()  # another computer's copy may still be in progress
     assert remove_orphans(path) == []
+
+
+def test_a_journal_that_cannot_be_written_never_fails_a_saved_event(tmp_path: Path) -> None:
+    """The event is durable in the file once committed; a journal write failing (full
+    disk, a folder in its place) only leaves the journal behind."""
+    path = tmp_path / "cup.sqlite"
+    with TournamentFile.open(path) as tf:
+        record(tf, "M", 2)
+    journal_path(path).unlink()
+    journal_path(path).mkdir()  # the journal cannot be opened for writing
+    with TournamentFile.open(path, create=False) as tf:
+        assert record(tf, "M", 2)[-1].seq == 4
+        assert tf.witness.failed
+        assert tf.verify() is None
