@@ -38,6 +38,9 @@ from referee_desk.store.signatures import KeyInfo, Signatures
 from referee_desk.store.verify import Problem
 from referee_desk.store.witness import Witness
 
+#: A heads journal larger than this (bytes) is rewritten as heads only on a clean close.
+COMPACT_JOURNAL_AT = 4 * 1024 * 1024
+
 
 class TournamentFile:
     """An open tournament file. Use ``TournamentFile.open(path)``; close it when done.
@@ -133,12 +136,34 @@ class TournamentFile:
         try:
             if not self.core.read_only and self.session.token is not None:
                 self.backups.on_close()
+                self._compact_journal()
                 self.session.end()
-        except (sqlite3.Error, StoreWriteError):
+        except (sqlite3.Error, StoreWriteError, OSError):
             pass  # the events are committed already; a missed mark only costs a check
         finally:
             self.witness.close()
             self.core.connection.close()
+
+    def _compact_journal(self) -> None:
+        """Rewrite a large heads journal as just the heads, when it is safe to.
+
+        Only when the journal agrees with the file (nothing is compacted away that it
+        still has to name) and no other desk has the file open (its journal descriptor
+        would keep writing to the old file), inside the write lock so none opens meanwhile.
+        """
+        if self.witness.size() < COMPACT_JOURNAL_AT or self.witness.failed:
+            return
+        with self.core.transaction() as conn:
+            others = conn.execute(
+                "SELECT COUNT(*) FROM sessions WHERE token != ? AND token NOT IN "
+                "(SELECT token FROM session_ends)",
+                (self.session.token,),
+            ).fetchone()[0]
+            if others or self.checks.witness_problem() is not None:
+                return
+            heads = {m: self.log.head(m) for m in self.log.match_ids()}
+            seals = {m: (s.head_seq, s.head_hash) for m, s in self.seals_.all().items()}
+            self.witness.rebuild(self.core.tournament_id, heads, seals)
 
     def __enter__(self) -> Self:
         return self

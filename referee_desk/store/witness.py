@@ -155,6 +155,12 @@ class Witness:
         os.replace(partial, self.path)
         _fsync_folder(self.path.parent)
 
+    def size(self) -> int:
+        try:
+            return self.path.stat().st_size
+        except OSError:
+            return 0
+
     def close(self) -> None:
         if self._fd is not None:
             try:

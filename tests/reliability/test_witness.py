@@ -282,3 +282,21 @@ def test_a_journal_that_cannot_be_written_never_fails_a_saved_event(tmp_path: Pa
         assert record(tf, "M", 2)[-1].seq == 4
         assert tf.witness.failed
         assert tf.verify() is None
+
+
+def test_a_large_journal_is_compacted_on_a_clean_close_only_when_safe(
+    tmp_path: Path, monkeypatch
+) -> None:
+    from referee_desk.store import tournament_file
+
+    monkeypatch.setattr(tournament_file, "COMPACT_JOURNAL_AT", 2000)
+    path = tmp_path / "cup.sqlite"
+    with TournamentFile.open(path) as tf:
+        record(tf, "M", 30)
+        other = TournamentFile.open(path, create=False)  # another desk: not compacted
+    assert journal_path(path).stat().st_size > 2000
+    other.close()  # the last desk out compacts: one line per match (and the header)
+    lines = journal_path(path).read_bytes().splitlines()
+    assert len(lines) == 2
+    with TournamentFile.open(path, create=False) as tf:
+        assert len(tf.events("M")) == 30 and tf.verify() is None
