@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import getpass
 import hashlib
-import json
 import os
 import socket
 from dataclasses import dataclass
@@ -187,29 +186,25 @@ def organizer_signer(passphrase: str, path: Path | None = None) -> Signer:
     return Signer(key, "organizer", "organizer")
 
 
-def _pins_path() -> Path:
-    return config_dir() / "known-tournaments.json"
+def _pin_path(tournament_id: str) -> Path:
+    digest = hashlib.sha256(tournament_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return config_dir() / "known-tournaments" / digest
 
 
 def pinned(tournament_id: str) -> str | None:
     """The file key this computer saw first for a tournament (trust on first use)."""
     try:
-        data = json.loads(_pins_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = _pin_path(tournament_id).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeError):
         return None
-    value = data.get(tournament_id) if isinstance(data, dict) else None
-    return value if isinstance(value, str) else None
+    return text if len(text) == 32 else None
 
 
 def pin(tournament_id: str, fingerprint: str) -> None:
-    """Remember a tournament's file key on this computer (best effort)."""
-    path = _pins_path()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            data = {}
-    except (OSError, ValueError):
-        data = {}
-    data[tournament_id] = fingerprint
+    """Remember a tournament's file key on this computer (best effort, one small file)."""
+    path = _pin_path(tournament_id)
     with contextlib.suppress(OSError):
-        _write_private(path, json.dumps(data, indent=1, sort_keys=True).encode())
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        partial.write_text(fingerprint, encoding="ascii")
+        os.replace(partial, path)
