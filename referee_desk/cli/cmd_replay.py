@@ -91,6 +91,9 @@ def load_events(path: Path, match_id: str | None) -> list[Event]:
 
 def _read_jsonl(path: Path) -> dict[str, list[Event]]:
     by_match: dict[str, list[Event]] = {}
+    if path.stat().st_size > strict_json.MAX_FILE_BYTES:
+        limit = strict_json.MAX_FILE_BYTES // (1024 * 1024)
+        raise ReplayInputError(f"larger than {limit} MB: not a match record")
     raw = path.read_bytes()
     for number, chunk in enumerate(raw.split(b"\n"), start=1):
         if number == 1 and chunk.startswith(b"\xef\xbb\xbf"):

@@ -87,6 +87,10 @@ def read_jsonl(path: str | os.PathLike[str], *, check_schema: bool = True) -> li
     """Every event of a JSON Lines file, or ``ImportRefused`` for the first bad line."""
     name = os.fspath(path)
     try:
+        size = Path(path).stat().st_size
+        if size > strict_json.MAX_FILE_BYTES:
+            limit = strict_json.MAX_FILE_BYTES // (1024 * 1024)
+            raise ImportRefused(name, None, f"larger than {limit} MB ({size:,} bytes)")
         raw = Path(path).read_bytes()
     except OSError as error:
         why = error.strerror or str(error)

@@ -7,7 +7,8 @@ written. Every line the desk reads from outside (JSON Lines records, rules queri
 goes through ``loads`` first, which refuses all of these with a one-line reason.
 
 Limits (stated in the README and ``docs/store-api.md``): a line holds at most
-``MAX_LINE_BYTES`` bytes and nests at most ``MAX_DEPTH`` arrays/objects deep.
+``MAX_LINE_BYTES`` bytes and nests at most ``MAX_DEPTH`` arrays/objects deep; a JSON
+Lines file holds at most ``MAX_FILE_BYTES``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ MAX_LINE_BYTES = 1024 * 1024
 
 #: The deepest nesting of arrays and objects accepted in one line.
 MAX_DEPTH = 64
+
+#: The largest JSON Lines file read whole (a whole tournament's record is a few MB).
+MAX_FILE_BYTES = 256 * 1024 * 1024
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")

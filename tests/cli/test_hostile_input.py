@@ -135,3 +135,13 @@ def test_add_pair_and_draw_refuse_hostile_values(tournament, capsys) -> None:
         main(["tournament", "draw", str(tournament), "--seed", "1e999"])
     assert exited.value.code == 2
     assert "invalid int value: '1e999'" in capsys.readouterr().err
+
+
+def test_an_oversized_record_file_is_refused_before_reading(tmp_path, capsys, monkeypatch):
+    from referee_desk.store import strict_json
+
+    monkeypatch.setattr(strict_json, "MAX_FILE_BYTES", 1000)
+    path = tmp_path / "big.jsonl"
+    path.write_text('{"a": 1}\n' * 200, encoding="utf-8")
+    one_line_failure(capsys, ["verify", str(path)], "larger than")
+    one_line_failure(capsys, ["replay", str(path)], "larger than")
