@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
             report = import_jsonl(tf, args.files)
     except Exception as error:  # never a traceback on the command line
         if created:  # refused: leave no empty tournament file behind
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in ("", "-wal", "-shm", ".heads"):
                 Path(f"{target}{suffix}").unlink(missing_ok=True)
         if isinstance(error, StoreError | StoreWriteError):
             print(f"import refused: {error}", file=sys.stderr)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from referee_desk.match import Event, EventRefused, MatchState, replay, verify_chain
 from referee_desk.match.clock import format_duration
+from referee_desk.store import strict_json
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -47,13 +48,25 @@ def run(args: argparse.Namespace) -> int:
     except (ReplayInputError, EventRefused) as exc:
         print(f"referee-desk replay: {args.file}: {_one_line(exc)}", file=sys.stderr)
         return 1
+    except (ValueError, TypeError, RecursionError) as exc:  # a record no check foresaw
+        print(
+            f"referee-desk replay: {args.file}: not replayable: {_one_line(exc)}", file=sys.stderr
+        )
+        return 1
     except OSError as exc:
         print(f"referee-desk replay: {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(state.to_json(), ensure_ascii=False, indent=2))
-    else:
-        print("\n".join(describe(state)))
+    try:
+        text = (
+            json.dumps(state.to_json(), ensure_ascii=False, indent=2)
+            if args.json
+            else "\n".join(describe(state))
+        )
+        # A lone surrogate the record let through is shown escaped, never a traceback.
+        print(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
+        print(f"referee-desk replay: {args.file}: cannot print: {_one_line(exc)}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -78,6 +91,9 @@ def load_events(path: Path, match_id: str | None) -> list[Event]:
 
 def _read_jsonl(path: Path) -> dict[str, list[Event]]:
     by_match: dict[str, list[Event]] = {}
+    if path.stat().st_size > strict_json.MAX_FILE_BYTES:
+        limit = strict_json.MAX_FILE_BYTES // (1024 * 1024)
+        raise ReplayInputError(f"larger than {limit} MB: not a match record")
     raw = path.read_bytes()
     for number, chunk in enumerate(raw.split(b"\n"), start=1):
         if number == 1 and chunk.startswith(b"\xef\xbb\xbf"):
@@ -85,11 +101,9 @@ def _read_jsonl(path: Path) -> dict[str, list[Event]]:
         if not chunk.strip():
             continue
         try:
-            data = json.loads(chunk.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise ReplayInputError(f"line {number}: not UTF-8") from None
-        except ValueError as exc:
-            raise ReplayInputError(f"line {number}: not JSON ({exc})") from None
+            data = strict_json.loads(chunk)
+        except strict_json.StrictJSONError as exc:
+            raise ReplayInputError(f"line {number}: {exc}") from None
         if not isinstance(data, dict):
             raise ReplayInputError(f"line {number}: expected a JSON object (an event)")
         try:

@@ -113,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"tournament {args.action} failed: {error}", file=sys.stderr)
         return 1
+    except (RecursionError, OverflowError, LookupError) as error:  # never a traceback
+        print(f"tournament {args.action} failed: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
 
 
 def _split(text: str) -> tuple[str, ...]:
@@ -176,8 +179,11 @@ def _open(args: argparse.Namespace):
 
 
 def _add_pair(args: argparse.Namespace) -> int:
+    from referee_desk.tournament.pairs_io import validate_name
+
+    names = [validate_name(n or "", "add-pair") for n in (args.player1, args.player2, args.club)]
     with _open(args) as t:
-        pair = t.add_pair(args.player1, args.player2, args.club, args.seed)
+        pair = t.add_pair(*names, args.seed)
     print(f"pair {pair.pair_id}: {pair.name}")
     return 0
 

@@ -1,4 +1,4 @@
-"""``referee-desk verify FILE [--against TOURNAMENT]``: is the record intact?
+"""``referee-desk verify FILE [--against TOURNAMENT] [--key FINGERPRINT]``: intact?
 
 Exit 0 and ``OK …`` when every match's hash chain holds and every event is
 acceptable; exit 1 with one line naming the first problem (file, line, match,
@@ -19,6 +19,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also print each match's event count and head hash (as on the match report)",
     )
     parser.add_argument(
+        "--key",
+        metavar="FINGERPRINT",
+        help="the tournament file's key must be this one (as printed on the match report)",
+    )
+    parser.add_argument(
         "--against",
         metavar="TOURNAMENT",
         help="tournament file whose locked matches the record must agree with",
@@ -33,13 +38,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         from referee_desk.store.interchange import verify_path
 
-        problem = verify_path(args.file, against=args.against)
+        problem = verify_path(args.file, against=args.against, key=args.key)
     except Exception as error:  # never a traceback on the command line
         print(f"verify: {args.file}: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
     if problem is None:
         suffix = f" (agrees with {args.against})" if args.against else ""
         print(f"OK {args.file}: hash chains intact, every event acceptable{suffix}")
+        from referee_desk.store.interchange import signing_summary
+
+        for line in signing_summary(args.file):
+            print(f"  {line}")
         if args.heads:
             from referee_desk.store.interchange import heads
 

@@ -5,8 +5,9 @@ Public API (see ``docs/store-api.md``)::
     from referee_desk.store import TournamentFile, verify_path, import_jsonl, export_jsonl
 """
 
+from referee_desk.store import keys
 from referee_desk.store.access import COMMITTEE_EVENT_TYPES, ROLES, Session
-from referee_desk.store.backup import Backup, backups, make_backup, restore_backup
+from referee_desk.store.backup import Backup, backups, make_backup
 from referee_desk.store.errors import (
     AccessRefused,
     AppendConflict,
@@ -20,8 +21,9 @@ from referee_desk.store.errors import (
     StoreWriteError,
     UnreadableFile,
 )
+from referee_desk.store.recovery import restore_backup
 from referee_desk.store.schema import STORE_SCHEMA_VERSION
-from referee_desk.store.tournament_file import Seal, TournamentFile, open_tournament
+from referee_desk.store.tournament_file import Seal, SealInfo, TournamentFile, open_tournament
 from referee_desk.store.verify import Problem
 
 __all__ = [
@@ -39,12 +41,14 @@ __all__ = [
     "NotATournamentFile",
     "Problem",
     "Seal",
+    "SealInfo",
     "Session",
     "StoreError",
     "StoreWriteError",
     "TournamentFile",
     "UnreadableFile",
     "backups",
+    "keys",
     "make_backup",
     "open_tournament",
     "restore_backup",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: Roles a person can hold in a tournament file.
 ROLES = ("referee", "committee", "organizer")
@@ -27,12 +27,35 @@ _N, _R, _P = 2**14, 8, 1
 KDF = f"scrypt:n={_N},r={_R},p={_P},dklen=32"
 
 
+#: Failed sign-ins of one name before it is locked out, and the first lockout (seconds);
+#: each further failure doubles it, up to ``LOCKOUT_MAX``.
+LOCKOUT_AFTER = 5
+LOCKOUT_FIRST = 30
+LOCKOUT_MAX = 15 * 60
+
+
+def lockout_seconds(failures: int) -> int:
+    """How long a name stays locked after ``failures`` wrong PINs in a row (0: not)."""
+    if failures < LOCKOUT_AFTER:
+        return 0
+    return min(LOCKOUT_MAX, LOCKOUT_FIRST * 2 ** (failures - LOCKOUT_AFTER))
+
+
 @dataclass(frozen=True, slots=True)
 class Session:
-    """A person signed in with their PIN (what ``TournamentFile.login`` returns)."""
+    """A person signed in with their PIN (what ``TournamentFile.login`` returns).
+
+    Only sessions the open file issued count: ``token`` is a random value the file
+    remembers, so a ``Session`` built by hand (or from another file) is refused.
+    """
 
     name: str
     role: str
+    token: str = field(default="", repr=False)
+
+
+def new_token() -> str:
+    return secrets.token_hex(16)
 
 
 def _scrypt(pin: str, salt: bytes, kdf: str) -> bytes:

@@ -2,19 +2,30 @@
 
 Backups live beside the file in ``<file>.backups/``, newest kept, older pruned.
 ``restore_backup`` never deletes the damaged file: it moves it aside first.
+
+Several desks may back up the same file at once: each writes its own uniquely named
+``*.partial-<host>-<pid>-<random>`` copy and renames it; pruning tolerates a backup
+another desk removed first. Partial copies left by killed desks are removed when their
+process is gone (or after an hour, for another computer's).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
+import secrets
+import socket
 import sqlite3
+import time
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 #: How many backups are kept per tournament file by default.
 DEFAULT_KEEP = 5
+
+#: A partial copy of another computer older than this (seconds) is abandoned.
+ABANDONED_AFTER = 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +39,7 @@ def backup_dir(path: str | os.PathLike[str]) -> Path:
     return Path(f"{os.fspath(path)}.backups")
 
 
-def _stamp() -> str:
+def stamp() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
 
 
@@ -38,8 +49,9 @@ def make_backup(
     """Copy the live database (consistent snapshot) into the backup folder; prune."""
     folder = backup_dir(path)
     folder.mkdir(exist_ok=True)
-    target = folder / f"{Path(path).name}.{_stamp()}.sqlite"
-    partial = target.with_suffix(".partial")
+    target = folder / f"{Path(path).name}.{stamp()}.sqlite"
+    host = socket.gethostname().replace("-", "_")
+    partial = target.with_suffix(f".partial-{host}-{os.getpid()}-{secrets.token_hex(4)}")
     dest = sqlite3.connect(partial)
     try:
         conn.backup(dest)
@@ -50,15 +62,57 @@ def make_backup(
             dest.execute(
                 "INSERT INTO session_ends (token, ended_at, how) SELECT token, ?, 'backup' "
                 "FROM sessions WHERE token NOT IN (SELECT token FROM session_ends)",
-                (_stamp(),),
+                (stamp(),),
             )
             dest.commit()
-    finally:
+    except BaseException:
         dest.close()
+        partial.unlink(missing_ok=True)
+        raise
+    dest.close()
     os.replace(partial, target)
     for old in backups(path)[keep:]:
         old.path.unlink(missing_ok=True)
+    remove_orphans(path)
     return target
+
+
+def remove_orphans(path: str | os.PathLike[str]) -> list[Path]:
+    """Delete partial copies whose writer is gone; returns what was removed."""
+    folder = backup_dir(path)
+    removed: list[Path] = []
+    try:
+        items = list(folder.iterdir())
+    except OSError:
+        return removed
+    host = socket.gethostname().replace("-", "_")
+    for item in items:
+        suffix = item.name.rpartition(".")[2]
+        if not suffix.startswith("partial"):
+            continue
+        parts = suffix.split("-")
+        try:
+            age = time.time() - item.stat().st_mtime
+        except OSError:
+            continue  # removed by another desk meanwhile
+        mine = len(parts) == 4 and parts[1] == host and parts[2].isdigit()
+        if mine and (int(parts[2]) == os.getpid() or _alive(int(parts[2]))):
+            continue
+        if not mine and age < ABANDONED_AFTER:
+            continue
+        item.unlink(missing_ok=True)
+        removed.append(item)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def backups(path: str | os.PathLike[str]) -> list[Backup]:
@@ -74,33 +128,42 @@ def backups(path: str | os.PathLike[str]) -> list[Backup]:
         stamp = item.name[len(prefix) : -len(".sqlite")]
         try:
             made = datetime.strptime(stamp, "%Y%m%dT%H%M%S%fZ").replace(tzinfo=UTC)
+            size = item.stat().st_size
         except ValueError:
             continue
-        found.append(Backup(item, made.isoformat(timespec="milliseconds"), item.stat().st_size))
-    return sorted(found, key=lambda b: b.made_at, reverse=True)
+        except FileNotFoundError:
+            continue  # another desk pruned it meanwhile
+        found.append(Backup(item, made.isoformat(timespec="milliseconds"), size))
+    return sorted(found, key=lambda b: (b.made_at, b.path.name), reverse=True)
 
 
-def restore_backup(backup: Backup | str | os.PathLike[str], path: str | os.PathLike[str]) -> Path:
-    """Replace the (damaged) tournament file by a backup after checking the backup.
+class RollingBackups:
+    """The automatic backups of one open file: every ``every`` events and on close."""
 
-    Returns where the damaged file was moved (``<file>.damaged-<stamp>``); its WAL and
-    shared-memory files move with it. Raises ``StoreError`` if the backup is itself bad.
-    """
-    from referee_desk.store.tournament_file import TournamentFile
+    def __init__(
+        self, connection: sqlite3.Connection, path: Path, every: int | None, keep: int
+    ) -> None:
+        self.connection = connection
+        self.path = path
+        self.every = every
+        self.keep = keep
+        self.since = 0  # events appended since the last backup
 
-    source = backup.path if isinstance(backup, Backup) else Path(backup)
-    with TournamentFile.open(source, create=False, read_only=True) as checked:
-        problem = checked.verify()
-    if problem is not None:
-        from referee_desk.store.errors import DamagedFile
+    def make(self) -> Path:
+        """Write a backup now (SQLite online backup); returns its path."""
+        self.since = 0
+        return make_backup(self.connection, self.path, self.keep)
 
-        raise DamagedFile(f"backup {source} is damaged too: {problem}")
-    aside = Path(f"{os.fspath(path)}.damaged-{_stamp()}")
-    for suffix in ("", "-wal", "-shm"):
-        current = Path(f"{os.fspath(path)}{suffix}")
-        if current.exists():
-            os.replace(current, Path(f"{aside}{suffix}"))
-    partial = Path(f"{os.fspath(path)}.restoring")
-    shutil.copyfile(source, partial)
-    os.replace(partial, path)
-    return aside
+    def after_append(self) -> None:
+        """Count one committed event; back up when due. Never fails the saved event:
+        another desk pruning the same folder, a full disk or a vanished folder only
+        skip this backup (the next one is tried ``every`` events later)."""
+        self.since += 1
+        if self.every and self.since >= self.every:
+            with suppress(OSError, sqlite3.Error):
+                self.make()
+
+    def on_close(self) -> None:
+        if self.every and self.since:
+            with suppress(OSError, sqlite3.Error):
+                self.make()

@@ -104,8 +104,17 @@ class ImportConflict(ImportRefused):
 class StoreWriteError(OSError):
     """Saving failed (disk full, read-only file, I/O error); the file is unchanged.
 
-    The desk keeps the unsaved entry in its dialog and shows ``str(error)``.
+    The desk keeps the unsaved entry in its dialog and shows ``str(error)``; ``key`` and
+    ``params`` (``keyed``) name the phrasebook entry, as for ``StoreError``.
     """
+
+    key: str | None = "store.not_saved"
+    params: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance by keyed()
+
+    def keyed(self, key: str, **params: Any) -> StoreWriteError:
+        self.key = key
+        self.params = dict(params)
+        return self
 
     def __str__(self) -> str:
         return " ".join(super().__str__().split())

@@ -1,7 +1,7 @@
-"""State shared by every part of an open tournament file, and other layers' tables.
+"""The connection of one open tournament file, its facts, and other layers' tables.
 
-``FileCore`` holds the connection and the bookkeeping of one open file; the other
-``file_*`` modules add their methods to it as mixins of ``TournamentFile``.
+``FileCore`` is what every collaborator of ``TournamentFile`` shares: the path, the one
+``sqlite3.Connection`` (autocommit), whether the handle may write, and ``transaction``.
 Other layers keep their own tables in the same file through ``ensure_extension`` and
 write them inside ``transaction``; they never write the ``events`` table.
 """
@@ -11,54 +11,41 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 
-from referee_desk.store import backup
 from referee_desk.store.errors import NewerFileError, StoreWriteError
-from referee_desk.store.match_checks import MatchChecker
-
-
-def utc_now() -> str:
-    """Now as an ISO 8601 UTC string with milliseconds (how the file stamps times)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+from referee_desk.store.stamps import utc_now
 
 
 def write_error(path: Path, error: sqlite3.Error) -> StoreWriteError:
     """A failed SQLite write as the one-line message the desk's dialog shows."""
     text = str(error)
     if "full" in text:
-        why = "the disk is full"
+        why, key = "the disk is full", "store.not_saved_disk_full"
     elif "readonly" in text or "read-only" in text:
-        why = "the file is read-only"
+        why, key = "the file is read-only", "store.not_saved_read_only"
     else:
-        why = f"the file could not be written ({text})"
-    return StoreWriteError(f"not saved: {why}: {path}; the record is unchanged")
+        why, key = f"the file could not be written ({text})", "store.not_saved"
+    return StoreWriteError(f"not saved: {why}: {path}; the record is unchanged").keyed(
+        key, file=str(path), detail=text
+    )
+
+
+__all__ = ["FileCore", "utc_now", "write_error"]
 
 
 class FileCore:
-    """The open connection and the per-handle bookkeeping (checkers, backups, session)."""
+    """The open connection shared by the file's collaborators."""
 
-    def __init__(
-        self,
-        path: Path,
-        conn: sqlite3.Connection,
-        *,
-        read_only: bool,
-        backup_every: int | None,
-        backup_keep: int,
-    ) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, *, read_only: bool) -> None:
         self.path = path
         self.connection = conn
         self.read_only = read_only
-        self.backup_every = backup_every
-        self.backup_keep = backup_keep
-        self._checkers: dict[str, MatchChecker] = {}
-        self._appended_since_backup = 0
-        self._session: str | None = None
-        self._closed = False
 
-    # ------------------------------------------------------------- extension
+    def read_only_error(self) -> StoreWriteError:
+        return StoreWriteError(f"not saved: the file is read-only: {self.path}").keyed(
+            "store.not_saved_read_only", file=str(self.path)
+        )
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -67,7 +54,7 @@ class FileCore:
         SQLite write failures surface as ``StoreWriteError`` with a clear message.
         """
         if self.read_only:
-            raise StoreWriteError(f"not saved: the file is open read-only: {self.path}")
+            raise self.read_only_error()
         conn = self.connection
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -110,9 +97,18 @@ class FileCore:
                 "INSERT OR REPLACE INTO extensions (name, version) VALUES (?, ?)", (name, version)
             )
 
-    # --------------------------------------------------------------- backups
+    def meta(self) -> dict[str, str]:
+        """The file's key/value facts (format, tournament_id, created_at …), no secret."""
+        rows = self.connection.execute("SELECT key, value FROM meta").fetchall()
+        facts = {k: v for k, v in rows if k != "seal_secret"}  # an old file's HMAC secret
+        facts["store_schema_version"] = str(
+            self.connection.execute("PRAGMA user_version").fetchone()[0]
+        )
+        return facts
 
-    def make_backup(self) -> Path:
-        """Write a rolling backup now (SQLite online backup); returns its path."""
-        self._appended_since_backup = 0
-        return backup.make_backup(self.connection, self.path, self.backup_keep)
+    @property
+    def tournament_id(self) -> str:
+        row = self.connection.execute(
+            "SELECT value FROM meta WHERE key = 'tournament_id'"
+        ).fetchone()
+        return row[0] if row else ""

@@ -114,6 +114,7 @@ def import_jsonl(tf: TournamentFile, paths: Sequence[str | os.PathLike[str]]) ->
             except sqlite3.IntegrityError as error:
                 raise _refuse(new[0], f"cannot be stored ({error})", conflict=True) from None
             added[match_id] = len(new)
+    tf.witness.write([("E", m, *tf.head(m)) for m in added])
     return ImportReport(added, tuple(unchanged))
 
 
@@ -148,14 +149,18 @@ def _looks_like_jsonl(path: str | os.PathLike[str]) -> bool:
 
 
 def verify_path(
-    path: str | os.PathLike[str], *, against: str | os.PathLike[str] | None = None
+    path: str | os.PathLike[str],
+    *,
+    against: str | os.PathLike[str] | None = None,
+    key: str | None = None,
 ) -> Problem | None:
     """The first problem of a ``.jsonl`` record or a tournament file, or None when intact.
 
     Checks, per match: the hash chain, that every event is acceptable (replay) and,
     for a tournament file, SQLite's integrity and the keyed seals of locked matches.
     ``against`` (a tournament file) also compares each locked match's head hash, so
-    a log rewritten with a recomputed chain is exposed.
+    a log rewritten with a recomputed chain is exposed. ``key`` (a fingerprint, as on
+    the match report) must be the tournament file's key.
     """
     name = os.fspath(path)
     if not Path(path).exists():
@@ -169,6 +174,9 @@ def verify_path(
         try:
             with TournamentFile.open(path, create=False, read_only=True, check=False) as tf:
                 found = tf.verify()
+                if found is None and key is not None:
+                    wrong = tf.key_problem(key)
+                    found = Problem(wrong) if wrong else None
                 events = {m: tf.events(m) for m in tf.match_ids()} if against else {}
         except (StoreError, StoreWriteError, sqlite3.Error) as error:
             return Problem(str(error))
@@ -195,6 +203,25 @@ def verify_path(
     if against is not None:
         return _against(name, events, lines, against)
     return None
+
+
+def signing_summary(path: str | os.PathLike[str]) -> list[str]:
+    """Which key signed what in a tournament file that verified (lines for ``verify``)."""
+    if not is_sqlite(path):
+        return []
+    with TournamentFile.open(path, create=False, read_only=True, check=False) as tf:
+        lines = [f"file key {tf.key_fingerprint or 'none (nothing signed yet)'}"]
+        sealed: dict[str, list[str]] = {}
+        for match_id, seal in tf.seals().items():
+            sealed.setdefault(seal.key_fingerprint or "?", []).append(match_id)
+        for info in tf.signers():
+            matches = sealed.get(info.fingerprint, [])
+            what = f"locked {', '.join(matches)}" if matches else "no locks"
+            trust = "the file's key" if info.fingerprint == tf.key_fingerprint else "endorsed"
+            lines.append(f"key {info.fingerprint} ({info.label}, {trust}): {what}")
+        if not tf.witness.exists():
+            lines.append(f"note: no heads journal ({tf.witness.path.name}) beside the file")
+        return lines
 
 
 def heads(path: str | os.PathLike[str]) -> list[tuple[str, int, str, bool]]:

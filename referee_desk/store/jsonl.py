@@ -1,7 +1,8 @@
 """JSON Lines interchange: one event per line, UTF-8, in ``Event.to_dict()`` form.
 
 Reading is strict and never raises anything but ``ImportRefused`` naming the file,
-the line and the reason: hostile or damaged input must not crash the desk.
+the line and the reason: hostile or damaged input must not crash the desk. Lines go
+through ``strict_json`` (at most 1 MiB and 64 levels deep, no duplicate keys).
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from referee_desk.match.envelope import SCHEMA_VERSION, Event
+from referee_desk.store import strict_json
 from referee_desk.store.errors import ImportRefused
 from referee_desk.store.match_checks import schema_problem
 
@@ -44,18 +45,9 @@ class LineEvent:
     line: int
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def event_from_json(text: str) -> Event:
     """Parse and type-check one line; ``ValueError`` with the reason when it is not an event."""
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except RecursionError:
-        raise ValueError("not JSON: nested too deeply") from None
-    except ValueError as error:
-        raise ValueError(f"not JSON ({error})") from None
+    data = strict_json.loads(text)  # StrictJSONError is a ValueError with the reason
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object (an event), found {type(data).__name__}")
     unknown = sorted(set(data) - set(_FIELDS))
@@ -95,6 +87,10 @@ def read_jsonl(path: str | os.PathLike[str], *, check_schema: bool = True) -> li
     """Every event of a JSON Lines file, or ``ImportRefused`` for the first bad line."""
     name = os.fspath(path)
     try:
+        size = Path(path).stat().st_size
+        if size > strict_json.MAX_FILE_BYTES:
+            limit = strict_json.MAX_FILE_BYTES // (1024 * 1024)
+            raise ImportRefused(name, None, f"larger than {limit} MB ({size:,} bytes)")
         raw = Path(path).read_bytes()
     except OSError as error:
         why = error.strerror or str(error)

@@ -19,7 +19,7 @@ from referee_desk.store.errors import NewerFileError
 APPLICATION_ID = 0x52445431
 
 #: The store schema version this code writes.
-STORE_SCHEMA_VERSION = 1
+STORE_SCHEMA_VERSION = 2
 
 #: Value of ``meta.format`` in every tournament file.
 FILE_FORMAT = "referee-desk-tournament"
@@ -98,6 +98,40 @@ CREATE TABLE IF NOT EXISTS session_ends (
 """
 
 
+#: Version 1 -> 2: Ed25519 seals (signer named per seal), signers, the signed guard.
+#: The old HMAC seals are re-signed (or marked untrusted) by ``TournamentFile.open``,
+#: which has the desk's key; the HMAC secret is then deleted from ``meta``.
+MIGRATE_V1_TO_V2 = """
+CREATE TABLE IF NOT EXISTS signers (
+    fingerprint TEXT PRIMARY KEY,
+    public_key TEXT NOT NULL,
+    label TEXT NOT NULL,
+    role TEXT NOT NULL,
+    added_at TEXT NOT NULL,
+    endorsement TEXT
+);
+ALTER TABLE match_seals ADD COLUMN key_fingerprint TEXT;
+ALTER TABLE match_seals ADD COLUMN scheme TEXT NOT NULL DEFAULT 'hmac-sha256';
+CREATE TABLE IF NOT EXISTS access_log (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    person TEXT,
+    action TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS access_log_append_only_update BEFORE UPDATE ON access_log
+BEGIN SELECT RAISE(ABORT, 'the access log is append-only: UPDATE refused'); END;
+CREATE TRIGGER IF NOT EXISTS access_log_append_only_delete BEFORE DELETE ON access_log
+BEGIN SELECT RAISE(ABORT, 'the access log is append-only: DELETE refused'); END;
+CREATE TABLE IF NOT EXISTS guards (
+    name TEXT PRIMARY KEY,
+    content TEXT NOT NULL,
+    key_fingerprint TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    signed_at TEXT NOT NULL
+);
+"""
+
+
 #: from-version -> SQL script that brings the file to from-version + 1.
 def _v0_to_v1(conn: sqlite3.Connection) -> None:
     _run_script(conn, MIGRATE_V0_TO_V1)
@@ -108,7 +142,11 @@ def _v0_to_v1(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v0_to_v1}
+def _v1_to_v2(conn: sqlite3.Connection) -> None:
+    _run_script(conn, MIGRATE_V1_TO_V2)
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v0_to_v1, 1: _v1_to_v2}
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -134,6 +172,7 @@ def create_current(conn: sqlite3.Connection) -> None:
     _run_script(conn, SCHEMA_V0)
     for version in range(STORE_SCHEMA_VERSION):
         MIGRATIONS[version](conn)
+    conn.execute("DELETE FROM meta WHERE key = 'seal_secret'")  # new files: no HMAC at all
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {STORE_SCHEMA_VERSION}")
 

@@ -1,35 +1,48 @@
 """One tournament, one SQLite file: the durable, append-only record of every match.
 
 Each event is validated by the match layer, sealed into its match's hash chain and
-committed in its own transaction (WAL, ``synchronous=FULL``) before ``append``
-returns. Events are never updated or deleted: ``file_append`` only inserts them, and
-triggers refuse an UPDATE or DELETE even from SQL. Other layers keep their own tables
-in the same file through ``ensure_extension`` and ``transaction``.
+committed in its own transaction (WAL, ``synchronous=FULL``), then witnessed in the
+heads journal, before ``append`` returns. Events are never updated or deleted: the
+event log only inserts them, and triggers refuse an UPDATE or DELETE even from SQL.
+Other layers keep their own tables in the same file (``ensure_extension``,
+``transaction``).
 
-``TournamentFile`` is assembled from one mixin per purpose:
-
-- ``file_core``: the open connection, ``transaction``, ``ensure_extension``, backups;
-- ``file_open``: opening, integrity/chain checks, migrations, clean-close and WAL marks;
-- ``file_append``: ``append`` (seq check, authorization, sealing, match-layer validation);
-- ``file_access``: people, PINs, referee assignment, refusals;
-- ``file_seals``: ``lock_match`` and the keyed seals;
-- ``file_read``: events, heads, meta, ``verify``.
+``TournamentFile`` is a facade over small collaborators sharing one connection
+(``FileCore``): ``EventLog`` (events, heads), ``Witness`` (the heads journal),
+``Signatures`` and ``Seals`` (Ed25519 locks, the signed guard, the file's keys),
+``People`` (PINs, sessions, assignments, refusals, access log), ``RollingBackups``,
+``Appender`` (``append``), ``Checks`` (``verify``), and ``Preparation`` /
+``SessionMarks`` (opening and closing).
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
+import sqlite3
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any, Self
 
-from referee_desk.store.file_access import AccessMixin
-from referee_desk.store.file_append import AppendingMixin
-from referee_desk.store.file_core import utc_now
-from referee_desk.store.file_open import SQLITE_MAGIC, OpeningMixin
-from referee_desk.store.file_read import ReadingMixin
-from referee_desk.store.file_seals import Seal, SealsMixin
+from referee_desk.match.envelope import Event
+from referee_desk.store import access, backup, keys
+from referee_desk.store.appender import Appender
+from referee_desk.store.checks import Checks
+from referee_desk.store.errors import DamagedFile, StoreError, StoreWriteError
+from referee_desk.store.event_log import EventLog
+from referee_desk.store.file_core import FileCore, utc_now
+from referee_desk.store.opening import SQLITE_MAGIC, Preparation, SessionMarks, connect
+from referee_desk.store.people import People
+from referee_desk.store.seals import Seal, SealInfo, Seals
+from referee_desk.store.signatures import KeyInfo, Signatures
+from referee_desk.store.verify import Problem
+from referee_desk.store.witness import Witness
+
+#: A heads journal larger than this (bytes) is rewritten as heads only on a clean close.
+COMPACT_JOURNAL_AT = 4 * 1024 * 1024
 
 
-class TournamentFile(OpeningMixin, AppendingMixin, AccessMixin, SealsMixin, ReadingMixin):
+class TournamentFile:
     """An open tournament file. Use ``TournamentFile.open(path)``; close it when done.
 
     ``connection`` is the underlying ``sqlite3.Connection`` (autocommit mode): other
@@ -37,10 +50,309 @@ class TournamentFile(OpeningMixin, AppendingMixin, AccessMixin, SealsMixin, Read
     never write the ``events`` table, which only ``append`` and ``import`` fill.
     """
 
+    def __init__(
+        self,
+        path: Path,
+        conn: sqlite3.Connection,
+        *,
+        read_only: bool,
+        backup_every: int | None = None,
+        backup_keep: int = backup.DEFAULT_KEEP,
+    ) -> None:
+        self.core = FileCore(path, conn, read_only=read_only)
+        self.log = EventLog(self.core)
+        self.witness = Witness(path)
+        self.signatures = Signatures(conn)
+        self.seals_ = Seals(self.core, self.log, self.signatures, self.witness)
+        self.people = People(self.core, self.signatures)
+        self.backups = backup.RollingBackups(conn, path, backup_every, backup_keep)
+        self.appender = Appender(
+            self.core, self.log, self.people, self.seals_, self.witness, self.backups
+        )
+        self.checks = Checks(self.core, self.log, self.seals_, self.signatures, self.witness)
+        self.session = SessionMarks(self.core, self.witness)
+        self.backup_keep = backup_keep
+        self._closed = False
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        check: bool = True,
+        tournament_id: str | None = None,
+        backup_every: int | None = None,
+        backup_keep: int = backup.DEFAULT_KEEP,
+    ) -> Self:
+        """Open (or create) a tournament file.
+
+        ``check`` runs SQLite's integrity check, every match's hash chain and the heads
+        journal, so damage or loss is refused with ``DamagedFile`` instead of showing a
+        silently shortened match. ``backup_every`` (events) turns on rolling backups,
+        also made on close. Raises ``NotATournamentFile``, ``NewerFileError``,
+        ``DamagedFile`` or ``UnreadableFile``.
+        """
+        file = Path(path)
+        conn, new, read_only = connect(file, create=create, read_only=read_only)
+        try:
+            opened = cls(
+                file, conn, read_only=read_only, backup_every=backup_every, backup_keep=backup_keep
+            )
+            Preparation(
+                opened.core,
+                opened.log,
+                opened.seals_,
+                opened.signatures,
+                opened.witness,
+                opened.checks,
+            ).run(new, tournament_id, check, backup_keep)
+            if not opened.core.read_only:
+                opened.session.start()
+        except BaseException as error:
+            conn.close()
+            if isinstance(error, StoreError | StoreWriteError):
+                raise
+            if isinstance(error, sqlite3.Error):
+                raise DamagedFile(f"{file}: damaged: SQLite reports: {error}").keyed(
+                    "store.damaged", file=file.name
+                ) from None
+            if isinstance(error, UnicodeError | ValueError | LookupError | OverflowError):
+                # e.g. SQLite's report quotes damaged schema bytes that are not UTF-8
+                raise DamagedFile(f"{file}: damaged: unreadable ({error})").keyed(
+                    "store.damaged", file=file.name
+                ) from None
+            raise
+        return opened
+
+    def close(self) -> None:
+        """Make the rolling backup (if on), mark a clean close, checkpoint, close."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if not self.core.read_only and self.session.token is not None:
+                self.backups.on_close()
+                self._compact_journal()
+                self.session.end()
+        except (sqlite3.Error, StoreWriteError, OSError):
+            pass  # the events are committed already; a missed mark only costs a check
+        finally:
+            self.witness.close()
+            self.core.connection.close()
+
+    def _compact_journal(self) -> None:
+        """Rewrite a large heads journal as just the heads, when it is safe to.
+
+        Only when the journal agrees with the file (nothing is compacted away that it
+        still has to name) and no other desk has the file open (its journal descriptor
+        would keep writing to the old file), inside the write lock so none opens meanwhile.
+        """
+        if self.witness.size() < COMPACT_JOURNAL_AT or self.witness.failed:
+            return
+        with self.core.transaction() as conn:
+            others = conn.execute(
+                "SELECT COUNT(*) FROM sessions WHERE token != ? AND token NOT IN "
+                "(SELECT token FROM session_ends)",
+                (self.session.token,),
+            ).fetchone()[0]
+            if others or self.checks.witness_problem() is not None:
+                return
+            heads = {m: self.log.head(m) for m in self.log.match_ids()}
+            seals = {m: (s.head_seq, s.head_hash) for m, s in self.seals_.all().items()}
+            self.witness.rebuild(self.core.tournament_id, heads, seals)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------- the handle
+
+    @property
+    def path(self) -> Path:
+        return self.core.path
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        return self.core.connection
+
+    @property
+    def read_only(self) -> bool:
+        return self.core.read_only
+
+    @property
+    def backup_every(self) -> int | None:
+        return self.backups.every
+
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT`` for other layers' tables (``StoreWriteError``)."""
+        return self.core.transaction()
+
+    def ensure_extension(
+        self, name: str, version: int, migrate: Callable[[sqlite3.Connection, int], None]
+    ) -> None:
+        """Create or upgrade another layer's tables (see ``FileCore.ensure_extension``)."""
+        self.core.ensure_extension(name, version, migrate)
+
+    def make_backup(self) -> Path:
+        """Write a rolling backup now (SQLite online backup); returns its path."""
+        return self.backups.make()
+
+    def meta(self) -> dict[str, str]:
+        """The file's key/value facts (format, tournament_id, created_at …), no secret."""
+        return self.core.meta()
+
+    @property
+    def tournament_id(self) -> str:
+        return self.core.tournament_id
+
+    # ------------------------------------------------------------------ events
+
+    def append(
+        self,
+        draft: Event,
+        *,
+        expected_seq: int | None = None,
+        by: access.Session | None = None,
+        lock: bool = False,
+    ) -> Event:
+        """Validate, seal and commit one event; returns the stored event (``Appender``)."""
+        return self.appender.append(draft, expected_seq=expected_seq, by=by, lock=lock)
+
+    def match_ids(self) -> list[str]:
+        """Every match with at least one event, in the order they were first recorded."""
+        return self.log.match_ids()
+
+    def events(self, match_id: str) -> list[Event]:
+        """The match's events in sequence order (empty list for an unknown match)."""
+        return self.log.events(match_id)
+
+    def all_events(self) -> list[Event]:
+        """Every event of the file, match by match (order of ``match_ids``)."""
+        return [event for match_id in self.match_ids() for event in self.events(match_id)]
+
+    def head(self, match_id: str) -> tuple[int, str]:
+        """(last seq, last hash) of a match; (0, GENESIS_HASH) when it has no event."""
+        return self.log.head(match_id)
+
+    def count(self) -> int:
+        return self.log.count()
+
+    # ------------------------------------------------------------------- locks
+
+    def lock_match(self, match_id: str, by: str = "") -> Seal:
+        """Lock a match: sign its head with this desk's key (no passphrase needed)."""
+        return self.seals_.lock(match_id, by)
+
+    def seal(self, match_id: str) -> Seal | None:
+        """The latest seal of a match (None when it is not locked)."""
+        return self.seals_.latest(match_id)
+
+    def seals(self) -> dict[str, Seal]:
+        return self.seals_.all()
+
+    def seal_info(self, match_id: str) -> SealInfo | None:
+        """The latest lock as a report prints it: key, head, time, valid (None: unlocked)."""
+        return self.seals_.seal_info(match_id)
+
+    def seal_problem(self, match_id: str, events: list[Event]) -> Problem | None:
+        """Does the match record agree with its signed seal? (None when not locked.)"""
+        return self.seals_.seal_problem(match_id, events)
+
+    @property
+    def key_fingerprint(self) -> str | None:
+        """The file's key: the organizer's when adopted, else the first key that signed."""
+        return self.seals_.key_fingerprint
+
+    def signers(self) -> list[KeyInfo]:
+        """Every key registered in the file, with whether the file's key vouches for it."""
+        return self.seals_.signers()
+
+    def adopt_organizer_key(
+        self, organizer: keys.Signer, *, previous: keys.Signer | None = None
+    ) -> None:
+        """Make the organizer's key the file's key (see ``Seals.adopt_organizer_key``)."""
+        self.seals_.adopt_organizer_key(organizer, previous=previous)
+
+    def endorse_desk_key(self, organizer: keys.Signer, fingerprint: str) -> None:
+        """The file's key vouches for another desk's key."""
+        self.seals_.endorse_desk_key(organizer, fingerprint)
+
+    def register_desk_key(self) -> str:
+        """Put this desk's public key into the file (to be endorsed); its fingerprint."""
+        return self.seals_.register_desk_key()
+
+    # ------------------------------------------------------------------ people
+
+    def access_enabled(self) -> bool:
+        return self.people.access_enabled()
+
+    def add_person(
+        self, name: str, role: str, pin: str, *, by: access.Session | None = None
+    ) -> None:
+        """Register a person with a PIN; an organizer session once the file has one."""
+        self.people.add_person(name, role, pin, by=by)
+
+    def login(self, name: str, pin: str, *, role: str | None = None) -> access.Session:
+        """A session issued by this file, or ``AccessRefused`` (recorded; lockout)."""
+        return self.people.login(name, pin, role=role)
+
+    def is_issued(self, session: Any) -> bool:
+        return self.people.is_issued(session)
+
+    def person_role(self, name: str) -> str | None:
+        return self.people.person_role(name)
+
+    def people_with_role(self, role: str) -> list[str]:
+        return self.people.people_with_role(role)
+
+    def assign_referee(self, match_id: str, name: str, *, by: access.Session | None = None) -> None:
+        """Name the match's referee; an organizer session once the file has one."""
+        self.people.assign_referee(match_id, name, by=by)
+
+    def match_referee(self, match_id: str) -> str | None:
+        return self.people.match_referee(match_id)
+
+    def refusals(self) -> list[dict[str, Any]]:
+        """Every refused attempt (sign-in or append), oldest first."""
+        return self.people.refusals()
+
+    def access_log(self) -> list[dict[str, Any]]:
+        """Every sign-in and every change of people, assignments and keys, oldest first."""
+        return self.people.access_log()
+
+    # ---------------------------------------------------------------- checking
+
+    def chain_problem(self) -> Problem | None:
+        """The first broken hash chain (or stored-row damage) in the file, or None."""
+        return self.log.chain_problem()
+
+    def verify(self, *, replay: bool = True) -> Problem | None:
+        """The first problem: integrity, chains and replay, seals, witness, guard, key."""
+        return self.checks.verify(self.seal_problem, replay=replay)
+
+    def witness_problem(self) -> Problem | None:
+        return self.checks.witness_problem()
+
+    def key_problem(self, expected: str | None = None) -> str | None:
+        return self.checks.key_problem(expected)
+
 
 def open_tournament(path: str | os.PathLike[str], **options: Any) -> TournamentFile:
     """Shorthand for ``TournamentFile.open``."""
     return TournamentFile.open(path, **options)
 
 
-__all__ = ["SQLITE_MAGIC", "Seal", "TournamentFile", "open_tournament", "utc_now"]
+__all__ = [
+    "SQLITE_MAGIC",
+    "Seal",
+    "SealInfo",
+    "TournamentFile",
+    "open_tournament",
+    "utc_now",
+]

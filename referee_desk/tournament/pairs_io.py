@@ -7,6 +7,7 @@ The first row holds the headers; English or Chinese names are accepted:
 from __future__ import annotations
 
 import csv
+import unicodedata
 from pathlib import Path
 
 from referee_desk.tournament.errors import PairError
@@ -19,6 +20,28 @@ HEADERS = {
 }
 
 PairRow = tuple[str, str, str, int | None]
+
+#: The longest player or club name accepted (characters); printed documents need it.
+MAX_NAME_CHARS = 60
+
+#: The largest pair list read (bytes).
+MAX_LIST_BYTES = 10 * 1024 * 1024
+
+#: Seeds are small positive numbers.
+MAX_SEED = 10_000
+
+
+def validate_name(text: str, what: str) -> str:
+    """The name, stripped; ``PairError`` for control characters or an over-long name."""
+    name = text.strip()
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise PairError(f"{what}: {name[:20]!r}… contains a control character {char!r}")
+    if len(name) > MAX_NAME_CHARS:
+        raise PairError(
+            f"{what}: a name of {len(name):,} characters; at most {MAX_NAME_CHARS} are allowed"
+        )
+    return name
 
 
 def _columns(header: list[str], where: str) -> dict[str, int]:
@@ -52,19 +75,21 @@ def _rows_to_pairs(rows: list[list[object]], where: str) -> list[PairRow]:
             i = cols.get(key)
             return cells[i] if i is not None and i < len(cells) else ""
 
-        p1, p2 = cell("player1"), cell("player2")
+        at = f"{where}, row {line}"
+        p1 = validate_name(cell("player1"), at)
+        p2 = validate_name(cell("player2"), at)
         if not p1 or not p2:
-            raise PairError(f"{where}, row {line}: both player names are required")
+            raise PairError(f"{at}: both player names are required")
         seed_text = cell("seed")
         seed: int | None = None
         if seed_text:
             try:
                 seed = int(float(seed_text))
-            except ValueError:
-                raise PairError(
-                    f"{where}, row {line}: seed {seed_text!r} is not a number"
-                ) from None
-        out.append((p1, p2, cell("club"), seed))
+            except (ValueError, OverflowError):
+                raise PairError(f"{at}: seed {seed_text[:20]!r} is not a number") from None
+            if not 1 <= seed <= MAX_SEED:
+                raise PairError(f"{at}: seed {seed} is not between 1 and {MAX_SEED}")
+        out.append((p1, p2, validate_name(cell("club"), at), seed))
     return out
 
 
@@ -72,17 +97,31 @@ def read_pairs(path: str | Path) -> list[PairRow]:
     """Pairs listed in a ``.csv`` (UTF-8, BOM allowed) or ``.xlsx`` file (first sheet)."""
     p = Path(path)
     where = str(p)
-    if not p.exists():
+    if not p.is_file():
         raise PairError(f"{where}: no such file")
+    if p.stat().st_size > MAX_LIST_BYTES:
+        raise PairError(f"{where}: larger than {MAX_LIST_BYTES // (1024 * 1024)} MB")
     if p.suffix.lower() in (".xlsx", ".xlsm"):
         from openpyxl import load_workbook
 
-        wb = load_workbook(p, read_only=True, data_only=True)
-        ws = wb.worksheets[0]
-        rows = [list(r) for r in ws.iter_rows(values_only=True)]
-        wb.close()
+        try:
+            wb = load_workbook(p, read_only=True, data_only=True)
+            ws = wb.worksheets[0]
+            rows = [list(r) for r in ws.iter_rows(values_only=True)]
+            wb.close()
+        except Exception as error:  # a damaged workbook: zip, XML or openpyxl errors
+            reason = " ".join(str(error).split())[:200]
+            raise PairError(
+                f"{where}: not a readable xlsx workbook ({type(error).__name__}: {reason})"
+            ) from None
         return _rows_to_pairs(rows, where)
     if p.suffix.lower() in (".csv", ".txt"):
-        with open(p, encoding="utf-8-sig", newline="") as handle:
-            return _rows_to_pairs([list(r) for r in csv.reader(handle)], where)
+        try:
+            with open(p, encoding="utf-8-sig", newline="") as handle:
+                reader = csv.reader(handle)
+                return _rows_to_pairs([list(r) for r in reader], where)
+        except csv.Error as error:
+            raise PairError(f"{where}, row {reader.line_num}: {error}") from None
+        except UnicodeDecodeError as error:
+            raise PairError(f"{where}: not UTF-8 text (byte {error.start + 1})") from None
     raise PairError(f"{where}: pairs can be read from .csv or .xlsx files")

@@ -9,6 +9,7 @@ import pytest
 
 from referee_desk.match import new_event
 from referee_desk.store import AccessRefused, TournamentFile
+from referee_desk.store.people import People
 from referee_desk.store.synthetic import draft, record
 
 
@@ -101,5 +102,5 @@ def test_after_locking_only_the_committee_adds_a_ruling(guarded: TournamentFile)
 def test_the_guard_is_what_refuses(guarded: TournamentFile, monkeypatch) -> None:
     """Remove the protection and the same attempt goes through: the test can fail."""
     other = guarded.login("李裁判", "739155")
-    monkeypatch.setattr(TournamentFile, "_authorize", lambda *args: None)
+    monkeypatch.setattr(People, "authorize", lambda *args: None)
     assert guarded.append(draft("r1-t1", 3), by=other).seq == 4

@@ -116,8 +116,9 @@ def test_missing_wal_after_a_crash_is_refused_not_shortened(tmp_path: Path) -> N
     writer.communicate()
     assert len(committed(lines)) == 10
     copy = tmp_path / "copy.sqlite"
-    shutil.copyfile(path, copy)  # the main file only: its -wal is not copied
-    with pytest.raises(DamagedFile, match=r"write-ahead log .* is missing"):
+    shutil.copyfile(path, copy)  # the main file and its heads journal; the -wal is lost
+    shutil.copyfile(f"{path}.heads", f"{copy}.heads")
+    with pytest.raises(DamagedFile, match=r"witnessed in copy.sqlite.heads .* missing"):
         TournamentFile.open(copy, create=False)
     # With its WAL the original recovers everything reported committed.
     with TournamentFile.open(path, create=False) as tf:

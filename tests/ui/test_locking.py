@@ -193,5 +193,7 @@ def test_without_the_lock_the_referee_could_keep_recording(
     )
     forfeit_and_confirm(desk, qtbot)
     assert desk.tf.seal(desk.session.match_id) is None
-    rule(desk, "无委员会也能改判")
-    assert desk.session.events[-1].type == "committee_ruling"
+    # Issue 9 item 4: even without the lock a ruling needs the committee's sign-in.
+    rule(desk, "无委员会也不能改判")
+    assert desk.tf.events(desk.session.match_id)[-1].type == "match_ended"
+    assert "committee" in desk.tf.refusals()[-1]["reason"]

@@ -24,6 +24,7 @@ from tests.ui.conftest import (
     summary_hand,
     trigger,
 )
+from tests.ui.test_locking import committee_signs_in
 
 
 def announced(desk: Any, qtbot: Any) -> MatchEndDialog:
@@ -127,12 +128,14 @@ def test_disqualification_after_second_offence(desk: Any, qtbot: Any) -> None:
         dialog.ui.seatCombo.setCurrentIndex(dialog.ui.seatCombo.findData(seat))
         dialog.ui.textEdit.setPlainText(text)
         ok(dialog)
+    committee_signs_in(desk)  # issue 9: committee entries need its sign-in
     dialog = desk.open_violation(CommitteeDecisionDialog)
     dialog.ui.sideCombo.setCurrentIndex(dialog.ui.sideCombo.findData("EW"))
     dialog.ui.kindCombo.setCurrentIndex(dialog.ui.kindCombo.findData("disqualification"))
     dialog.ui.textEdit.setPlainText("第二次违纪，取消资格")
     ok(dialog)
     assert desk.active_dialog is not dialog, dialog.ui.errorLabel.text()
+    desk.committee = desk.session.record.committee = None  # the committee leaves the desk
     confirm_and_check_locked(desk, qtbot, "disqualification", Side.NS)
 
 

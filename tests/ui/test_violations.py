@@ -27,6 +27,7 @@ from tests.ui.conftest import (
     summary_hand,
     trigger,
 )
+from tests.ui.test_locking import committee_signs_in
 
 
 def open_from_menu(desk: Any, qtbot: Any, key: str) -> Any:
@@ -205,6 +206,7 @@ def test_overrun_from_the_menu(desk: Any, qtbot: Any) -> None:
 def test_committee_ruling_applies_level_change(desk: Any, qtbot: Any) -> None:
     """8.11: the ruling is recorded as text with the level adjustment it orders."""
     playing(desk, qtbot)
+    committee_signs_in(desk)  # issue 9: committee entries need its sign-in
     dialog = open_from_menu(desk, qtbot, "9")
     assert isinstance(dialog, CommitteeRulingDialog)
     assert not dialog.ui.seatCombo.isVisible()

@@ -13,27 +13,49 @@ from dataclasses import replace
 
 from referee_desk.match.envelope import GENESIS_HASH, Event
 from referee_desk.store import access
+from referee_desk.store.backup import RollingBackups
 from referee_desk.store.errors import (
     AccessRefused,
     AppendConflict,
     EventRejected,
-    StoreWriteError,
 )
+from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, write_error
 from referee_desk.store.match_checks import MatchChecker
-from referee_desk.store.rows import INSERT_SQL, to_row
+from referee_desk.store.people import People
+from referee_desk.store.seals import Seals
+from referee_desk.store.witness import Witness
 
-#: One read inside the append transaction: head seq, head hash, locked?, PINs set up?
+#: One read inside the append transaction: head seq, head hash, locked?, referee PINs set
+#: up? (A committee member alone, registered at the first committee sign-in of a club's
+#: file, does not make the referees sign in.)
 _APPEND_STATE_SQL = (
     "SELECT (SELECT seq FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1),"
     " (SELECT hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1),"
     " EXISTS (SELECT 1 FROM match_seals WHERE match_id = ?),"
-    " EXISTS (SELECT 1 FROM people)"
+    " EXISTS (SELECT 1 FROM people WHERE role != 'committee')"
 )
 
 
-class AppendingMixin(FileCore):
-    """``append`` of ``TournamentFile`` (uses the access, seal and reading mixins)."""
+class Appender:
+    """``append``: the one writer of new events, with its cache of replayed matches."""
+
+    def __init__(
+        self,
+        core: FileCore,
+        log: EventLog,
+        people: People,
+        seals: Seals,
+        witness: Witness,
+        backups: RollingBackups,
+    ) -> None:
+        self.core = core
+        self.log = log
+        self.people = people
+        self.seals = seals
+        self.witness = witness
+        self.backups = backups
+        self._checkers: dict[str, MatchChecker] = {}
 
     def append(
         self,
@@ -54,20 +76,20 @@ class AppendingMixin(FileCore):
         Raises ``EventRejected``, ``AppendConflict``, ``AccessRefused`` or
         ``StoreWriteError`` (disk full, read-only); the file is unchanged on any error.
         """
-        if self.read_only:
-            raise StoreWriteError(f"not saved: the file is read-only: {self.path}")
+        if self.core.read_only:
+            raise self.core.read_only_error()
         match_id = draft.match_id
         if not isinstance(match_id, str) or not match_id:
             raise EventRejected(str(match_id), draft.seq, "an event needs a match id")
         if expected_seq is None and draft.seq:
             expected_seq = draft.seq
-        conn = self.connection
+        conn = self.core.connection
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
-            raise write_error(self.path, error) from None
+            raise write_error(self.core.path, error) from None
         checker: MatchChecker | None = None
-        refusal: str | None = None
+        refusal: tuple[str, str] | None = None
         try:
             row = conn.execute(_APPEND_STATE_SQL, (match_id,) * 3).fetchone()
             head_seq, head_hash, locked, guarded = row
@@ -75,9 +97,12 @@ class AppendingMixin(FileCore):
             head_hash = head_hash or GENESIS_HASH
             if expected_seq is not None and expected_seq != head_seq + 1:
                 raise AppendConflict(match_id, expected_seq, head_seq + 1)
-            refusal = self._authorize(match_id, draft, by, bool(locked), bool(guarded))
+            refusal = self.people.authorize(match_id, draft, by, bool(locked), bool(guarded))
             if refusal is not None:
-                raise AccessRefused(f"match {match_id}: {refusal}")
+                key, reason = refusal
+                raise AccessRefused(f"match {match_id}: {reason}").keyed(
+                    key, match=match_id, type=draft.type, name=by.name if by else None
+                )
             if by is not None:
                 draft = replace(draft, referee=by.name)
             event = replace(draft, seq=head_seq + 1).sealed(head_hash)
@@ -85,9 +110,9 @@ class AppendingMixin(FileCore):
             reason = checker.problem(event)
             if reason is not None:
                 raise EventRejected(match_id, event.seq, reason)
-            conn.execute(INSERT_SQL, to_row(event))
+            self.log.insert(event)
             if locked or lock:
-                self._insert_seal(match_id, event.seq, event.hash, event.referee or "")
+                self.seals.insert(match_id, event.seq, event.hash, event.referee or "")
             conn.execute("COMMIT")
         except BaseException as error:
             if conn.in_transaction:
@@ -95,16 +120,20 @@ class AppendingMixin(FileCore):
             if checker is not None:
                 checker.reject()
             if refusal is not None:
-                self._record_refusal(match_id, by, f"append {draft.type}", refusal)
+                self.people.record_refusal(match_id, by, f"append {draft.type}", refusal[1])
             if isinstance(error, sqlite3.IntegrityError):
                 raise AppendConflict(match_id, head_seq + 1, head_seq + 2) from None
             if isinstance(error, sqlite3.OperationalError):
-                raise write_error(self.path, error) from None
+                raise write_error(self.core.path, error) from None
             raise
+        # Committed: from here on nothing may raise (the event is saved).
         checker.accept()
-        self._appended_since_backup += 1
-        if self.backup_every and self._appended_since_backup >= self.backup_every:
-            self.make_backup()
+        # Acknowledged only once the heads journal witnessed it too (see ``witness``).
+        witnessed = [("E", match_id, event.seq, event.hash)]
+        if locked or lock:
+            witnessed.append(("S", match_id, event.seq, event.hash))
+        self.witness.write(witnessed)
+        self.backups.after_append()
         return event
 
     def _checker(self, match_id: str, head_seq: int, head_hash: str) -> MatchChecker:
@@ -116,14 +145,11 @@ class AppendingMixin(FileCore):
             if last == (head_seq, head_hash):
                 return checker
             if known and last[0] < head_seq and self._is_prefix(match_id, known):
-                checker.extend([e for e, _ in self._rows(match_id, last[0])])
+                checker.extend([e for e, _ in self.log.rows(match_id, last[0])])
                 return checker
-        checker = MatchChecker(self.events(match_id))
+        checker = MatchChecker(self.log.events(match_id))
         self._checkers[match_id] = checker
         return checker
 
     def _is_prefix(self, match_id: str, known: list[Event]) -> bool:
-        row = self.connection.execute(
-            "SELECT hash FROM events WHERE match_id = ? AND seq = ?", (match_id, known[-1].seq)
-        ).fetchone()
-        return row is not None and row[0] == known[-1].hash
+        return self.log.hash_at(match_id, known[-1].seq) == known[-1].hash

@@ -1,0 +1,78 @@
+"""The ``events`` table: each match's hash chain, read in sequence order.
+
+Append-only: ``insert`` is the only writer besides import, and the schema's triggers
+refuse an UPDATE or DELETE even from SQL.
+"""
+
+from __future__ import annotations
+
+from referee_desk.match.envelope import GENESIS_HASH, Event
+from referee_desk.store.errors import DamagedFile
+from referee_desk.store.file_core import FileCore
+from referee_desk.store.rows import INSERT_SQL, SELECT_COLUMNS, RowError, from_row, to_row
+from referee_desk.store.verify import Problem, match_problem
+
+
+class EventLog:
+    """Reading (and inserting into) the events of one open file."""
+
+    def __init__(self, core: FileCore) -> None:
+        self.core = core
+
+    def match_ids(self) -> list[str]:
+        """Every match with at least one event, in the order they were first recorded."""
+        rows = self.core.connection.execute(
+            "SELECT match_id FROM events GROUP BY match_id ORDER BY MIN(id)"
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def rows(self, match_id: str, after_seq: int = 0) -> list[tuple[Event, str]]:
+        """(event, stored canonical JSON) after ``after_seq``; ``DamagedFile`` if unreadable."""
+        rows = self.core.connection.execute(
+            f"SELECT {SELECT_COLUMNS} FROM events WHERE match_id = ? AND seq > ? ORDER BY seq",
+            (match_id, after_seq),
+        ).fetchall()
+        try:
+            return [from_row(r) for r in rows]
+        except RowError as error:
+            raise DamagedFile(f"{self.core.path}: damaged: match {match_id}: {error}").keyed(
+                "store.damaged", file=self.core.path.name, match=match_id
+            ) from None
+
+    def events(self, match_id: str) -> list[Event]:
+        return [event for event, _ in self.rows(match_id)]
+
+    def head(self, match_id: str) -> tuple[int, str]:
+        """(last seq, last hash) of a match; (0, GENESIS_HASH) when it has no event."""
+        row = self.core.connection.execute(
+            "SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1",
+            (match_id,),
+        ).fetchone()
+        return (row[0], row[1]) if row else (0, GENESIS_HASH)
+
+    def hash_at(self, match_id: str, seq: int) -> str | None:
+        row = self.core.connection.execute(
+            "SELECT hash FROM events WHERE match_id = ? AND seq = ?", (match_id, seq)
+        ).fetchone()
+        return row[0] if row else None
+
+    def count(self) -> int:
+        return self.core.connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+    def insert(self, event: Event) -> None:
+        """Insert one sealed event (inside the caller's transaction)."""
+        self.core.connection.execute(INSERT_SQL, to_row(event))
+
+    def chain_problem(self) -> Problem | None:
+        """The first broken hash chain (or stored-row damage) in the file, or None."""
+        for match_id in self.match_ids():
+            rows = self.rows(match_id)
+            found = match_problem(
+                match_id,
+                [e for e, _ in rows],
+                stored_canonical=[c for _, c in rows],
+                replay=False,
+            )
+            if found is not None:
+                return found
+        return None

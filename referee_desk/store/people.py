@@ -1,0 +1,295 @@
+"""Who may change a match: people and PINs, referee assignment, refusals on record.
+
+Sessions are issued by the open file (``login``) and checked by their token, so a
+``Session`` built by hand is refused. People and referee assignments need an organizer
+session once the file has an organizer; before that (a club's first file, the sample
+tournament) a new name may register itself as a referee, and the first committee
+member and the first organizer may register themselves, but nobody may re-register
+an existing name. Every change is written to the access log; every refusal to the
+refusals; repeated wrong PINs lock the name out for a while (``access.lockout_seconds``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from referee_desk.match.envelope import Event
+from referee_desk.store import access, keys
+from referee_desk.store.errors import AccessRefused, StoreWriteError
+from referee_desk.store.file_core import FileCore, utc_now
+from referee_desk.store.signatures import Signatures
+
+_WRONG_PIN = "wrong name or PIN"
+
+
+class People:
+    """People, sign-in, referee assignment and the append authorization of one file."""
+
+    def __init__(self, core: FileCore, signatures: Signatures) -> None:
+        self.core = core
+        self.signatures = signatures
+        self._issued: dict[str, access.Session] = {}  # token -> session issued by ``login``
+
+    def access_enabled(self) -> bool:
+        """Do referees sign in with PINs here (a referee or organizer is registered)?"""
+        row = self.core.connection.execute(
+            "SELECT 1 FROM people WHERE role != 'committee' LIMIT 1"
+        ).fetchone()
+        return row is not None
+
+    def is_issued(self, session: Any) -> bool:
+        """Was ``session`` issued by ``login`` on this open file?"""
+        token = getattr(session, "token", "")
+        return bool(token) and self._issued.get(token) == session
+
+    def _refuse(self, action: str, reason: str, key: str, by: Any = None, **params: Any):
+        self.record_refusal(params.get("match"), by, action, reason)
+        return AccessRefused(f"{action}: {reason}").keyed(key, **params)
+
+    def _organizer_needed(self, action: str, by: Any) -> None:
+        """Raise unless ``by`` is an issued organizer session (when the file has one)."""
+        if not self.people_with_role("organizer"):
+            return
+        if by is None:
+            raise self._refuse(action, "an organizer must sign in first", "store.organizer_needed")
+        if not self.is_issued(by):
+            raise self._refuse(
+                action, "this sign-in was not issued by this file", "store.session_forged", by
+            )
+        if by.role != "organizer":
+            raise self._refuse(
+                action,
+                f"{by.name} is {by.role}; only the organizer may do this",
+                "store.organizer_needed",
+                by,
+            )
+
+    def add_person(
+        self, name: str, role: str, pin: str, *, by: access.Session | None = None
+    ) -> None:
+        """Register a referee, committee member or organizer with a PIN (stored hashed).
+
+        Needs ``by`` = an organizer session once the file has an organizer (see module).
+        """
+        if role not in access.ROLES:
+            raise ValueError(f"role {role!r}: expected one of {', '.join(access.ROLES)}")
+        action = f"register {name} as {role}"
+        existing = self.person_role(name)
+        if self.people_with_role("organizer"):
+            self._organizer_needed(action, by)
+        elif existing is not None and not (by is not None and self.is_issued(by)):
+            raise self._refuse(
+                action, f"{name} is registered already", "store.already_registered", by, name=name
+            )
+        elif role == "committee" and self.people_with_role("committee") and by is None:
+            raise self._refuse(
+                action,
+                "only the first committee member registers without the organizer",
+                "store.organizer_needed",
+            )
+        salt, digest, kdf = access.hash_pin(pin)
+        with self.core.transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO people (name, role, pin_salt, pin_hash, kdf) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (name, role, salt, digest, kdf),
+            )
+            self._log(by, action)
+            self.signatures.sign_guard(keys.desk_signer())
+
+    def _log(self, by: Any, action: str) -> None:
+        self.core.connection.execute(
+            "INSERT INTO access_log (at, person, action) VALUES (?, ?, ?)",
+            (utc_now(), by.name if by is not None else None, action),
+        )
+
+    def access_log(self) -> list[dict[str, Any]]:
+        """Every change of people and assignments and every sign-in, oldest first."""
+        rows = self.core.connection.execute(
+            "SELECT at, person, action FROM access_log ORDER BY id"
+        ).fetchall()
+        return [dict(zip(("at", "person", "action"), r, strict=True)) for r in rows]
+
+    def _failures_since_success(self, name: str) -> tuple[int, str | None]:
+        """Wrong PINs for ``name`` since its last successful sign-in, and the last one's time."""
+        last_ok = self.core.connection.execute(
+            "SELECT MAX(at) FROM access_log WHERE action = ?", (f"signed in as {name}",)
+        ).fetchone()[0]
+        row = self.core.connection.execute(
+            "SELECT COUNT(*), MAX(at) FROM refusals WHERE action = ? AND reason = ? AND at > ?",
+            (f"sign in as {name}", _WRONG_PIN, last_ok or ""),
+        ).fetchone()
+        return row[0], row[1]
+
+    def login(self, name: str, pin: str, *, role: str | None = None) -> access.Session:
+        """The signed-in session, or ``AccessRefused`` (the refusal is recorded).
+
+        With ``role`` the person must also hold that role (e.g. committee sign-in).
+        After ``access.LOCKOUT_AFTER`` wrong PINs in a row the name is locked out for
+        ``access.lockout_seconds`` (even the right PIN is refused meanwhile).
+        """
+        action = f"sign in as {name}"
+        failures, last = self._failures_since_success(name)
+        wait = access.lockout_seconds(failures)
+        if wait and last is not None:
+            since = (datetime.now(UTC) - datetime.fromisoformat(last)).total_seconds()
+            if since < wait:
+                left = int(wait - since) + 1
+                self.record_refusal(None, None, action, f"locked out for {left} s")
+                raise AccessRefused(
+                    f"{action}: {failures} wrong PINs in a row; try again in {left} seconds"
+                ).keyed("store.pin_locked_out", name=name, seconds=left, failures=failures)
+        row = self.core.connection.execute(
+            "SELECT role, pin_salt, pin_hash, kdf FROM people WHERE name = ?", (name,)
+        ).fetchone()
+        if row is None or not access.pin_matches(pin, row[1], row[2], row[3]):
+            self.record_refusal(None, None, action, _WRONG_PIN)
+            raise AccessRefused(f"{action}: {_WRONG_PIN}").keyed("store.wrong_pin", name=name)
+        if role is not None and row[0] != role:
+            reason = f"{name} is registered as {row[0]}, not {role}"
+            self.record_refusal(None, None, f"sign in as {name} ({role})", reason)
+            raise AccessRefused(f"sign in as {name}: {reason}").keyed(
+                "store.wrong_role", name=name, role=row[0], wanted=role
+            )
+        session = access.Session(name, row[0], access.new_token())
+        self._issued[session.token] = session
+        try:
+            with self.core.transaction():
+                self._log(session, f"signed in as {name}")
+        except StoreWriteError:
+            pass  # a read-only file cannot record it; the sign-in still holds
+        return session
+
+    def person_role(self, name: str) -> str | None:
+        """The role ``name`` is registered with, or None."""
+        row = self.core.connection.execute(
+            "SELECT role FROM people WHERE name = ?", (name,)
+        ).fetchone()
+        return row[0] if row else None
+
+    def people_with_role(self, role: str) -> list[str]:
+        """Names registered with ``role`` (no PIN material)."""
+        rows = self.core.connection.execute(
+            "SELECT name FROM people WHERE role = ? ORDER BY name", (role,)
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def assign_referee(self, match_id: str, name: str, *, by: access.Session | None = None) -> None:
+        """Name the referee who alone may enter the match's events.
+
+        Needs ``by`` = an organizer session once the file has an organizer.
+        """
+        action = f"assign {name} to match {match_id}"
+        self._organizer_needed(action, by)
+        with self.core.transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO match_referees (match_id, referee) VALUES (?, ?)",
+                (match_id, name),
+            )
+            self._log(by, action)
+            self.signatures.sign_guard(keys.desk_signer())
+
+    def match_referee(self, match_id: str) -> str | None:
+        row = self.core.connection.execute(
+            "SELECT referee FROM match_referees WHERE match_id = ?", (match_id,)
+        ).fetchone()
+        if row is not None:
+            return row[0]
+        first = self.core.connection.execute(
+            "SELECT referee FROM events WHERE match_id = ? AND seq = 1", (match_id,)
+        ).fetchone()
+        return first[0] if first else None
+
+    def authorize(
+        self, match_id: str, draft: Event, by: access.Session | None, locked: bool, guarded: bool
+    ) -> tuple[str, str] | None:
+        """(phrasebook key, reason) why ``by`` may not append ``draft`` now, or None.
+
+        ``locked``: the match has a seal; ``guarded``: PINs are set up in this file.
+        """
+        if by is not None and not self.is_issued(by):
+            return (
+                "store.session_forged",
+                "this sign-in was not issued by this file (sign in again)",
+            )
+        if locked:
+            return self._authorize_locked(match_id, draft, by, guarded)
+        if draft.type in access.COMMITTEE_ONLY_TYPES and (by is None or by.role != "committee"):
+            return (
+                "store.committee_needed",
+                "only the arbitration committee, signed in, can enter a ruling or decision",
+            )
+        if not guarded:
+            return None
+        if by is None:
+            return "store.sign_in_needed", "sign in with your PIN to enter events"
+        if by.role == "committee":
+            if draft.type in access.COMMITTEE_EVENT_TYPES:
+                return None
+            return (
+                "store.referee_enters_this",
+                f"the committee does not enter {draft.type} events; the referee does",
+            )
+        if by.role != "referee":
+            return "store.not_a_referee", f"{by.name} ({by.role}) may not enter match events"
+        referee = self.match_referee(match_id)
+        if referee is not None and referee != by.name:
+            return (
+                "store.not_the_referee",
+                f"{by.name} is not this match's referee ({referee} is)",
+            )
+        return None
+
+    def _authorize_locked(
+        self, match_id: str, draft: Event, by: access.Session | None, guarded: bool
+    ) -> tuple[str, str] | None:
+        """After locking only notes (the match's referee or the committee) and committee
+        rulings and decisions (the committee alone) can follow (issue 4, issue 5)."""
+        if draft.type in access.COMMITTEE_ONLY_TYPES:
+            if by is None or by.role != "committee":
+                return (
+                    "store.locked_committee_only",
+                    "the match is locked; only the arbitration committee can add a ruling",
+                )
+            return None
+        if draft.type not in access.AFTER_LOCK_TYPES:
+            return (
+                "store.locked",
+                f"the match is locked; only notes and committee rulings can follow, "
+                f"not {draft.type}",
+            )
+        if by is not None and by.role == "committee":
+            return None
+        if not guarded:
+            return None
+        if by is None:
+            return "store.sign_in_needed", "sign in with your PIN to add a note"
+        referee = self.match_referee(match_id)
+        if by.role != "referee" or (referee is not None and referee != by.name):
+            return (
+                "store.locked_not_the_referee",
+                f"the match is locked; {by.name} is not this match's referee",
+            )
+        return None
+
+    def record_refusal(
+        self, match_id: str | None, by: access.Session | None, action: str, reason: str
+    ) -> None:
+        try:
+            with self.core.transaction() as conn:
+                conn.execute(
+                    "INSERT INTO refusals (at, match_id, person, action, reason) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (utc_now(), match_id, by.name if by else None, action, reason),
+                )
+        except StoreWriteError:
+            pass  # cannot record on a read-only file or a full disk; the refusal still holds
+
+    def refusals(self) -> list[dict[str, Any]]:
+        """Every refused attempt (sign-in or append), oldest first."""
+        rows = self.core.connection.execute(
+            "SELECT at, match_id, person, action, reason FROM refusals ORDER BY id"
+        ).fetchall()
+        keys = ("at", "match_id", "person", "action", "reason")
+        return [dict(zip(keys, r, strict=True)) for r in rows]

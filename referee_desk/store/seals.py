@@ -1,0 +1,250 @@
+"""Locking a match: an Ed25519 signature over its head, by a key outside the file.
+
+The desk's key (``keys.desk_signer``) signs; the file keeps only public keys. Every
+lock also re-signs the guard (``signatures``) so a deleted seal is named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee_desk.match.envelope import Event
+from referee_desk.store import keys
+from referee_desk.store.errors import StoreError
+from referee_desk.store.event_log import EventLog
+from referee_desk.store.file_core import FileCore, utc_now
+from referee_desk.store.signatures import SCHEME, KeyInfo, Signatures
+from referee_desk.store.verify import Problem
+from referee_desk.store.witness import Witness
+
+_SEAL_COLUMNS = (
+    "match_id, head_seq, head_hash, signature, sealed_at, sealed_by, key_fingerprint, scheme"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    """A locked match: its head at locking time and the signature over it."""
+
+    match_id: str
+    head_seq: int
+    head_hash: str
+    signature: str
+    sealed_at: str
+    sealed_by: str
+    key_fingerprint: str | None = None
+    scheme: str = SCHEME
+
+
+@dataclass(frozen=True, slots=True)
+class SealInfo:
+    """What a report prints about a lock: which key signed which head, and does it hold."""
+
+    match_id: str
+    head_hash: str
+    seq: int
+    signer: str  # the key's label, e.g. "desk ref@desk-3" or "organizer"
+    key_fingerprint: str | None
+    signed_at: str
+    sealed_by: str  # the person who locked it
+    valid: bool
+    reason: str | None = None
+
+
+class Seals:
+    """Locks of one file: signing, reading and checking seals; the file's keys."""
+
+    def __init__(
+        self, core: FileCore, log: EventLog, signatures: Signatures, witness: Witness
+    ) -> None:
+        self.core = core
+        self.log = log
+        self.signatures = signatures
+        self.witness = witness
+
+    def insert(self, match_id: str, head_seq: int, head_hash: str, by: str) -> Seal:
+        signer = keys.desk_signer()
+        at = utc_now()
+        signature = self.signatures.sign_seal(signer, match_id, head_seq, head_hash, at, by)
+        seal = Seal(match_id, head_seq, head_hash, signature, at, by, signer.fingerprint)
+        self.core.connection.execute(
+            f"INSERT INTO match_seals ({_SEAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (match_id, head_seq, head_hash, signature, at, by, signer.fingerprint, SCHEME),
+        )
+        self.signatures.sign_guard(signer)
+        return seal
+
+    def lock(self, match_id: str, by: str = "") -> Seal:
+        """Lock a match: sign its head with this desk's key (no passphrase needed).
+
+        After this only the committee can add a ruling (which re-seals the new head).
+        """
+        with self.core.transaction():
+            head_seq, head_hash = self.log.head(match_id)
+            if head_seq == 0:
+                raise StoreError(f"match {match_id}: no events to lock").keyed(
+                    "store.nothing_to_lock", match=match_id
+                )
+            seal = self.insert(match_id, head_seq, head_hash, by)
+        self.witness.write([("S", match_id, head_seq, head_hash)])
+        return seal
+
+    def latest(self, match_id: str) -> Seal | None:
+        """The latest seal of a match (None when it is not locked)."""
+        row = self.core.connection.execute(
+            f"SELECT {_SEAL_COLUMNS} FROM match_seals WHERE match_id = ? ORDER BY id DESC LIMIT 1",
+            (match_id,),
+        ).fetchone()
+        return Seal(*row) if row else None
+
+    def all(self) -> dict[str, Seal]:
+        return {m: s for m in self.sealed_ids() if (s := self.latest(m)) is not None}
+
+    def sealed_ids(self) -> list[str]:
+        return [
+            r[0] for r in self.core.connection.execute("SELECT DISTINCT match_id FROM match_seals")
+        ]
+
+    def _seal_reason(self, seal: Seal) -> str | None:
+        return self.signatures.seal_valid(
+            seal.scheme,
+            seal.key_fingerprint,
+            seal.match_id,
+            seal.head_seq,
+            seal.head_hash,
+            seal.sealed_at,
+            seal.sealed_by,
+            seal.signature,
+        )
+
+    def seal_info(self, match_id: str) -> SealInfo | None:
+        """The latest lock of a match as a report prints it (None when not locked)."""
+        seal = self.latest(match_id)
+        if seal is None:
+            return None
+        reason = self._seal_reason(seal)
+        if reason is None:
+            at = self.log.head(match_id)
+            events_ok = at[0] >= seal.head_seq
+            row = self.core.connection.execute(
+                "SELECT hash FROM events WHERE match_id = ? AND seq = ?",
+                (match_id, seal.head_seq),
+            ).fetchone()
+            if not events_ok or row is None or row[0] != seal.head_hash:
+                reason = "the record differs from the locked one"
+        info = self.signatures.key_info(seal.key_fingerprint)
+        return SealInfo(
+            match_id,
+            seal.head_hash,
+            seal.head_seq,
+            info.label,
+            seal.key_fingerprint,
+            seal.sealed_at,
+            seal.sealed_by,
+            reason is None,
+            reason,
+        )
+
+    @property
+    def key_fingerprint(self) -> str | None:
+        """The file's key: the organizer's when adopted, else the first key that signed."""
+        return self.signatures.root_key()
+
+    def signers(self) -> list[KeyInfo]:
+        """Every key registered in the file, with whether the file's key vouches for it."""
+        rows = self.core.connection.execute("SELECT fingerprint FROM signers ORDER BY rowid")
+        return [self.signatures.key_info(r[0]) for r in rows.fetchall()]
+
+    def adopt_organizer_key(
+        self, organizer: keys.Signer, *, previous: keys.Signer | None = None
+    ) -> None:
+        """Make the organizer's key the file's key (it endorses every key signed so far).
+
+        Rotating a key the file already has needs the ``previous`` organizer key; a lost
+        one cannot be replaced in place (see README, "Keeping records safe").
+        """
+        current = self.signatures.organizer_key()
+        rotating = current is not None and current != organizer.fingerprint
+        if rotating and (previous is None or previous.fingerprint != current):
+            raise StoreError(
+                f"{self.core.path}: the file already has organizer key {current}; rotating it "
+                "needs that key"
+            ).keyed("store.organizer_key_rotation", current=current)
+        old_root = self.signatures.root_key()
+        desk = keys.desk_signer()
+        handing = previous if rotating else desk if old_root == desk.fingerprint else None
+        with self.core.transaction() as conn:
+            self.signatures.register(organizer)
+            conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('organizer_key', ?)",
+                (organizer.fingerprint,),
+            )
+            if handing is not None and old_root is not None:
+                # The old file key hands over: computers that knew it accept the new one.
+                self.signatures.hand_over(handing, organizer.fingerprint)
+            self.signatures.register(keys.desk_signer())
+            for (fingerprint,) in conn.execute("SELECT fingerprint FROM signers").fetchall():
+                if fingerprint != organizer.fingerprint:
+                    self.signatures.endorse(organizer, fingerprint)
+            conn.execute(
+                "INSERT INTO access_log (at, person, action) VALUES (?, ?, ?)",
+                (utc_now(), "organizer", f"adopted organizer key {organizer.fingerprint}"),
+            )
+            self.signatures.sign_guard(organizer)
+        keys.pin(self.core.tournament_id, organizer.fingerprint)
+
+    def endorse_desk_key(self, organizer: keys.Signer, fingerprint: str) -> None:
+        """The file's key vouches for another desk's key (registered by its first lock,
+        or given here by fingerprint after ``register_desk_key`` on that desk)."""
+        if organizer.fingerprint != self.signatures.root_key():
+            raise StoreError(
+                f"{self.core.path}: {organizer.fingerprint} is not the file's key"
+            ).keyed("store.not_the_file_key", key=organizer.fingerprint)
+        with self.core.transaction() as conn:
+            try:
+                self.signatures.endorse(organizer, fingerprint)
+            except KeyError:
+                raise StoreError(f"{self.core.path}: no registered key {fingerprint}").keyed(
+                    "store.unknown_key", key=fingerprint
+                ) from None
+            conn.execute(
+                "INSERT INTO access_log (at, person, action) VALUES (?, ?, ?)",
+                (utc_now(), organizer.label, f"endorsed key {fingerprint}"),
+            )
+            self.signatures.sign_guard(organizer)
+
+    def register_desk_key(self) -> str:
+        """Put this desk's public key into the file (to be endorsed); its fingerprint."""
+        signer = keys.desk_signer()
+        with self.core.transaction():
+            self.signatures.register(signer)
+            self.signatures.sign_guard(signer)
+        return signer.fingerprint
+
+    def seal_problem(self, match_id: str, events: list[Event]) -> Problem | None:
+        """Does the match record agree with its signed seal? (None when not locked.)"""
+        seal = self.latest(match_id)
+        if seal is None:
+            return None
+        reason = self._seal_reason(seal)
+        if reason is not None:
+            return Problem(reason, match_id)
+        if len(events) < seal.head_seq:
+            return Problem(
+                f"missing: the match was locked at event {seal.head_seq} but the record ends "
+                f"at event {len(events)} (events deleted)",
+                match_id,
+                len(events) + 1,
+            )
+        at = events[seal.head_seq - 1]
+        if at.hash != seal.head_hash:
+            return Problem(
+                "differs from the locked record: head hash at locking was "
+                f"{seal.head_hash[:16]}…, the record has {at.hash[:16]}… (rewritten)",
+                match_id,
+                at.seq,
+            )
+        if len(events) > seal.head_seq:
+            extra = events[seal.head_seq]
+            return Problem("event added after the match was locked", match_id, extra.seq)
+        return None

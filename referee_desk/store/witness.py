@@ -1,0 +1,221 @@
+"""The heads journal: an independent witness of every acknowledged event and seal.
+
+SQLite keeps the newest commits in the write-ahead log (``<file>-wal``). A damaged or
+truncated log makes SQLite drop its tail *silently*: the file opens shorter and every
+chain still holds. So every event ``append`` acknowledges is also written, after its
+commit and before ``append`` returns, as one line of ``<file>.heads`` (fsynced), and
+every seal likewise. Opening and ``verify`` compare the file with the journal: an
+event or seal the journal saw but the file lacks is named, never hidden.
+
+A line is ``KIND<TAB>SEQ<TAB>HASH<TAB>"MATCH"<TAB>CRC32``; ``E`` for an event, ``S`` for
+a seal, and a first ``T`` line whose MATCH is the tournament id (a journal left beside
+another tournament's file is not compared with it). A torn last line (the process died
+while writing it) was never acknowledged and is ignored; any other unreadable line is
+damage of the journal.
+
+The journal guards against accidents (lost or damaged logs, a backup restored over a
+newer file by mistake). It is a plain file: someone who can edit the tournament file
+can edit it too; the signatures (``signer``) are what guard against forgery.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: ``(match_id, seq) -> (the file's last seq, the hash it holds at seq or "")``.
+HeadLookup = Callable[[str, int], tuple[int, str]]
+
+#: One journal line: (kind, match_id, seq, hash).
+Entry = tuple[str, str, int, str]
+
+
+def journal_path(path: str | os.PathLike[str]) -> Path:
+    """``<file>.heads``: where the witness of ``path`` lives."""
+    return Path(f"{os.fspath(path)}.heads")
+
+
+def _line(kind: str, match_id: str, seq: int, digest: str, token: str = "-") -> bytes:
+    body = f"{kind}\t{seq}\t{digest}\t{json.dumps(match_id)}\t{token}"
+    return f"{body}\t{zlib.crc32(body.encode()):08x}\n".encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """One witnessed event: its hash, the desk session that saved it, its line."""
+
+    digest: str
+    token: str
+    line: int
+
+
+@dataclass(slots=True)
+class Witnessed:
+    """What the journal saw: every event (per match and seq) and each match's last seal."""
+
+    events: dict[str, dict[int, Sighting]] = field(default_factory=dict)
+    seals: dict[str, int] = field(default_factory=dict)
+    last_line: dict[str, int] = field(default_factory=dict)
+    tournament_id: str | None = None
+    damaged_line: int | None = None
+
+    def see(self, kind: str, match_id: str, seq: int, digest: str, token: str, line: int) -> None:
+        if kind == "T":
+            self.tournament_id = self.tournament_id or match_id
+            return
+        self.last_line[token] = line
+        if kind == "E":
+            self.events.setdefault(match_id, {})[seq] = Sighting(digest, token, line)
+        elif seq > self.seals.get(match_id, 0):
+            self.seals[match_id] = seq
+
+
+def parse(data: bytes) -> Witnessed:
+    """Read a journal's bytes (a torn last line is ignored)."""
+    seen = Witnessed()
+    lines = data.split(b"\n")
+    complete = lines[:-1]  # the part after the last newline is torn (or empty)
+    for number, raw in enumerate(complete, start=1):
+        try:
+            text = raw.decode("ascii")
+            body, crc = text.rsplit("\t", 1)
+            if f"{zlib.crc32(body.encode()):08x}" != crc:
+                raise ValueError("checksum")
+            kind, seq, digest, match_json, token = body.split("\t", 4)
+            match_id = json.loads(match_json)
+            if kind not in ("E", "S", "T") or not isinstance(match_id, str):
+                raise ValueError("kind")
+            seen.see(kind, match_id, int(seq), digest, token, number)
+        except (ValueError, UnicodeError):
+            seen.damaged_line = number
+            break
+    return seen
+
+
+class Witness:
+    """The journal beside one open tournament file (one append-only descriptor).
+
+    Lines are written only after the SQLite commit they witness, so the journal is
+    never ahead of the file: a witnessed event the file lacks was lost, not cut off.
+    """
+
+    def __init__(self, db_path: Path) -> None:
+        self.path = journal_path(db_path)
+        self.token = "-"
+        self.failed = False
+        self._fd: int | None = None
+
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+    def read(self) -> Witnessed | None:
+        """What the journal saw, or None when there is no journal."""
+        try:
+            data = self.path.read_bytes()
+        except OSError:
+            return None  # none (or not a file): nothing to compare with, ``verify`` notes it
+        return parse(data)
+
+    def write(self, entries: list[Entry]) -> None:
+        """Append lines and make them durable before returning (after their commit).
+
+        A failure (full disk) is remembered in ``failed`` and not raised: the event is
+        already durable in the file; only the extra check of it is missing.
+        """
+        if self.failed or not entries:
+            return
+        try:
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            os.write(self._fd, b"".join(_line(*item, self.token) for item in entries))
+            os.fdatasync(self._fd)
+        except OSError:
+            self.failed = True
+
+    def rebuild(
+        self,
+        tournament_id: str,
+        events: dict[str, tuple[int, str]],
+        seals: dict[str, tuple[int, str]],
+    ) -> None:
+        """Write a fresh journal holding just these heads (atomically, then fsynced)."""
+        self.close()
+        partial = self.path.with_name(f"{self.path.name}.{os.getpid()}.partial")
+        lines = [_line("T", tournament_id, 0, "-")]
+        lines += [_line("E", m, s, h) for m, (s, h) in events.items()]
+        lines += [_line("S", m, s, h) for m, (s, h) in seals.items()]
+        with open(partial, "wb") as handle:
+            handle.write(b"".join(lines))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(partial, self.path)
+        _fsync_folder(self.path.parent)
+
+    def size(self) -> int:
+        try:
+            return self.path.stat().st_size
+        except OSError:
+            return 0
+
+    def close(self) -> None:
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            finally:
+                self._fd = None
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@dataclass(frozen=True, slots=True)
+class Missing:
+    """One disagreement between the file and its journal (first one per match)."""
+
+    match_id: str
+    seq: int
+    reason: str
+
+
+def compare(
+    seen: Witnessed, head: HeadLookup, seal_head: HeadLookup, journal_name: str
+) -> Missing | None:
+    """The first witnessed event or seal the file lacks or holds differently."""
+    for match_id, sightings in sorted(seen.events.items()):
+        seq = max(sightings)
+        have, at_hash = head(match_id, seq)
+        if have < seq:
+            return Missing(
+                match_id,
+                have + 1,
+                f"events {have + 1}–{seq} were saved and witnessed in {journal_name} but "
+                f"are missing from the file (the record ends at event {have})",
+            )
+        if at_hash != sightings[seq].digest:
+            return Missing(
+                match_id, seq, f"differs from the event witnessed in {journal_name} (rewritten)"
+            )
+    for match_id, seq in sorted(seen.seals.items()):
+        have, _ = seal_head(match_id, seq)
+        if have < seq:
+            return Missing(
+                match_id,
+                seq,
+                f"the match was locked at event {seq} (witnessed in {journal_name}) but the "
+                "file holds no such seal (seal deleted)",
+            )
+    return None
