@@ -69,12 +69,16 @@ class HandSummaryDialog(EntryDialog):
         self.ui.setupUi(self)
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
-        for spin in (
+        # The points before the last trick start empty: R Enter must not record 0.
+        self.ui.lastTrickPointsSpin.setValue(0)
+        self.ui.lastTrickCardsSpin.setValue(1)
+        for field in (
             self.ui.pointsBeforeSpin,
             self.ui.lastTrickPointsSpin,
             self.ui.lastTrickCardsSpin,
         ):
-            spin.valueChanged.connect(self.update_preview)
+            field.textChanged.connect(self.update_preview)
+        self.ui.pointsBeforeSpin.setFocus()
         self.ui.winnerCombo.currentIndexChanged.connect(self.update_preview)
         self.retranslate()
 
@@ -96,11 +100,18 @@ class HandSummaryDialog(EntryDialog):
         self.update_preview()
 
     def entries(self) -> Entries:
+        ui = self.ui
         payload = {
-            "defenders_points_before_last": self.ui.pointsBeforeSpin.value(),
-            "last_trick_points": self.ui.lastTrickPointsSpin.value(),
-            "last_trick_cards_per_player": self.ui.lastTrickCardsSpin.value(),
-            "last_trick_side": self.ui.winnerCombo.currentData(),
+            "defenders_points_before_last": ui.pointsBeforeSpin.checked_value(
+                ui.pointsBeforeLabel.text()
+            ),
+            "last_trick_points": ui.lastTrickPointsSpin.checked_value(
+                ui.lastTrickPointsLabel.text()
+            ),
+            "last_trick_cards_per_player": ui.lastTrickCardsSpin.checked_value(
+                ui.lastTrickCardsLabel.text()
+            ),
+            "last_trick_side": ui.winnerCombo.currentData(),
         }
         return [("hand_summary", payload)]
 

@@ -4,12 +4,25 @@
 <context>
     <name>BidDialog</name>
     <message>
+        <source>automatic</source>
+        <extracomment>The kind box&apos;s first entry: take the kind from the standing bid.</extracomment>
+        <translation>自动</translation>
+    </message>
+    <message>
         <source>Record bid</source>
         <translation>记录叫牌</translation>
     </message>
     <message>
+        <source>Enter records: %1 %2</source>
+        <translation>回车记录：%1 %2</translation>
+    </message>
+    <message>
         <source>No bid yet in this hand.</source>
         <translation>本盘尚无叫牌。</translation>
+    </message>
+    <message>
+        <source>Type the cards shown, or choose “pass” as the kind.</source>
+        <translation>请输入亮出的牌，或在类型中选择“不叫”。</translation>
     </message>
     <message>
         <source>Bid</source>
@@ -20,16 +33,16 @@
         <translation>座位 (N/E/S/W)</translation>
     </message>
     <message>
+        <source>e.g. LJ H3 H3, or W LJ H3 H3</source>
+        <translation>如 LJ H3 H3，或 W LJ H3 H3（座位字母在前）</translation>
+    </message>
+    <message>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
         <source>Cards</source>
         <translation>牌</translation>
-    </message>
-    <message>
-        <source>e.g. LJ H3 H3</source>
-        <translation>例如 LJ H3 H3</translation>
     </message>
     <message>
         <source>Close bidding</source>
@@ -746,6 +759,21 @@
     <message>
         <source>confirm with End of match</source>
         <translation>请在“比赛结束”中确认</translation>
+    </message>
+</context>
+<context>
+    <name>NumberField</name>
+    <message>
+        <source>%1: type a number.</source>
+        <translation>%1：请输入数字。</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not between %3 and %4.</source>
+        <translation>%1：%2 不在 %3 到 %4 之间。</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a multiple of %3.</source>
+        <translation>%1：%2 不是 %3 的倍数。</translation>
     </message>
 </context>
 <context>

@@ -39,15 +39,15 @@ class CommitteeRulingDialog(ViolationDialog):
 
     def entries(self) -> Entries:
         payload: dict[str, Any] = {"text": self.text()}
-        changes = {
-            side: spin.value()
-            for side, spin in (("NS", self.ui.levelsNsSpin), ("EW", self.ui.levelsEwSpin))
-            if spin.value()
+        levels = {
+            side: self.number(row) for side, row in (("NS", "levels_ns"), ("EW", "levels_ew"))
         }
+        changes = {side: change for side, change in levels.items() if change}
         if changes:
             payload["level_changes"] = changes
-        if self.ui.pointsSpin.value() != self.ui.pointsSpin.minimum():
-            payload["defenders_points"] = self.ui.pointsSpin.value()
+        points = self.number("points")
+        if points != self.ui.pointsSpin.minimum():
+            payload["defenders_points"] = points
         return [("committee_ruling", payload)]
 
 

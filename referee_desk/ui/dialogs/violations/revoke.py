@@ -77,7 +77,7 @@ class RevokeDialog(ViolationDialog):
     def entries(self) -> Entries:
         revoke: dict[str, Any] = {"seat": self.seat(), "kind": self.ui.kindCombo.currentData()}
         if self.ui.choiceCombo.currentData() == "B":
-            revoke["defenders_points"] = self.ui.pointsSpin.value()
+            revoke["defenders_points"] = self.number("points")
         choice = {
             "seat": self.ui.sideCombo.currentData(),
             "choice": self.ui.choiceCombo.currentData(),
