@@ -9,9 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
+from referee_desk.rules.seats import Seat
 from referee_desk.ui.dialogs.bid import BidDialog
 from referee_desk.ui.dialogs.hand_summary import HandSummaryDialog
+from referee_desk.ui.dialogs.trick import TrickDialog
+from referee_desk.ui.event_model import COLUMNS
 from tests.ui.conftest import Keyboard, play_opening_hand, start_clock
 
 TAB = Qt.Key.Key_Tab
@@ -132,3 +136,92 @@ def test_arrow_keys_do_not_change_dealer_or_trump(desk: Any, qtbot: Any) -> None
     keys.type("e")
     assert dialog.ui.dealerCombo.currentData() == "E"
     dialog.reject()
+
+
+def _consequence_of_last_row(desk: Any) -> str:
+    model = desk.model
+    row = model.rowCount() - 1
+    return model.index(row, COLUMNS.index("consequence")).data()
+
+
+def test_tricks_typed_on_one_line_within_the_keystroke_budget(desk: Any, qtbot: Any) -> None:
+    """Item 5, RULES 6.1/6.5: a single-card trick is T + "SK SA H4 S5" + Enter (13 keys,
+    budget 14); a pair trick "S5S5 S6S6 H4H4 S9S9" + Enter is 20 keys (budget 22), the
+    dialog staying open; a bomb is measured too. The log names each winner and points."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)  # level 3, trump ♥, N deals and leads
+    keys = Keyboard(qtbot, desk)
+    keys.type("t")
+    dialog = desk.active_dialog
+    assert isinstance(dialog, TrickDialog)
+    keys.type("SK SA H4 S5")
+    assert "South" in dialog.ui.winnerLabel.text() and "15" in dialog.ui.winnerLabel.text()
+    keys.key(ENTER)
+    assert keys.count == 13
+    trick = desk.session.state.current_hand.tricks[-1]
+    assert trick.winner is Seat.S and trick.points == 15
+    assert _consequence_of_last_row(desk) == "South wins trick 1 · 15 points"
+    assert desk.active_dialog is dialog and dialog.ui.playsEdit.hasFocus()
+
+    keys.count = 0  # S leads: S → E → N → W
+    keys.type("S5S5 S6S6 H4H4 S9S9")
+    keys.key(ENTER)
+    assert keys.count == 20
+    trick = desk.session.state.current_hand.tricks[-1]
+    assert trick.winner is Seat.N and trick.points == 10  # the trump pair wins (6.5)
+    plays = desk.session.events[-1].payload["plays"]
+    assert [p["cards"] for p in plays] == [["S5", "S5"], ["S6", "S6"], ["H4", "H4"], ["S9", "S9"]]
+    assert _consequence_of_last_row(desk) == "North wins trick 2 · 10 points"
+
+    keys.count = 0  # N leads a bomb: N → W → S → E
+    keys.type("D8D8D8D8 D9D9D9D9 DJDJDJDJ DKDKDKDK")
+    keys.key(ENTER)
+    assert keys.count == 36  # stated in docs/desk.md
+    trick = desk.session.state.current_hand.tricks[-1]
+    assert trick.winner is Seat.E and trick.points == 40  # the higher bomb wins
+    dialog.reject()
+
+
+def test_a_discard_is_marked_on_the_line(desk: Any, qtbot: Any) -> None:
+    """Item 5, RULES 8.2: ``!`` before a play marks the cards played in place of a wrong
+    play; a discard cannot win, and Tab never stops on the discard boxes."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    keys = Keyboard(qtbot, desk)
+    keys.type("t")
+    dialog = desk.active_dialog
+    keys.type("S9 !SA S4 S5")
+    assert dialog.ui.discard2Check.isChecked() and "North" in dialog.ui.winnerLabel.text()
+    keys.key(ENTER)
+    assert desk.session.events[-1].payload["plays"][1] == {
+        "seat": "W",
+        "cards": ["SA"],
+        "discarded": True,
+    }
+    for _ in range(6):
+        keys.key(TAB)
+        assert QApplication.focusWidget() not in dialog.discards + dialog.edits
+    dialog.reject()
+
+
+def test_last_trick_previews_the_hands_result(desk: Any, qtbot: Any) -> None:
+    """Item 5, RULES 7.3: marking the last trick (Ctrl+L) shows the hand's result before
+    Enter; Enter records it and closes the dialog."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    keys = Keyboard(qtbot, desk)
+    keys.type("t")
+    dialog = desk.active_dialog
+    keys.type("SK SA H4 S5")
+    keys.key(ENTER)  # S wins 15: declarers N–S, the defenders have 0
+    keys.key(Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    assert dialog.ui.lastCheck.isChecked() and dialog.ui.playsEdit.hasFocus()
+    # S leads; E (a defender) wins the last trick of K + 5 + 10 = 25 points, × 1 card (7.3)
+    keys.type("SQ SK D5 S10")
+    preview = dialog.ui.previewLabel.text()
+    assert "Last trick" in preview and "Defenders 25" in preview
+    assert len(desk.session.state.current_hand.tricks) == 1  # nothing recorded yet
+    keys.key(ENTER)
+    assert desk.active_dialog is None
+    finished = desk.session.state.hands[0]
+    assert finished.result is not None and finished.result.defenders_final == 25

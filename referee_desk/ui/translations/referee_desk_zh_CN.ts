@@ -199,6 +199,10 @@
         <translation>防守方 %1 分，末墩 %2 分 × %3 张，%4 得</translation>
     </message>
     <message>
+        <source>%1 wins trick %2 · %3 points</source>
+        <translation>%1 赢第 %2 墩 · %3 分</translation>
+    </message>
+    <message>
         <source>Corrected: %1</source>
         <translation>已更正：%1</translation>
     </message>
@@ -1889,6 +1893,11 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
 <context>
     <name>TrickDialog</name>
     <message>
+        <source>A trick has four plays; %1 were typed.</source>
+        <extracomment>One card token of the notation (``H10``/``HT``, ``♥5``, ``LJ``), for plays typed together.</extracomment>
+        <translation>一墩只有四家出牌，输入了 %1 家。</translation>
+    </message>
+    <message>
         <source>Trick %1</source>
         <translation>第 %1 墩</translation>
     </message>
@@ -1909,20 +1918,36 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <translation>目前最大：%1 · 本墩分数：%2</translation>
     </message>
     <message>
+        <source>Last trick: %1</source>
+        <translation>最后一墩：%1</translation>
+    </message>
+    <message>
         <source>Trick by trick</source>
         <translation>逐墩录入</translation>
+    </message>
+    <message>
+        <source>&amp;Plays</source>
+        <translation>出牌(&amp;P)</translation>
+    </message>
+    <message>
+        <source>e.g. SK SA H4 S5 — a pair: S5S5 S6S6 H4H4 S9S9</source>
+        <translation>如 SK SA H4 S5；对子：S5S5 S6S6 H4H4 S9S9</translation>
+    </message>
+    <message>
+        <source>Four plays in play order, separated by spaces; the cards of one play written together; ! before a play marks a discard (8.2).</source>
+        <translation>按出牌顺序输入四家出的牌，用空格分隔；同一家的牌连写；在某家前加 ! 表示垫牌（8.2）。</translation>
     </message>
     <message>
         <source>discard (8.2)</source>
         <translation>垫牌 (8.2)</translation>
     </message>
     <message>
-        <source>Last trick of the hand</source>
-        <translation>本盘最后一墩</translation>
+        <source>Last trick of the hand (Ctrl+L)</source>
+        <translation>本盘最后一墩（Ctrl+L）</translation>
     </message>
     <message>
-        <source>Card picker (adds to the focused play)</source>
-        <translation>选牌（加到当前输入框）</translation>
+        <source>Card picker (adds a play, or a card to the play clicked)</source>
+        <translation>选牌（添加一家的出牌，或向所点的一家添牌）</translation>
     </message>
 </context>
 <context>
