@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from referee_desk.rules.seats import Seat
 from referee_desk.ui.dialogs.bid import BidDialog
 from referee_desk.ui.dialogs.hand_summary import HandSummaryDialog
 from referee_desk.ui.dialogs.trick import TrickDialog
+from referee_desk.ui.dialogs.violations import ConductWarningDialog
 from referee_desk.ui.event_model import COLUMNS
 from tests.ui.conftest import Keyboard, play_opening_hand, start_clock
 
@@ -225,3 +226,51 @@ def test_last_trick_previews_the_hands_result(desk: Any, qtbot: Any) -> None:
     assert desk.active_dialog is None
     finished = desk.session.state.hands[0]
     assert finished.result is not None and finished.result.defenders_final == 25
+
+
+def test_free_text_is_submitted_with_ctrl_enter(desk: Any, qtbot: Any) -> None:
+    """Item 6, RULES 8.8: the warning's text takes Enter as a new line; Ctrl+Enter records."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    keys = Keyboard(qtbot, desk)
+    desk.violation_actions["6"].trigger()
+    dialog = desk.active_dialog
+    assert isinstance(dialog, ConductWarningDialog)
+    keys.type("s")
+    assert dialog.ui.seatCombo.currentData() == "S"
+    keys.key(TAB)
+    assert dialog.ui.textEdit.hasFocus()
+    keys.type("signals")
+    keys.key(ENTER)
+    keys.type("to partner")
+    assert desk.active_dialog is dialog
+    keys.key(ENTER, Qt.KeyboardModifier.ControlModifier)
+    assert desk.active_dialog is None
+    event = desk.session.events[-1]
+    assert event.type == "conduct_warning" and event.payload["text"] == "signals\nto partner"
+
+
+def test_esc_asks_before_a_typed_trick_is_lost(desk: Any, qtbot: Any) -> None:
+    """Item 6: Esc on a half-typed trick asks; "keep typing" keeps it, "discard" closes.
+    An untouched dialog closes at once."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    keys = Keyboard(qtbot, desk)
+    keys.type("t")
+    dialog = desk.active_dialog
+    keys.key(Qt.Key.Key_Escape)
+    assert desk.active_dialog is None  # nothing typed: closes at once
+    keys.type("t")
+    dialog = desk.active_dialog
+    keys.type("SK SA")
+    keys.key(Qt.Key.Key_Escape)
+    box = dialog.discard_box
+    assert box is not None and desk.active_dialog is dialog
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    assert desk.active_dialog is dialog and dialog.ui.playsEdit.text() == "SK SA"
+    dialog.close()  # the window's close button asks too
+    box = dialog.discard_box
+    assert box is not None and desk.active_dialog is dialog
+    box.button(QMessageBox.StandardButton.Discard).click()
+    assert desk.active_dialog is None
+    assert desk.session.state.current_hand.tricks == ()

@@ -82,7 +82,7 @@ class BidDialog(EntryDialog):
         self.ui = Ui_BidDialog()
         self.ui.setupUi(self)
         self.ui.buttonBox.accepted.connect(self.accept)
-        self.ui.buttonBox.rejected.connect(self.reject)
+        self.ui.buttonBox.rejected.connect(self.request_close)
         self.ui.closeBiddingButton.clicked.connect(self.close_bidding)
         QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.close_bidding)
         self._closing = False

@@ -68,7 +68,7 @@ class HandSummaryDialog(EntryDialog):
         self.ui = Ui_HandSummaryDialog()
         self.ui.setupUi(self)
         self.ui.buttonBox.accepted.connect(self.accept)
-        self.ui.buttonBox.rejected.connect(self.reject)
+        self.ui.buttonBox.rejected.connect(self.request_close)
         # The points before the last trick start empty: R Enter must not record 0.
         self.ui.lastTrickPointsSpin.setValue(0)
         self.ui.lastTrickCardsSpin.setValue(1)

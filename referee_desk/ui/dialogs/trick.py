@@ -67,7 +67,7 @@ class TrickDialog(EntryDialog):
         self.ui = Ui_TrickDialog()
         self.ui.setupUi(self)
         self.ui.buttonBox.accepted.connect(self.accept)
-        self.ui.buttonBox.rejected.connect(self.reject)
+        self.ui.buttonBox.rejected.connect(self.request_close)
         self.picker = CardPicker(self)
         self.ui.pickerLayout.addWidget(self.picker)
         self.picker.picked.connect(self.add_card)

@@ -163,6 +163,23 @@
         <source>Not saved (the file could not be written): %1</source>
         <translation>未保存（文件无法写入）：%1</translation>
     </message>
+    <message>
+        <source>Discard what was typed?</source>
+        <extracomment>The &quot;discard what was typed?&quot; question while it is open (tests answer it).</extracomment>
+        <translation>放弃已输入的内容？</translation>
+    </message>
+    <message>
+        <source>What was typed in this dialog is not recorded. Discard it?</source>
+        <translation>此对话框中输入的内容尚未记录。要放弃吗？</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Keep typing</source>
+        <translation>继续输入</translation>
+    </message>
 </context>
 <context>
     <name>EventLogModel</name>

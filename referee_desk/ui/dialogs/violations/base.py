@@ -49,11 +49,14 @@ class ViolationDialog(EntryDialog):
         self.ui = Ui_ViolationDialog()
         self.ui.setupUi(self)
         self.ui.buttonBox.accepted.connect(self.accept)
-        self.ui.buttonBox.rejected.connect(self.reject)
+        self.ui.buttonBox.rejected.connect(self.request_close)
         self.ui.articleLabel.setStyleSheet(ARTICLE_STYLE)
         for name, (_label, field) in ROWS.items():
             self.ui.formLayout.setRowVisible(getattr(self.ui, field), name in self.FIELDS)
         letters_pick_seats(self.ui.seatCombo)
+        # Enter in the text box adds a line; Ctrl+Enter records, Tab leaves the box.
+        self.ui.textEdit.setTabChangesFocus(True)
+        self.submit_with_ctrl_enter()
         self.setup_fields()
         self._connect_preview()
         self.retranslate()
