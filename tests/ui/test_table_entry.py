@@ -15,7 +15,7 @@ from referee_desk.rules.seats import Seat
 from referee_desk.ui.dialogs.bid import BidDialog
 from referee_desk.ui.dialogs.hand_summary import HandSummaryDialog
 from referee_desk.ui.dialogs.trick import TrickDialog
-from referee_desk.ui.dialogs.violations import ConductWarningDialog
+from referee_desk.ui.dialogs.violations import ConductWarningDialog, RevokeDialog
 from referee_desk.ui.event_model import COLUMNS
 from tests.ui.conftest import Keyboard, play_opening_hand, start_clock
 
@@ -274,3 +274,34 @@ def test_esc_asks_before_a_typed_trick_is_lost(desk: Any, qtbot: Any) -> None:
     box.button(QMessageBox.StandardButton.Discard).click()
     assert desk.active_dialog is None
     assert desk.session.state.current_hand.tricks == ()
+
+
+def test_revoke_b_after_a_wrong_play_below_zero(desk: Any, qtbot: Any) -> None:
+    """Item 4, RULES 8.2 and 8.3 B: a defender's wrong play of 2 cards takes 20 from the
+    defenders (−20 as they stand); a declarer's revoke then adds 160 *to the points as
+    they stand*: −20 + 160 = 140. The referee types the captured points (0), never −20."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)  # N–S declare
+    keys = Keyboard(qtbot, desk)
+    desk.violation_actions["1"].trigger()
+    keys.type("e")
+    keys.key(TAB)
+    keys.type("2")
+    keys.key(ENTER)
+    assert desk.session.state.current_hand.defenders_points == -20
+    desk.violation_actions["2"].trigger()
+    dialog = desk.active_dialog
+    assert isinstance(dialog, RevokeDialog)
+    keys.type("n")  # a declarer revokes; E or W chooses
+    dialog.ui.choiceCombo.setCurrentIndex(dialog.ui.choiceCombo.findData("B"))
+    assert dialog.ui.pointsSpin.text() == ""  # captured points: typed, not prefilled −20
+    assert "−20" in dialog.ui.paraphraseLabel.text() or "− 20" in dialog.ui.paraphraseLabel.text()
+    dialog.ui.pointsSpin.setFocus()
+    keys.type("0")
+    preview = dialog.ui.consequenceLabel.text()
+    assert "−20 → 140" in preview  # as they stand → after B, explicit before Enter
+    keys.key(ENTER)
+    assert desk.active_dialog is None, dialog.ui.errorLabel.text()
+    revoke = [e for e in desk.session.events if e.type == "revoke"][-1]
+    assert revoke.payload["defenders_points"] == 0  # captured in cards
+    assert desk.session.state.hands[-1].result.defenders_final == 140

@@ -1724,6 +1724,18 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <source>B: 160 points</source>
         <translation>B：160 分</translation>
     </message>
+    <message>
+        <source>Points captured by the defenders (in cards)</source>
+        <translation>防守方所得牌分（不含罚分）</translation>
+    </message>
+    <message>
+        <source>B: the defenders&apos; points as they stand are %1 (recorded tricks and 8.2).</source>
+        <translation>选 B：防守方现有得分为 %1（已记录的各墩与 8.2 罚分）。</translation>
+    </message>
+    <message>
+        <source>B: the points as they stand are the captured points %2 %1 from 8.2 wrong plays.</source>
+        <translation>选 B：防守方现有得分 = 所得牌分 %2 %1（8.2 出错牌罚分）。</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

@@ -57,6 +57,9 @@ class ViolationDialog(EntryDialog):
         # Enter in the text box adds a line; Ctrl+Enter records, Tab leaves the box.
         self.ui.textEdit.setTabChangesFocus(True)
         self.submit_with_ctrl_enter()
+        for field in self.number_fields():
+            if field.value() is None:
+                field.setValue(max(field.minimum(), 0))
         self.setup_fields()
         self._connect_preview()
         self.retranslate()
@@ -69,8 +72,6 @@ class ViolationDialog(EntryDialog):
         for combo in (ui.seatCombo, ui.sideCombo, ui.choiceCombo, ui.trumpCombo, ui.kindCombo):
             combo.currentIndexChanged.connect(self.update_preview)
         for field in self.number_fields():
-            if field.value() is None:
-                field.setValue(max(field.minimum(), 0))
             field.textChanged.connect(self.update_preview)
         ui.textEdit.textChanged.connect(self.update_preview)
 
