@@ -95,6 +95,12 @@ def describe(event: Event) -> str:
         trump = payload.get("trump")
         if trump:
             parts.append("NT" if trump == "NT" else _cards_trump(trump))
+    if event.type == "match_ended":
+        parts.append(
+            f"{texts.side_name(str(payload.get('winner', '')))} · "
+            f"{texts.end_reason_name(str(payload.get('reason', '')))}"
+        )
+        return " ".join(parts)
     for key in ("reason", "text"):
         if payload.get(key):
             parts.append(str(payload[key]))
@@ -219,7 +225,11 @@ class EventLogModel(QAbstractTableModel):
                 text = f"{text} ({note})" if text else note
             return text
         if column == "article":
-            articles = [c.article for c in self._consequences.get(event.seq, []) if c.article]
+            articles = [
+                texts.article_text(c.article)
+                for c in self._consequences.get(event.seq, [])
+                if c.article
+            ]
             violation = self._violations.get(event.seq)
             if violation is not None and violation.article and violation.article not in articles:
                 articles.insert(0, violation.article)

@@ -18,6 +18,7 @@ from referee_desk.ui.dialogs.match_end import MatchEndDialog
 from referee_desk.ui.dialogs.reason import ReasonDialog
 from referee_desk.ui.dialogs.trick import TrickDialog
 from referee_desk.ui.dialogs.violations import OverrunDialog
+from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 from referee_desk.ui.undo import RecordedEntry
 
@@ -122,7 +123,9 @@ class EntryActionsMixin:
         try:
             events = self.session.submit_many(entries)
         except (ValueError, OSError) as error:
-            self.show_message(QCoreApplication.translate("MainWindow", "Refused"), str(error))
+            self.show_message(
+                QCoreApplication.translate("MainWindow", "Refused"), refusal_message(error)
+            )
             return False
         self.push_entry(events, text)
         return True
@@ -183,7 +186,8 @@ class EntryActionsMixin:
             if command.error is not None:
                 self.undo_stack.redo()
                 self.show_message(
-                    QCoreApplication.translate("MainWindow", "Refused"), str(command.error)
+                    QCoreApplication.translate("MainWindow", "Refused"),
+                    refusal_message(command.error),
                 )
 
         self.run_dialog(dialog, done)

@@ -17,6 +17,7 @@ from referee_desk.ui.clock_display import anchor_from
 from referee_desk.ui.dialogs.committee_sign_in import CommitteeSignInDialog
 from referee_desk.ui.dialogs.open_match import OpenMatchDialog
 from referee_desk.ui.record import StoreMatchRecord
+from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 
 
@@ -126,7 +127,9 @@ class MatchSessionMixin:
                 self.session.events, path, seal_hash=seal.head_hash if seal else None
             )
         except (ValueError, OSError) as error:
-            self.show_message(QCoreApplication.translate("MainWindow", "Export failed"), str(error))
+            self.show_message(
+                QCoreApplication.translate("MainWindow", "Export failed"), refusal_message(error)
+            )
             return False
         self.statusBar().showMessage(
             QCoreApplication.translate("MainWindow", "Match report written: %1").replace(

@@ -61,6 +61,7 @@ from referee_desk.ui.main_session import MatchSessionMixin
 from referee_desk.ui.main_settings import DeskSettingsMixin
 from referee_desk.ui.messages import open_message
 from referee_desk.ui.organizer import install_organizer
+from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 from referee_desk.ui.settings import DeskSettings
 from referee_desk.ui.think_timer import ThinkTimer
@@ -284,7 +285,7 @@ class MainWindow(
                 self.tr("Cannot open the file"),
                 self.tr("The file %1 cannot be opened:\n%2")
                 .replace("%1", str(path))
-                .replace("%2", str(error)),
+                .replace("%2", refusal_message(error)),
             )
             return False
         self.close_tournament()

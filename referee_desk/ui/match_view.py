@@ -142,14 +142,21 @@ def title_text(state: MatchState, referee: str) -> str:
     info = state.info
     parts = []
     if info is not None:
+        # A plain number is worded ("第 2 轮"); a label the organizer gave is shown as is.
         if info.round:
-            parts.append(
-                QCoreApplication.translate("MatchView", "Round %1").replace("%1", str(info.round))
-            )
+            round_text = str(info.round)
+            if round_text.isdigit():
+                round_text = QCoreApplication.translate("MatchView", "Round %1").replace(
+                    "%1", round_text
+                )
+            parts.append(round_text)
         if info.table:
-            parts.append(
-                QCoreApplication.translate("MatchView", "Table %1").replace("%1", str(info.table))
-            )
+            table_text = str(info.table)
+            if table_text.isdigit():
+                table_text = QCoreApplication.translate("MatchView", "Table %1").replace(
+                    "%1", table_text
+                )
+            parts.append(table_text)
     if referee:
         parts.append(QCoreApplication.translate("MatchView", "Referee %1").replace("%1", referee))
     return " · ".join(parts)

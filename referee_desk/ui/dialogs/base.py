@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QPlainTex
 
 from referee_desk.match.envelope import Event
 from referee_desk.match.state import Consequence, MatchState
+from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
@@ -24,12 +25,11 @@ Entries = list[tuple[str, dict[str, Any]]]
 
 
 def refusal_text(error: BaseException) -> str:
+    """ "Refused: why" in the interface language (``refusals.refusal_message``)."""
     prefix = QCoreApplication.translate("EntryDialog", "Refused: %1")
     if isinstance(error, OSError):
-        prefix = QCoreApplication.translate(
-            "EntryDialog", "Not saved (the file could not be written): %1"
-        )
-    return prefix.replace("%1", str(error))
+        prefix = QCoreApplication.translate("EntryDialog", "Not saved: %1")
+    return prefix.replace("%1", refusal_message(error))
 
 
 class TranslatedDialog(QDialog):

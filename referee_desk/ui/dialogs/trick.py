@@ -29,6 +29,7 @@ from referee_desk.ui.card_entry import CardPicker, attach_completer
 from referee_desk.ui.dialogs.base import Entries, EntryDialog, new_consequences, refusal_text
 from referee_desk.ui.dialogs.hand_summary import outcome_headline, preview_html
 from referee_desk.ui.generated.ui_trick_dialog import Ui_TrickDialog
+from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 
 WINNER_STYLE = "font-size: 16pt; font-weight: bold; color: #0b5394;"
@@ -176,7 +177,7 @@ class TrickDialog(EntryDialog):
                 plays.append(parse_cards(edit.text()))
             except RulesError as error:
                 self.ui.winnerLabel.setText("")
-                self.show_error(str(error))
+                self.show_error(refusal_message(error))
                 return
         self.clear_error()
         self.ui.previewLabel.setText("")
@@ -188,7 +189,7 @@ class TrickDialog(EntryDialog):
             result = trick_result(plays, context, discarded=discarded)
         except RulesError as error:
             self.ui.winnerLabel.setText("")
-            self.show_error(str(error))
+            self.show_error(refusal_message(error))
             return
         winner = self.order[result.winner]
         self.ui.winnerLabel.setText(

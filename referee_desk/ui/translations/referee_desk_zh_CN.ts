@@ -160,8 +160,8 @@
         <translation>拒绝：%1</translation>
     </message>
     <message>
-        <source>Not saved (the file could not be written): %1</source>
-        <translation>未保存（文件无法写入）：%1</translation>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
     </message>
     <message>
         <source>Discard what was typed?</source>
@@ -819,8 +819,28 @@
         <translation>请输入裁判姓名。</translation>
     </message>
     <message>
+        <source>round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>table</source>
+        <translation>桌号</translation>
+    </message>
+    <message>
+        <source>pair %1</source>
+        <translation>%1队伍</translation>
+    </message>
+    <message>
+        <source>player %1</source>
+        <translation>%1选手</translation>
+    </message>
+    <message>
         <source>Fill in: %1</source>
         <translation>请填写：%1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
     </message>
     <message>
         <source>Open or start a match</source>
@@ -1687,6 +1707,58 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     </message>
 </context>
 <context>
+    <name>Refusals</name>
+    <message>
+        <source>the file could not be written (full disk, or read-only)</source>
+        <extracomment>Store keys (``StoreError.keyed``) → (English, Chinese) templates with ``{param}``.</extracomment>
+        <translation>文件无法写入（磁盘已满或文件只读）</translation>
+    </message>
+    <message>
+        <source>another desk recorded in this match since: its entries are now shown</source>
+        <translation>另一台裁判台刚刚在这场比赛中记录了内容，现已显示</translation>
+    </message>
+    <message>
+        <source>not allowed: wrong name or PIN, not this match&apos;s referee, or the match is locked</source>
+        <translation>不允许：姓名或 PIN 不对、不是这场比赛的裁判，或比赛已锁定</translation>
+    </message>
+    <message>
+        <source>the tournament file is damaged</source>
+        <translation>比赛文件已损坏</translation>
+    </message>
+    <message>
+        <source>this is not a tournament file</source>
+        <translation>这不是比赛文件</translation>
+    </message>
+    <message>
+        <source>the file cannot be read (permissions or disk)</source>
+        <translation>文件无法读取（权限或磁盘问题）</translation>
+    </message>
+    <message>
+        <source>the file was made by a newer Referee Desk</source>
+        <translation>此文件由更新版本的裁判台创建</translation>
+    </message>
+    <message>
+        <source>the import was refused as a whole: nothing was imported</source>
+        <translation>导入被整体拒绝：没有导入任何内容</translation>
+    </message>
+    <message>
+        <source>the match layer refused the entry: nothing was written</source>
+        <translation>记录不符合规则：没有写入任何内容</translation>
+    </message>
+    <message>
+        <source>the tournament file refused the entry</source>
+        <translation>比赛文件拒绝了这条记录</translation>
+    </message>
+    <message>
+        <source>“%1” is not a card: write a suit S H D C and a rank (H10, SK), or LJ / BJ</source>
+        <translation>“%1”不是一张牌：请写花色 S H D C 加点数（如 H10、SK），或 LJ / BJ</translation>
+    </message>
+    <message>
+        <source>these cards do not make a valid play</source>
+        <translation>这些牌不构成有效的出牌</translation>
+    </message>
+</context>
+<context>
     <name>RevokeDialog</name>
     <message>
         <source>Revoke (劳改)</source>
@@ -1738,6 +1810,101 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     </message>
 </context>
 <context>
+    <name>Ruleset</name>
+    <message>
+        <source>decks</source>
+        <translation>牌副数</translation>
+    </message>
+    <message>
+        <source>bridge level gap</source>
+        <translation>级牌空档相连</translation>
+    </message>
+    <message>
+        <source>a triple lead spares tractors</source>
+        <translation>出三张不拆拖拉机</translation>
+    </message>
+    <message>
+        <source>last trick scoring</source>
+        <translation>最后一墩计分</translation>
+    </message>
+    <message>
+        <source>points to take the deal</source>
+        <translation>上台分</translation>
+    </message>
+    <message>
+        <source>points per level</source>
+        <translation>每级分差</translation>
+    </message>
+    <message>
+        <source>A must be played</source>
+        <translation>必打A</translation>
+    </message>
+    <message>
+        <source>dealer rotation</source>
+        <translation>轮庄</translation>
+    </message>
+    <message>
+        <source>when nobody bids</source>
+        <translation>无人叫牌时</translation>
+    </message>
+    <message>
+        <source>wrong play: points per card</source>
+        <translation>出错牌每张罚分</translation>
+    </message>
+    <message>
+        <source>revoke established</source>
+        <translation>劳改成立</translation>
+    </message>
+    <message>
+        <source>thinking time (seconds)</source>
+        <translation>思考时间（秒）</translation>
+    </message>
+    <message>
+        <source>an overrun counts as a warning</source>
+        <translation>超时计为警告</translation>
+    </message>
+    <message>
+        <source>match time (minutes)</source>
+        <translation>比赛时间（分钟）</translation>
+    </message>
+    <message>
+        <source>at time-out</source>
+        <translation>时间到时</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>points × cards</source>
+        <translation>分数 × 张数</translation>
+    </message>
+    <message>
+        <source>points + points × cards</source>
+        <translation>分数 + 分数 × 张数</translation>
+    </message>
+    <message>
+        <source>partner, or the next seat</source>
+        <translation>对家或下家</translation>
+    </message>
+    <message>
+        <source>redeal the first hand, else no-trump</source>
+        <translation>第一盘重发，其后打无主</translation>
+    </message>
+    <message>
+        <source>once the next trick has begun</source>
+        <translation>下一墩开始后</translation>
+    </message>
+    <message>
+        <source>the hand in play is finished</source>
+        <translation>打完当前一盘</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -1754,6 +1921,14 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
 </context>
 <context>
     <name>Texts</name>
+    <message>
+        <source>record</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <source>nobody bid</source>
+        <translation>无人叫牌</translation>
+    </message>
     <message>
         <source>North</source>
         <translation>北</translation>
