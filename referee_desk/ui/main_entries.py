@@ -38,7 +38,14 @@ class EntryActionsMixin:
         self.undo_stack.push(RecordedEntry(self.session, events, text))
         self._update_enabled()
 
+    def show_match_view(self) -> None:
+        """Bring the match view to the front (a match key pressed on the organizer's tab)."""
+        tabs = getattr(self, "organizer_tabs", None)
+        if tabs is not None and tabs.currentIndex() != 0:
+            tabs.setCurrentIndex(0)
+
     def _need_session(self) -> MatchSession | None:
+        self.show_match_view()
         if self.session is None:
             self.show_message(
                 QCoreApplication.translate("MainWindow", "No match"),

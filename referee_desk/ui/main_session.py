@@ -31,6 +31,7 @@ class MatchSessionMixin:
         return session
 
     def open_match_dialog(self) -> None:
+        self.show_match_view()
         if self.tf is None:
             self.show_message(
                 QCoreApplication.translate("MainWindow", "No file"),

@@ -305,3 +305,30 @@ def test_revoke_b_after_a_wrong_play_below_zero(desk: Any, qtbot: Any) -> None:
     revoke = [e for e in desk.session.events if e.type == "revoke"][-1]
     assert revoke.payload["defenders_points"] == 0  # captured in cards
     assert desk.session.state.hands[-1].result.defenders_final == 140
+
+
+def test_match_keys_on_the_tournament_tab_bring_the_match_back(desk: Any, qtbot: Any) -> None:
+    """Item 8: B on the tournament tab shows the match view and opens the bid (it was
+    silent); Ctrl+M does not leave the tournament tab on screen."""
+    start_clock(desk)
+    keys = Keyboard(qtbot, desk)
+    tabs = desk.organizer_tabs
+    tabs.setCurrentIndex(1)
+    keys.type("b")
+    assert tabs.currentIndex() == 0 and isinstance(desk.active_dialog, BidDialog)
+    desk.active_dialog.reject()
+    tabs.setCurrentIndex(1)
+    keys.key(Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
+    assert tabs.currentIndex() == 0 and desk.active_dialog is not None
+    desk.active_dialog.reject()
+
+
+def test_a_reopened_file_lands_on_the_match_in_progress(desk: Any, qtbot: Any) -> None:
+    """Item 8: Ctrl+M offers the match in progress first, not "start a new match"."""
+    start_clock(desk)
+    match_id = desk.session.match_id
+    keys = Keyboard(qtbot, desk)
+    keys.key(Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
+    dialog = desk.active_dialog
+    assert dialog.ui.matchCombo.currentData() == match_id
+    dialog.reject()

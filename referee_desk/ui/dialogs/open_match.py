@@ -115,8 +115,16 @@ class OpenMatchDialog(TranslatedDialog):
         self.ui.matchCombo.addItem("", None)
         for drawn in ready_matches(self.tf):
             self.ui.matchCombo.addItem("▶ " + drawn.label, drawn)
+        in_progress: list[tuple[str, str]] = []
         for match_id in self.tf.match_ids():
             self.ui.matchCombo.addItem(match_label(self.tf, match_id), match_id)
+            events = self.tf.events(match_id)
+            if events and self.tf.seal(match_id) is None:
+                in_progress.append((events[-1].recorded_at, match_id))
+        # A reopened file lands on the match in progress (the one recorded in last).
+        if in_progress:
+            latest = max(in_progress)[1]
+            self.ui.matchCombo.setCurrentIndex(self.ui.matchCombo.findData(latest))
 
     def retranslate(self) -> None:
         if self.ui.matchCombo.count() == 0:
