@@ -332,3 +332,47 @@ def test_a_reopened_file_lands_on_the_match_in_progress(desk: Any, qtbot: Any) -
     dialog = desk.active_dialog
     assert dialog.ui.matchCombo.currentData() == match_id
     dialog.reject()
+
+
+def test_new_tournament_saves_exactly_what_is_typed(window: Any, qtbot: Any) -> None:
+    """Item 9: name, Tab, first day, Tab, last day, Tab, venue, Tab, organizer, Tab,
+    tables, Tab, referees, Enter: each value lands in its own field, dates as typed."""
+    from referee_desk.ui.organizer.dialogs import OrganizerNewDialog
+
+    made: list[Any] = []
+    dialog = OrganizerNewDialog(made.append, window)
+    window.run_dialog(dialog)
+    keys = Keyboard(qtbot, window)
+    qtbot.waitUntil(dialog.ui.nameEdit.hasFocus)
+    for text in (
+        "桂林杯",
+        "2026-12-05",
+        "2026-12-06",
+        "桂林体育馆",
+        "桂林桥牌协会",
+        "1号桌，2号桌",
+    ):
+        keys.type(text) if text.isascii() else dialog.focusWidget().insert(text)
+        if QApplication.focusWidget() in (dialog.ui.startDate, dialog.ui.endDate):
+            assert QApplication.focusWidget().text() == text  # typing replaced the date
+        keys.key(TAB)
+    dialog.focusWidget().insert("王磊、李明")
+    keys.key(ENTER)
+    assert window.active_dialog is None, dialog.ui.errorLabel.text()
+    info = made[0]
+    assert (info.name, info.start_date, info.end_date) == ("桂林杯", "2026-12-05", "2026-12-06")
+    assert (info.venue, info.organizer) == ("桂林体育馆", "桂林桥牌协会")
+    assert info.tables == ("1号桌", "2号桌") and info.referees == ("王磊", "李明")
+
+
+def test_new_tournament_refuses_a_date_it_cannot_read(window: Any, qtbot: Any) -> None:
+    from referee_desk.ui.organizer.dialogs import OrganizerNewDialog
+
+    made: list[Any] = []
+    dialog = OrganizerNewDialog(made.append, window)
+    window.run_dialog(dialog)
+    dialog.ui.nameEdit.setText("桂林杯")
+    dialog.ui.endDate.setText("2026-13-40")
+    dialog.accept()
+    assert not made and "2026-13-40" in dialog.error
+    dialog.reject()

@@ -1053,6 +1053,10 @@
         <translation>开始日期</translation>
     </message>
     <message>
+        <source>YYYY-MM-DD</source>
+        <translation>年-月-日（如 2026-11-29）</translation>
+    </message>
+    <message>
         <source>Last day</source>
         <translation>结束日期</translation>
     </message>
@@ -1079,6 +1083,10 @@
     <message>
         <source>The last day is before the first day.</source>
         <translation>结束日期早于开始日期。</translation>
+    </message>
+    <message>
+        <source>%1: “%2” is not a date like 2026-11-29.</source>
+        <translation>%1：“%2”不是日期（应写成 2026-11-29 这样）。</translation>
     </message>
 </context>
 <context>
