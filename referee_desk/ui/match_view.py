@@ -109,6 +109,8 @@ def next_hand_text(state: MatchState) -> str:
     hand = state.current_hand
     if hand is not None and hand.status in ("bidding", "playing", "revoked"):
         return ""
+    if state.end is not None:
+        return ""  # the match is over: nobody shuffles or deals again (issue 10, item 10)
     parts = []
     shuffler = state.shuffler
     cutter = state.cutter

@@ -25,6 +25,15 @@ def outcome_headline(state: Any, after_seq: int) -> str:
     finished = [h for h in state.hands if h.result is not None]
     hand = finished[-1] if finished else None
     parts: list[str] = []
+    end = state.end
+    if end is not None and end.seq > after_seq:
+        # This entry ends the match (passing A, 1.5): that is the headline.
+        parts.append(
+            QCoreApplication.translate("HandSummaryDialog", "%1 win the match (%2, %3)")
+            .replace("%1", texts.side_name(end.winner))
+            .replace("%2", texts.end_reason_name(end.reason))
+            .replace("%3", end.article)
+        )
     if hand is not None and hand.result is not None:
         result = hand.result
         if result.defenders_final is not None:
@@ -41,7 +50,7 @@ def outcome_headline(state: Any, after_seq: int) -> str:
                     .replace("%2", str(gain))
                     .replace("%3", texts.level_label(result.levels_after[side]))
                 )
-        if result.next_dealer is not None:
+        if result.next_dealer is not None and end is None:
             parts.append(
                 QCoreApplication.translate("HandSummaryDialog", "next dealer %1").replace(
                     "%1", texts.seat_name(result.next_dealer)

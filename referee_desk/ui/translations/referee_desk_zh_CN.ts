@@ -269,6 +269,10 @@
 <context>
     <name>HandSummaryDialog</name>
     <message>
+        <source>%1 win the match (%2, %3)</source>
+        <translation>%1赢得比赛（%2，%3）</translation>
+    </message>
+    <message>
         <source>Defenders %1</source>
         <translation>防守方 %1</translation>
     </message>
