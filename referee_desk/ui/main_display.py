@@ -11,9 +11,9 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QAction
 
 from referee_desk.rules.seats import Side
-from referee_desk.ui import match_view, styles, texts
+from referee_desk.ui import match_view, texts
 from referee_desk.ui.clock_display import colour_for, format_ms, remaining_ms
-from referee_desk.ui.event_model import local_time
+from referee_desk.ui.event_model import COLUMNS, local_time
 
 #: Entry actions that stay available once the match is locked: notes (the store refuses
 #: anything else but committee rulings, issue 4/5) and the end announcement.
@@ -61,7 +61,7 @@ class MatchDisplayMixin:
             label = labels[position]
             label.setText(match_view.seat_text(state, seat) if state else texts.seat_name(seat))
             dealer = hand is not None and hand.dealer is not None and str(hand.dealer) == seat.value
-            label.setStyleSheet(styles.DEALER_SEAT_STYLE if dealer else styles.SEAT_STYLE)
+            label.setStyleSheet(self.look.dealer_seat if dealer else self.look.seat)
         ui.tableCenter.setText("↺")
         referee = "" if self.session is None else self.session.referee
         ui.titleLabel.setText(
@@ -102,8 +102,63 @@ class MatchDisplayMixin:
             ui.reviewBanner.show()
         else:
             ui.reviewBanner.hide()
+        ui.eventDetailLabel.setText(self.event_detail())
         self._update_enabled()
         self.tick()
+
+    def event_detail(self) -> str:
+        """The selected event (else the last) in full: what, consequence, article —
+        readable without the mouse however narrow the log's columns are."""
+        if self.session is None or not self.session.events:
+            return ""
+        row = len(self.session.events) - 1 if self.review_row is None else self.review_row
+        model = self.model
+        if row >= model.rowCount():
+            return ""
+
+        def cell(name: str) -> str:
+            return str(model.index(row, COLUMNS.index(name)).data() or "")
+
+        head = " ".join(p for p in (f"#{self.session.events[row].seq}", cell("time")) if p)
+        what = " ".join(p for p in (cell("seat"), cell("what")) if p)
+        text = f"{head} · {what}"
+        if cell("consequence"):
+            text += f" → {cell('consequence')}"
+        if cell("article"):
+            text += f" ({cell('article')})"
+        return text
+
+    def why_disabled(self, action: QAction) -> str:
+        """Why an entry key does nothing now (issue 10, item 8: no key is silent)."""
+        state = None if self.session is None else self.session.state
+        if state is None:
+            return QCoreApplication.translate(
+                "MainWindow", "No match is open: open or start one first (Ctrl+M)."
+            )
+        if self.review_row is not None:
+            return QCoreApplication.translate(
+                "MainWindow", "Review mode: Esc returns to the live match."
+            )
+        if state.end is not None and state.end.recorded:
+            return QCoreApplication.translate(
+                "MainWindow",
+                "The match is over: only notes (N) and, once a committee member signs in, "
+                "committee rulings (V 9) can follow.",
+            )
+        if action is self.ui.actionUndo:
+            return QCoreApplication.translate("MainWindow", "Nothing to undo at this desk.")
+        return QCoreApplication.translate("MainWindow", "Not available now.")
+
+    def explain_key(self, key: Any) -> bool:
+        """A key of a disabled action: say why in the status bar. True if it was one."""
+        for action in self.actions():
+            if action.isEnabled() or action.shortcut().isEmpty():
+                continue
+            if action.shortcut().matches(key) == action.shortcut().SequenceMatch.ExactMatch:
+                self.last_message = self.why_disabled(action)
+                self.statusBar().showMessage(self.last_message, 8000)
+                return True
+        return False
 
     def _update_enabled(self) -> None:
         ui = self.ui
@@ -154,7 +209,7 @@ class MatchDisplayMixin:
             limit = self.session.state.clock.limit_ms
             left = limit - (event.clock_ms or 0)
             ui.clockLabel.setText(format_ms(left))
-            ui.clockLabel.setStyleSheet(styles.clock_style(colour_for(left), True))
+            ui.clockLabel.setStyleSheet(self.look.clock(colour_for(left), True))
             ui.pausedLabel.hide()
         elif self._anchor is None:
             ui.clockLabel.setText("—")
@@ -163,7 +218,7 @@ class MatchDisplayMixin:
             left = remaining_ms(self._anchor, now)
             paused = self._anchor.started and not self._anchor.running
             ui.clockLabel.setText(format_ms(left))
-            ui.clockLabel.setStyleSheet(styles.clock_style(colour_for(left), paused))
+            ui.clockLabel.setStyleSheet(self.look.clock(colour_for(left), paused))
             ended = (
                 self.session is not None
                 and self.session.state.end is not None
@@ -199,13 +254,13 @@ class MatchDisplayMixin:
                         "%1", f"{remaining:.1f}"
                     )
                 )
-                ui.thinkLabel.setStyleSheet(styles.THINK_STYLE)
+                ui.thinkLabel.setStyleSheet(self.look.think)
             else:
                 ui.thinkLabel.setText(
                     QCoreApplication.translate("MainWindow", "Over by %1 s (O records)").replace(
                         "%1", str(self.think.overrun_s())
                     )
                 )
-                ui.thinkLabel.setStyleSheet(styles.THINK_OVER_STYLE)
+                ui.thinkLabel.setStyleSheet(self.look.think_over)
         else:
             ui.thinkLabel.setText("")

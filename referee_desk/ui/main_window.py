@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QUndoStack
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QWidget,
 )
 
@@ -110,7 +111,8 @@ class MainWindow(
 
         self.ui = Ui_MainWindow()
         self.ui.setupUi(self)
-        self.setStyleSheet(styles.BASE_STYLE)
+        self.look = styles.Look()
+        self._never_grow()
         self._style_labels()
         self.model = EventLogModel(self)
         self.proxy = ViolationFilterProxy(self)
@@ -121,9 +123,13 @@ class MainWindow(
         header.setSectionResizeMode(COLUMNS.index("consequence"), QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
         self.ui.eventView.setWordWrap(False)
+        self._fit_rows()
         self.ui.eventView.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.ui.eventView.selectionModel().currentRowChanged.connect(self._on_row_changed)
+        for watched in (self, self.ui.eventView, self.ui.violationsOnlyCheck):
+            watched.installEventFilter(self)
         self._build_violation_menu()
+        self._style_labels()
         self._build_committee_action()
         self._connect_actions()
         self.timer = QTimer(self)
@@ -136,34 +142,126 @@ class MainWindow(
         state = settings.window_state
         if state is not None:
             self.restoreState(state)
+        self._fit_to_screen()
         self.retranslate()
         self.refresh_view()
         # The organizer's tab (pairs, draw, bracket, standings, exports) sits beside
         # the match view.
         install_organizer(self)
+        for widget in (*self.organizer.findChildren(QPushButton), self.organizer.ui.infoLabel):
+            widget.setSizePolicy(QSizePolicy.Policy.Ignored, widget.sizePolicy().verticalPolicy())
 
     # ------------------------------------------------------------------ setup
 
-    def _style_labels(self) -> None:
+    def eventFilter(self, watched: Any, event: QEvent) -> bool:
+        """Keys of disabled entry actions are explained instead of ignored."""
+        if event.type() == QEvent.Type.KeyPress and self.active_dialog is None:
+            combined = QKeySequence(event.keyCombination())
+            if self.explain_key(combined):
+                return True
+        return super().eventFilter(watched, event)
+
+    def _fit_to_screen(self) -> None:
+        """Open no larger than the screen (a saved size from a bigger screen, or the
+        form's default on a 1024×700 laptop)."""
+        screen = self.screen()
+        if screen is None:
+            return
+        room = screen.availableGeometry()
+        width, height = min(self.width(), room.width()), min(self.height(), room.height())
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+
+    def _never_grow(self) -> None:
+        """Texts never widen the window (issue 10, item 7): labels and buttons take the
+        room the layout gives them (long texts wrap), so only the user resizes it."""
         ui = self.ui
-        for label in (ui.nsLevelLabel, ui.ewLevelLabel):
-            label.setStyleSheet(styles.LEVEL_STYLE)
-        for label in (ui.nsRoleLabel, ui.ewRoleLabel):
-            label.setStyleSheet(styles.ROLE_STYLE)
-        for label in (ui.nsWarningsLabel, ui.ewWarningsLabel):
-            label.setStyleSheet(styles.WARNINGS_STYLE)
-        ui.trumpLabel.setStyleSheet(styles.TRUMP_STYLE)
-        ui.handLabel.setStyleSheet(styles.HAND_STYLE)
-        ui.pointsLabel.setStyleSheet(styles.INFO_STYLE)
-        ui.nextHandLabel.setStyleSheet(styles.INFO_STYLE)
-        ui.pausedLabel.setStyleSheet(styles.PAUSED_STYLE)
-        ui.reviewBanner.setStyleSheet(styles.REVIEW_BANNER_STYLE)
-        ui.statusLine.setStyleSheet(styles.STATUS_STYLE)
-        ui.titleLabel.setStyleSheet(styles.HAND_STYLE)
-        ui.clockCaption.setStyleSheet(styles.INFO_STYLE)
-        ui.tableCenter.setStyleSheet("font-size: 28pt; color: #9e9e9e;")
+        ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        for widget in (
+            ui.titleLabel,
+            ui.seatTop,
+            ui.seatBottom,
+            ui.seatLeft,
+            ui.seatRight,
+            ui.nsLevelLabel,
+            ui.ewLevelLabel,
+            ui.nsRoleLabel,
+            ui.ewRoleLabel,
+            ui.nsWarningsLabel,
+            ui.ewWarningsLabel,
+            ui.handLabel,
+            ui.trumpLabel,
+            ui.pointsLabel,
+            ui.nextHandLabel,
+            ui.statusLine,
+            ui.reviewBanner,
+            ui.eventDetailLabel,
+            ui.tableFrame,
+            ui.nsGroup,
+            ui.ewGroup,
+            ui.handGroup,
+        ):
+            widget.setSizePolicy(ignored, widget.sizePolicy().verticalPolicy())
+        for label in (
+            ui.seatTop,
+            ui.seatBottom,
+            ui.seatLeft,
+            ui.seatRight,
+            ui.nsWarningsLabel,
+            ui.ewWarningsLabel,
+            ui.handLabel,
+            ui.pointsLabel,
+            ui.nextHandLabel,
+            ui.statusLine,
+            ui.eventDetailLabel,
+        ):
+            label.setWordWrap(True)
         for button in self.findChildren(QPushButton):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.setSizePolicy(ignored, preferred)
+        header = ui.headerLayout
+        header.setStretch(header.indexOf(ui.titleLabel), 1)
+        ui.eventView.setMinimumSize(0, 0)
+
+    def _style_labels(self) -> None:
+        ui = self.ui
+        look = self.look
+        self.setStyleSheet(look.base)
+        for label in (ui.nsLevelLabel, ui.ewLevelLabel):
+            label.setStyleSheet(look.level)
+        for label in (ui.nsRoleLabel, ui.ewRoleLabel):
+            label.setStyleSheet(look.role)
+        for label in (ui.nsWarningsLabel, ui.ewWarningsLabel):
+            label.setStyleSheet(look.warnings)
+        ui.trumpLabel.setStyleSheet(look.trump)
+        ui.handLabel.setStyleSheet(look.hand)
+        ui.pointsLabel.setStyleSheet(look.info)
+        ui.nextHandLabel.setStyleSheet(look.info)
+        ui.pausedLabel.setStyleSheet(look.paused)
+        ui.reviewBanner.setStyleSheet(look.review_banner)
+        ui.statusLine.setStyleSheet(look.status)
+        ui.titleLabel.setStyleSheet(look.hand)
+        ui.clockCaption.setStyleSheet(look.info)
+        ui.tableCenter.setStyleSheet(look.table_center)
+        ui.eventDetailLabel.setStyleSheet(look.detail)
+        if hasattr(self, "violation_menu"):
+            self.violation_menu.setStyleSheet(f"QMenu {{ font-size: {look.pt(15)}; }}")
+
+    def _fit_rows(self) -> None:
+        """Log rows as tall as their text needs (more rows fit on a small screen)."""
+        view = self.ui.eventView
+        view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
+
+    def resizeEvent(self, event: Any) -> None:
+        """Scale the desk's sizes to the window the user chose."""
+        super().resizeEvent(event)
+        look = styles.Look.for_size(self.width(), self.height())
+        if look != self.look:
+            self.look = look
+            self._style_labels()
+            self._fit_rows()
+            if hasattr(self, "model"):
+                self.refresh_view()
 
     def _connect_actions(self) -> None:
         ui = self.ui

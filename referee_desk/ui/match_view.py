@@ -28,7 +28,7 @@ def seat_text(state: MatchState, seat: Seat) -> str:
     marks = []
     if hand is not None and hand.dealer is seat:
         marks.append(QCoreApplication.translate("MatchView", "(dealer)"))
-    elif hand is None and state.next_dealer is seat:
+    elif hand is None and state.next_dealer is seat and state.end is None:
         marks.append(QCoreApplication.translate("MatchView", "(deals next)"))
     return " ".join(x for x in (texts.seat_name(seat), seat.value, str(player), *marks) if x)
 

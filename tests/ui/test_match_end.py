@@ -167,4 +167,5 @@ def test_pass_a_preview_names_the_winner_and_no_next_deal(desk: Any, qtbot: Any)
     ok(dialog)
     announced(desk, qtbot)
     assert desk.ui.nextHandLabel.text() == ""
-    assert "deals" not in desk.ui.nextHandLabel.text()
+    seats = [desk.ui.seatTop, desk.ui.seatBottom, desk.ui.seatLeft, desk.ui.seatRight]
+    assert not any("deals next" in label.text() for label in seats)

@@ -376,3 +376,43 @@ def test_new_tournament_refuses_a_date_it_cannot_read(window: Any, qtbot: Any) -
     dialog.accept()
     assert not made and "2026-13-40" in dialog.error
     dialog.reject()
+
+
+def test_keys_of_disabled_actions_say_why(desk: Any, qtbot: Any) -> None:
+    """Item 8: in review mode and after the end, B does nothing but says why."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    keys = Keyboard(qtbot, desk)
+    desk.ui.eventView.setFocus()
+    desk.step_review(-1)
+    assert not desk.ui.actionBid.isEnabled()
+    desk.last_message = ""
+    keys.type("b")
+    assert desk.active_dialog is None and "Esc" in desk.last_message
+    assert desk.statusBar().currentMessage() == desk.last_message
+
+
+def test_the_window_never_resizes_itself(desk: Any, qtbot: Any, languages: Any) -> None:
+    """Item 7: at 1024×700 the desk fits (its minimum is smaller), long texts and a
+    language switch leave the size alone, and the selected event's whole consequence
+    is shown below the log without the mouse."""
+    desk.resize(1024, 700)
+    QApplication.processEvents()
+    assert desk.minimumSizeHint().width() <= 1024 and desk.minimumSizeHint().height() <= 700
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    desk.violation_actions["6"].trigger()
+    dialog = desk.active_dialog
+    dialog.ui.textEdit.setPlainText("talks to partner about the cards " * 8)
+    keys = Keyboard(qtbot, desk)
+    keys.key(ENTER, Qt.KeyboardModifier.ControlModifier)
+    for language in ("en", "zh_CN", "en"):
+        languages.apply(language)
+        QApplication.processEvents()
+        assert (desk.width(), desk.height()) == (1024, 700), language
+    event = desk.session.events[-1]
+    consequence = desk.model.index(len(desk.session.events) - 1, COLUMNS.index("consequence"))
+    assert consequence.data() and consequence.data() in desk.ui.eventDetailLabel.text()
+    assert event.payload["text"].strip()[:40] in desk.ui.eventDetailLabel.text()
+    desk.step_review(-1)  # the selected event's detail follows the selection
+    assert f"#{event.seq - 1}" in desk.ui.eventDetailLabel.text()

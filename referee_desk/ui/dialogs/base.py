@@ -171,7 +171,7 @@ class EntryDialog(TranslatedDialog):
         try:
             return self.session.preview_many(self.entries()), ""
         except (ValueError, OSError) as error:
-            return None, refusal_text(error)
+            return None, refusal_message(error)  # a hint while typing, not yet a refusal
 
 
 def new_consequences(state: MatchState, after_seq: int) -> list[Consequence]:

@@ -393,6 +393,13 @@ class Ui_MainWindow(object):
 
         self.eventsLayout.addWidget(self.eventView)
 
+        self.eventDetailLabel = QLabel(self.eventsGroup)
+        self.eventDetailLabel.setObjectName(u"eventDetailLabel")
+        self.eventDetailLabel.setText(u"")
+        self.eventDetailLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.eventsLayout.addWidget(self.eventDetailLabel)
+
 
         self.centralLayout.addWidget(self.eventsGroup)
 

@@ -364,6 +364,26 @@
         <translation>回看 %1（事件 %2）— ←/→ 逐条，Esc 退出</translation>
     </message>
     <message>
+        <source>No match is open: open or start one first (Ctrl+M).</source>
+        <translation>没有打开比赛：请先打开或开始一场比赛（Ctrl+M）。</translation>
+    </message>
+    <message>
+        <source>Review mode: Esc returns to the live match.</source>
+        <translation>回看模式：按 Esc 回到当前比赛。</translation>
+    </message>
+    <message>
+        <source>The match is over: only notes (N) and, once a committee member signs in, committee rulings (V 9) can follow.</source>
+        <translation>比赛已结束：只能添加备注（N），仲裁委员登录后可记录仲裁裁决（V 9）。</translation>
+    </message>
+    <message>
+        <source>Nothing to undo at this desk.</source>
+        <translation>本台没有可撤销的记录。</translation>
+    </message>
+    <message>
+        <source>Not available now.</source>
+        <translation>现在不可用。</translation>
+    </message>
+    <message>
         <source>Start clock (P)</source>
         <translation>开始计时 P</translation>
     </message>
