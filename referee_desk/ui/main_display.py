@@ -11,7 +11,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QAction
 
 from referee_desk.rules.seats import Side
-from referee_desk.ui import match_view, texts
+from referee_desk.ui import match_view, none_guard, texts
 from referee_desk.ui.clock_display import colour_for, format_ms, remaining_ms
 from referee_desk.ui.event_model import COLUMNS, local_time
 
@@ -57,11 +57,14 @@ class MatchDisplayMixin:
             "right": ui.seatRight,
         }
         hand = None if state is None else state.current_hand
+        dealers: list[Any] = []
         for position, seat in positions.items():
             label = labels[position]
             label.setText(match_view.seat_text(state, seat) if state else texts.seat_name(seat))
             dealer = hand is not None and hand.dealer is not None and str(hand.dealer) == seat.value
-            label.setStyleSheet(self.look.dealer_seat if dealer else self.look.seat)
+            if dealer:
+                dealers.append(label)
+        self.dealer_labels = tuple(dealers)
         ui.tableCenter.setText("↺")
         referee = "" if self.session is None else self.session.referee
         ui.titleLabel.setText(
@@ -104,6 +107,7 @@ class MatchDisplayMixin:
             ui.reviewBanner.hide()
         ui.eventDetailLabel.setText(self.event_detail())
         self._update_enabled()
+        self.refit()
         self.tick()
 
     def event_detail(self) -> str:
@@ -202,6 +206,7 @@ class MatchDisplayMixin:
 
     def tick(self) -> None:
         """Repaint the clock and the thinking timer (computed, never counted)."""
+        none_guard.top_up()
         ui = self.ui
         now = self._monotonic()
         if self.review_row is not None and self.session is not None:

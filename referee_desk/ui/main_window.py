@@ -53,6 +53,7 @@ from referee_desk.ui.dialogs.match_end import MatchEndDialog
 from referee_desk.ui.dialogs.recover import RecoverDialog
 from referee_desk.ui.dialogs.violations import VIOLATION_MENU
 from referee_desk.ui.event_model import COLUMNS, EventLogModel, ViolationFilterProxy
+from referee_desk.ui.fitting import TextFitter
 from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
 from referee_desk.ui.language import LanguageManager
 from referee_desk.ui.main_display import MatchDisplayMixin
@@ -112,7 +113,9 @@ class MainWindow(
         self.ui = Ui_MainWindow()
         self.ui.setupUi(self)
         self.look = styles.Look()
+        self.dealer_labels: tuple[QWidget, ...] = ()
         self._never_grow()
+        self._make_fitters()
         self._style_labels()
         self.model = EventLogModel(self)
         self.proxy = ViolationFilterProxy(self)
@@ -203,10 +206,6 @@ class MainWindow(
         ):
             widget.setSizePolicy(ignored, widget.sizePolicy().verticalPolicy())
         for label in (
-            ui.seatTop,
-            ui.seatBottom,
-            ui.seatLeft,
-            ui.seatRight,
             ui.nsWarningsLabel,
             ui.ewWarningsLabel,
             ui.handLabel,
@@ -223,12 +222,51 @@ class MainWindow(
         header.setStretch(header.indexOf(ui.titleLabel), 1)
         ui.eventView.setMinimumSize(0, 0)
 
+    def _make_fitters(self) -> None:
+        """Levels, seats and entry buttons shrink to their room instead of being cut."""
+        ui = self.ui
+
+        def text(widget: Any) -> str:
+            return widget.text()
+
+        self.fitters = (
+            TextFitter(
+                (ui.nsLevelLabel, ui.ewLevelLabel),
+                text,
+                lambda _w, size: self.look.level_at(size),
+                largest=lambda: 50 * self.look.scale,
+                smallest=16,
+                parent=self,
+            ),
+            TextFitter(
+                (ui.seatTop, ui.seatBottom, ui.seatLeft, ui.seatRight),
+                text,
+                lambda w, size: self.look.seat_at(size, w in self.dealer_labels),
+                largest=lambda: 16 * self.look.scale,
+                smallest=9,
+                padding=12,
+                parent=self,
+            ),
+            TextFitter(
+                tuple(self.findChildren(QPushButton)),
+                text,
+                lambda _w, size: self.look.button_at(size),
+                largest=lambda: 15 * self.look.scale,
+                smallest=8,
+                padding=18,
+                parent=self,
+            ),
+        )
+
+    def refit(self) -> None:
+        for fitter in self.fitters:
+            fitter.size = None
+            fitter.refit(force=True)
+
     def _style_labels(self) -> None:
         ui = self.ui
         look = self.look
         self.setStyleSheet(look.base)
-        for label in (ui.nsLevelLabel, ui.ewLevelLabel):
-            label.setStyleSheet(look.level)
         for label in (ui.nsRoleLabel, ui.ewRoleLabel):
             label.setStyleSheet(look.role)
         for label in (ui.nsWarningsLabel, ui.ewWarningsLabel):
@@ -246,6 +284,7 @@ class MainWindow(
         ui.eventDetailLabel.setStyleSheet(look.detail)
         if hasattr(self, "violation_menu"):
             self.violation_menu.setStyleSheet(f"QMenu {{ font-size: {look.pt(15)}; }}")
+        self.refit()
 
     def _fit_rows(self) -> None:
         """Log rows as tall as their text needs (more rows fit on a small screen)."""

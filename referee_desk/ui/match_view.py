@@ -22,7 +22,7 @@ def table_positions(bottom: Seat) -> dict[str, Seat]:
 
 
 def seat_text(state: MatchState, seat: Seat) -> str:
-    """``北 N 张三 (庄)``: compass name, letter, player, dealer mark."""
+    """``北 N`` over ``张三 (庄)``: compass name and letter, then player and dealer mark."""
     player = state.info.seats.get(seat, "") if state.info is not None else ""
     hand = state.current_hand
     marks = []
@@ -30,7 +30,9 @@ def seat_text(state: MatchState, seat: Seat) -> str:
         marks.append(QCoreApplication.translate("MatchView", "(dealer)"))
     elif hand is None and state.next_dealer is seat and state.end is None:
         marks.append(QCoreApplication.translate("MatchView", "(deals next)"))
-    return " ".join(x for x in (texts.seat_name(seat), seat.value, str(player), *marks) if x)
+    where = f"{texts.seat_name(seat)} {seat.value}"
+    who = " ".join(x for x in (str(player), *marks) if x)
+    return f"{where}\n{who}" if who else where
 
 
 def side_role(state: MatchState, side: Side) -> str:

@@ -48,7 +48,7 @@ QDialog QLabel, QDialog QLineEdit, QDialog QComboBox, QDialog QSpinBox, QDialog 
 QDialog QPlainTextEdit, QDialog QGroupBox {{ font-size: {pt(14)}; }}
 QDialog QPushButton {{ font-size: {pt(14)}; min-height: {int(36 * self.scale)}px; }}
 QPushButton {{ font-size: {pt(15)}; min-height: {int(46 * self.scale)}px; padding: 2px 6px; }}
-QTableView {{ font-size: {pt(12.5)}; }}
+QTableView, QHeaderView::section {{ font-size: {pt(12.5)}; }}
 QGroupBox {{ font-size: {pt(14)}; font-weight: bold; }}
 QMenu, QMenuBar {{ font-size: {pt(13)}; }}
 QMessageBox QLabel {{ font-size: {pt(14)}; }}
@@ -120,6 +120,22 @@ QTabBar::tab {{ font-size: {pt(12)}; padding: 3px 14px; }}
     @property
     def table_center(self) -> str:
         return f"font-size: {self.pt(24)}; color: #9e9e9e;"
+
+    def seat_at(self, points: float, dealer: bool) -> str:
+        """A seat label at a fitted point size (``fitting.TextFitter``)."""
+        if dealer:
+            return (
+                f"font-size: {points:.1f}pt; padding: 2px; font-weight: bold; background: #ffe082;"
+            )
+        return f"font-size: {points:.1f}pt; padding: 2px;"
+
+    @staticmethod
+    def level_at(points: float) -> str:
+        return f"font-size: {points:.1f}pt; font-weight: bold;"
+
+    @staticmethod
+    def button_at(points: float) -> str:
+        return f"font-size: {points:.1f}pt;"
 
     def clock(self, colour: str, paused: bool) -> str:
         weight = f"font-size: {self.pt(48)}; font-weight: bold;"
