@@ -220,6 +220,12 @@ class MainWindow(
             button.setSizePolicy(ignored, preferred)
         header = ui.headerLayout
         header.setStretch(header.indexOf(ui.titleLabel), 1)
+        # North and South take the table's whole width; East and West the sides.
+        table = ui.tableLayout
+        table.addWidget(ui.seatTop, 0, 0, 1, 3)
+        table.addWidget(ui.seatBottom, 2, 0, 1, 3)
+        for column, stretch in enumerate((2, 1, 2)):
+            table.setColumnStretch(column, stretch)
         ui.eventView.setMinimumSize(0, 0)
 
     def _make_fitters(self) -> None:
