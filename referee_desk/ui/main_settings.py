@@ -1,58 +1,67 @@
 """Language, settings, seat rotation, the shortcut list and the about box.
 
-Mixed into ``MainWindow``; strings keep the ``MainWindow`` translation context.
+``DeskPreferences`` acts on the window's ``DeskSettings``; strings keep the
+``MainWindow`` translation context.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from referee_desk.ui.dialogs.settings_dialog import SettingsDialog
 
+if TYPE_CHECKING:
+    from referee_desk.ui.main_window import MainWindow
 
-class DeskSettingsMixin:
-    """MainWindow methods for the desk's settings and help."""
+
+class DeskPreferences:
+    """The desk's settings and help, for one window."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.w = window
 
     def set_language(self, language: str) -> None:
         """Switch the interface language now (no restart) and remember it."""
-        self.settings.language = language
-        self.languages.apply(language)
+        self.w.settings.language = language
+        self.w.languages.apply(language)
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.settings, self)
+        dialog = SettingsDialog(self.w.settings, self.w)
 
         def done(result: int) -> None:
             if result == QDialog.DialogCode.Accepted:
-                self.settings.bottom_seat = dialog.bottom_seat
-                if dialog.language != self.languages.current:
+                self.w.settings.bottom_seat = dialog.bottom_seat
+                if dialog.language != self.w.languages.current:
                     self.set_language(dialog.language)
-                self.refresh_view()
+                self.w.refresh_view()
 
-        self.run_dialog(dialog, done)
+        self.w.run_dialog(dialog, done)
 
     def rotate_seats(self) -> None:
         """Turn the diagram a quarter so the referee's nearest seat is at the bottom."""
-        self.settings.bottom_seat = self.settings.bottom_seat.next_in_play
-        self.refresh_view()
+        self.w.settings.bottom_seat = self.w.settings.bottom_seat.next_in_play
+        self.w.refresh_view()
 
     def shortcut_lines(self) -> list[str]:
-        actions = [a for a in self.actions() if not a.shortcut().isEmpty()]
+        actions = [a for a in self.w.actions() if not a.shortcut().isEmpty()]
         return [f"{a.shortcut().toString()}\t{a.text().replace('&', '')}" for a in actions]
 
     def show_shortcuts(self) -> None:
         lines = self.shortcut_lines()
         lines += [
-            f"{key}\t{a.text().replace('&', '')}" for key, a in self.violation_actions.items()
+            f"{key}\t{a.text().replace('&', '')}" for key, a in self.w.violation_actions.items()
         ]
-        self.show_message(
+        self.w.show_message(
             QCoreApplication.translate("MainWindow", "Keyboard shortcuts"),
             "\n".join(lines),
             QMessageBox.Icon.Information,
         )
 
     def show_about(self) -> None:
-        self.show_message(
+        self.w.show_message(
             QCoreApplication.translate("MainWindow", "About Referee Desk"),
             QCoreApplication.translate(
                 "MainWindow",

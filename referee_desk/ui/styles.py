@@ -33,8 +33,8 @@ class Look:
         ref_w, ref_h = REFERENCE_SIZE
         raw = min(width / ref_w, height / ref_h)
         low, high = SCALE_RANGE
-        stepped = round(max(low, min(high, raw)) / SCALE_STEP) * SCALE_STEP
-        return Look(round(stepped, 2))
+        stepped = round(raw / SCALE_STEP) * SCALE_STEP
+        return Look(round(max(low, min(high, stepped)), 2))
 
     def pt(self, size: float) -> str:
         return _pt(size, self.scale)
