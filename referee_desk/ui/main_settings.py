@@ -54,11 +54,39 @@ class DeskPreferences:
         lines += [
             f"{key}\t{a.text().replace('&', '')}" for key, a in self.w.violation_actions.items()
         ]
+        lines += ["", *self.typing_lines()]
         self.w.show_message(
             QCoreApplication.translate("MainWindow", "Keyboard shortcuts"),
             "\n".join(lines),
             QMessageBox.Icon.Information,
         )
+
+    @staticmethod
+    def typing_lines() -> list[str]:
+        """How entries are typed, with the keystrokes measured by the tests (docs/desk.md)."""
+        return [
+            QCoreApplication.translate(
+                "MainWindow",
+                "Bid: B, seat letter, Tab, cards (LJ H3 H3), Enter; the kind follows the "
+                "standing bid; W LJ H3 names the seat in the cards; Ctrl+Enter closes the "
+                "bidding.",
+            ),
+            QCoreApplication.translate(
+                "MainWindow",
+                "Hand result: R, 135, Tab, 10, Tab, 2, Enter (10 keys); every number is "
+                "recorded as typed.",
+            ),
+            QCoreApplication.translate(
+                "MainWindow",
+                "Trick: T, then four plays separated by spaces and Enter: SK SA H4 S5 (13 keys "
+                "with T), a pair S5S5 S6S6 H4H4 S9S9 (20), a bomb (36); ! before a play marks "
+                "a discard; Ctrl+L marks the last trick, whose result is previewed.",
+            ),
+            QCoreApplication.translate(
+                "MainWindow",
+                "Text boxes: Ctrl+Enter records. Esc asks before what was typed is discarded.",
+            ),
+        ]
 
     def show_about(self) -> None:
         self.w.show_message(

@@ -6,6 +6,7 @@ the focus) and checks what the tournament file recorded.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from referee_desk.rules.seats import Seat
 from referee_desk.ui.dialogs.bid import BidDialog
 from referee_desk.ui.dialogs.hand_summary import HandSummaryDialog
+from referee_desk.ui.dialogs.match_end import MatchEndDialog
 from referee_desk.ui.dialogs.trick import TrickDialog
 from referee_desk.ui.dialogs.violations import ConductWarningDialog, RevokeDialog
 from referee_desk.ui.event_model import COLUMNS
@@ -416,3 +418,44 @@ def test_the_window_never_resizes_itself(desk: Any, qtbot: Any, languages: Any) 
     assert event.payload["text"].strip()[:40] in desk.ui.eventDetailLabel.text()
     desk.step_review(-1)  # the selected event's detail follows the selection
     assert f"#{event.seq - 1}" in desk.ui.eventDetailLabel.text()
+
+
+def test_f1_states_the_measured_keystrokes(desk: Any) -> None:
+    """The counts the tests above measure are the ones F1 and docs/desk.md state."""
+    text = "\n".join(desk.prefs.typing_lines())
+    for stated in ("(10 keys)", "(13 keys with T)", "(20)", "(36)"):
+        assert stated in text
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "desk.md").read_text("utf-8")
+    for stated in ("10 keys", "13 keys", "20 keys", "36 keys"):
+        assert stated in docs
+
+
+def test_a_whole_match_by_keyboard(desk: Any, qtbot: Any) -> None:
+    """RULES 1.5, 2.1, 7.2: P, a bid race, four hands won by the declarers with 0 for
+    the defenders (3 → 7 → J → A → passed A), the end confirmed with Enter — keys only."""
+    keys = Keyboard(qtbot, desk)
+    keys.type("p")
+    assert desk.session.state.clock.running
+    keys.type("b")
+    keys.type("n")
+    keys.key(TAB)
+    keys.type("LJ H3")
+    keys.key(ENTER)
+    keys.key(ENTER, Qt.KeyboardModifier.ControlModifier)  # N deals, hearts trump
+    assert desk.active_dialog is None
+    for hand in range(4):
+        if hand:
+            keys.type("b")
+            keys.key(ENTER, Qt.KeyboardModifier.ControlModifier)  # nobody bids: no-trump
+            assert desk.active_dialog is None
+        keys.type("r")
+        keys.type("0")
+        keys.key(ENTER)
+    qtbot.waitUntil(lambda: isinstance(desk.active_dialog, MatchEndDialog), timeout=2000)
+    keys.key(ENTER)
+    end = desk.session.state.end
+    assert end is not None and end.recorded and end.reason == "passed_a"
+    assert desk.session.events[-1].type == "match_ended"
+    assert keys.count == 30  # stated in docs/desk.md
+    keys.type("b")  # locked: says why instead of nothing
+    assert desk.active_dialog is None and "over" in desk.last_message

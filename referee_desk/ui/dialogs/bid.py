@@ -153,6 +153,7 @@ class BidDialog(EntryDialog):
             dealer = state.next_dealer if hand is None else hand.dealer
             if dealer is not None:
                 select(self.ui.dealerCombo, str(dealer))
+            select(self.ui.trumpCombo, "NT")  # nobody bid: no-trump unless a bid follows
             return
         lines = [
             f"{texts.seat_name(b.seat)}: {texts.bid_kind_name(b.kind)} "

@@ -508,6 +508,22 @@
         <translation>快捷键</translation>
     </message>
     <message>
+        <source>Bid: B, seat letter, Tab, cards (LJ H3 H3), Enter; the kind follows the standing bid; W LJ H3 names the seat in the cards; Ctrl+Enter closes the bidding.</source>
+        <translation>叫牌：B，座位字母，Tab，牌（LJ H3 H3），回车；类型按当前叫牌自动判断；在牌前写 W 即指定座位（W LJ H3）；Ctrl+Enter 结束叫牌。</translation>
+    </message>
+    <message>
+        <source>Hand result: R, 135, Tab, 10, Tab, 2, Enter (10 keys); every number is recorded as typed.</source>
+        <translation>本盘结果：R，135，Tab，10，Tab，2，回车（共 10 键）；数字按输入原样记录。</translation>
+    </message>
+    <message>
+        <source>Trick: T, then four plays separated by spaces and Enter: SK SA H4 S5 (13 keys with T), a pair S5S5 S6S6 H4H4 S9S9 (20), a bomb (36); ! before a play marks a discard; Ctrl+L marks the last trick, whose result is previewed.</source>
+        <translation>逐墩：T，然后四家出牌用空格分隔，回车：SK SA H4 S5（连 T 共 13 键），对子 S5S5 S6S6 H4H4 S9S9（20 键），炸弹（36 键）；在某家前加 ! 表示垫牌；Ctrl+L 标记最后一墩，并预览本盘结果。</translation>
+    </message>
+    <message>
+        <source>Text boxes: Ctrl+Enter records. Esc asks before what was typed is discarded.</source>
+        <translation>文字框：Ctrl+Enter 记录。按 Esc 时若有已输入内容，会先询问是否放弃。</translation>
+    </message>
+    <message>
         <source>About Referee Desk</source>
         <translation>关于裁判台</translation>
     </message>
