@@ -42,7 +42,12 @@ _ALLOWED = re.compile(
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
 
+#: Identifiers of the data (match and record ids, ruleset names): not words.
+_IDENTIFIER = re.compile(r"\b[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+\b|\b[A-Za-z]+\d\w*\b")
+
+
 def english_words(text: str) -> list[str]:
+    text = _IDENTIFIER.sub(" ", text)
     plain = re.sub(r"<[^>]+>", " ", text)
     plain = re.sub(r"&[a-z]+;", " ", plain).replace("&", "")
     return _WORD.findall(_ALLOWED.sub(" ", plain))
@@ -216,3 +221,23 @@ def test_the_harvest_finds_english(desk: Any) -> None:
     seen = Harvest(desk)
     seen.look("English")
     assert any(key.startswith("Bid in") or "Bid" in key for key in seen.found)
+
+
+def test_the_tournament_tab_in_chinese_shows_no_english(
+    window: Any, languages: Any, tmp_path: Any
+) -> None:
+    """The organizer's tab, with a drawn tournament and records, every section shown."""
+    from tests.ui.test_organizer import _samples_cup
+
+    languages.apply("zh_CN")
+    view = window.organizer
+    _samples_cup(view, tmp_path)
+    window.organizer_tabs.setCurrentWidget(view)
+    QApplication.processEvents()
+    seen = Harvest(window, typed=())
+    for index in range(view.ui.sections.count()):
+        view.ui.sections.setCurrentIndex(index)
+        QApplication.processEvents()
+        seen.look(f"section {view.ui.sections.tabText(index)}")
+    view.wait_for_exports()
+    assert not seen.found, "\n".join(f"{k} (after {v})" for k, v in seen.found.items())
