@@ -344,6 +344,10 @@ class MainWindow(QMainWindow):
 
         dialog.finished.connect(finished)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        screen = self.screen()
+        if screen is not None:  # never larger than the screen (1024×700 laptops)
+            room = screen.availableGeometry()
+            dialog.resize(min(dialog.width(), room.width()), min(dialog.height(), room.height()))
         dialog.open()
         return dialog
 
