@@ -133,7 +133,7 @@ REFUSALS: dict[str, tuple[str, str]] = {
         "事件的比赛用时与记录不符",
     ),
     "schema.invalid": (
-        "{field:field} is not valid: {problem}",
+        "{field:field} is not valid: {problem:problem}",
         "“{field:field}”填写不符合要求（{problem:problem}）",
     ),
     "match.already_opened": ("the match is already opened", "比赛已经开赛"),
@@ -441,7 +441,17 @@ _END_REASONS = {
 }
 #: What a schema check found wrong, by JSON Schema keyword.
 _PROBLEMS = {
-    "en": {},
+    "en": {
+        "minLength": "it must not be empty",
+        "required": "it is missing",
+        "minimum": "too small",
+        "maximum": "too large",
+        "multipleOf": "not a multiple of 5",
+        "enum": "not an allowed value",
+        "type": "the wrong kind of value",
+        "pattern": "badly written",
+        "additionalProperties": "unexpected entries",
+    },
     "zh_CN": {
         "minLength": "不能为空",
         "required": "缺少",

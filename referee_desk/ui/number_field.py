@@ -49,11 +49,10 @@ class NumberField(QLineEdit):
 
     def setSpecialValueText(self, text: str) -> None:
         """Shown (and read as the minimum) when the field holds no number: "no change"."""
-        shown_special = self._special and self.text() in ("", self._special)
         self._special = text
         self.setPlaceholderText(text)
-        if shown_special:
-            self.clear()
+        if self.value() == self._minimum:
+            self.clear()  # the minimum is shown as the special text
 
     def minimum(self) -> int:
         return self._minimum

@@ -459,3 +459,19 @@ def test_a_whole_match_by_keyboard(desk: Any, qtbot: Any) -> None:
     assert keys.count == 30  # stated in docs/desk.md
     keys.type("b")  # locked: says why instead of nothing
     assert desk.active_dialog is None and "over" in desk.last_message
+
+
+def test_an_empty_text_is_refused_naming_the_box(desk: Any, qtbot: Any, languages: Any) -> None:
+    """Item 2: not "payload/text: '' should be non-empty" but the box's own label."""
+    languages.apply("zh_CN")
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    keys = Keyboard(qtbot, desk)
+    desk.violation_actions["9"].setEnabled(True)
+    desk.violation_actions["6"].trigger()
+    dialog = desk.active_dialog
+    keys.key(ENTER, Qt.KeyboardModifier.ControlModifier)
+    assert desk.active_dialog is dialog
+    label = dialog.ui.textLabel.text()
+    assert dialog.ui.errorLabel.text() == f"拒绝：{label}：请填写。"
+    dialog.reject()

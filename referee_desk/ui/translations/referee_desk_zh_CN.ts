@@ -34,7 +34,7 @@
     </message>
     <message>
         <source>e.g. LJ H3 H3, or W LJ H3 H3</source>
-        <translation>如 LJ H3 H3，或 W LJ H3 H3（座位字母在前）</translation>
+        <translation>如 LJ H3 H3 或 W LJ H3 H3</translation>
     </message>
     <message>
         <source>Kind</source>
@@ -2205,8 +2205,12 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
 <context>
     <name>ViolationDialog</name>
     <message>
-        <source>No change to points or levels.</source>
+        <source>%1: write what happened.</source>
         <extracomment>Field rows of the form, by name → (label widget name, field widget name).</extracomment>
+        <translation>%1：请填写。</translation>
+    </message>
+    <message>
+        <source>No change to points or levels.</source>
         <translation>分数和级数不变。</translation>
     </message>
     <message>

@@ -121,6 +121,18 @@ class ViolationDialog(EntryDialog):
     def text(self) -> str:
         return self.ui.textEdit.toPlainText().strip()
 
+    def required_text(self) -> str:
+        """The text box's content, refused (naming the box as labelled) when empty."""
+        text = self.text()
+        if not text:
+            label = self.ui.textLabel.text().rstrip(":：")
+            raise ValueError(
+                QCoreApplication.translate("ViolationDialog", "%1: write what happened.").replace(
+                    "%1", label
+                )
+            )
+        return text
+
     def entries(self) -> Entries:
         raise NotImplementedError
 

@@ -38,7 +38,7 @@ class CommitteeRulingDialog(ViolationDialog):
         self.ui.textLabel.setText(self.tr("Ruling"))
 
     def entries(self) -> Entries:
-        payload: dict[str, Any] = {"text": self.text()}
+        payload: dict[str, Any] = {"text": self.required_text()}
         levels = {
             side: self.number(row) for side, row in (("NS", "levels_ns"), ("EW", "levels_ew"))
         }
@@ -90,7 +90,7 @@ class CommitteeDecisionDialog(ViolationDialog):
                 {
                     "side": self.ui.sideCombo.currentData(),
                     "decision": self.ui.kindCombo.currentData(),
-                    "text": self.text(),
+                    "text": self.required_text(),
                 },
             )
         ]
