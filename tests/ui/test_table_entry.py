@@ -467,7 +467,6 @@ def test_an_empty_text_is_refused_naming_the_box(desk: Any, qtbot: Any, language
     start_clock(desk)
     play_opening_hand(desk, qtbot)
     keys = Keyboard(qtbot, desk)
-    desk.violation_actions["9"].setEnabled(True)
     desk.violation_actions["6"].trigger()
     dialog = desk.active_dialog
     keys.key(ENTER, Qt.KeyboardModifier.ControlModifier)
