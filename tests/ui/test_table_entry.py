@@ -474,3 +474,24 @@ def test_an_empty_text_is_refused_naming_the_box(desk: Any, qtbot: Any, language
     label = dialog.ui.textLabel.text()
     assert dialog.ui.errorLabel.text() == f"拒绝：{label}：请填写。"
     dialog.reject()
+
+
+def test_a_new_match_is_opened_by_keyboard(window: Any, qtbot: Any) -> None:
+    """Ctrl+M, then Tab through round, table, pairs, seats, ruleset and the referee's
+    name, Enter: the match is opened with exactly what was typed."""
+    keys = Keyboard(qtbot, window)
+    keys.key(Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
+    dialog = window.active_dialog
+    for text in ("2", "3", "A", "B", "Zhang", "Wang", "Li", "Zhao"):
+        keys.key(TAB)
+        keys.type(text)
+    keys.key(TAB)  # the ruleset box
+    keys.key(TAB)
+    assert dialog.ui.refereeNameEdit.hasFocus()
+    keys.type("Ref")
+    keys.key(ENTER)
+    assert window.active_dialog is None, dialog.ui.errorLabel.text()
+    info = window.session.state.info
+    assert (info.round, info.table) == ("2", "3")
+    assert [info.seats[s] for s in info.seats] and info.seats[Seat.S] == "Wang"
+    assert window.session.referee == "Ref"

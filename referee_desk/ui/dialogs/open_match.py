@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QWidget
 
 from referee_desk.rules.ruleset import PARAMETER_ARTICLES, PRESETS, get_ruleset
@@ -103,6 +103,9 @@ class OpenMatchDialog(TranslatedDialog):
         self.ui.rulesetCombo.currentIndexChanged.connect(self.show_ruleset)
         self.ui.matchCombo.currentIndexChanged.connect(self.update_enabled)
         self.ui.refereeNameEdit.setText(referee)
+        # Tab goes from the ruleset to the referee's name (the ruleset text is read, not typed).
+        self.ui.rulesetView.setTabChangesFocus(True)
+        self.ui.rulesetView.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.retranslate()
         self.show_ruleset()
 
