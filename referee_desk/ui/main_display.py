@@ -154,6 +154,14 @@ class MatchDisplay:
                 parent=self.w,
             ),
             TextFitter(
+                (ui.trumpLabel,),
+                text,
+                lambda _w, size: self.look.level_at(size),
+                largest=lambda: 28 * self.look.scale,
+                smallest=12,
+                parent=self.w,
+            ),
+            TextFitter(
                 tuple(self.w.findChildren(QPushButton)),
                 text,
                 lambda _w, size: self.look.button_at(size),
@@ -177,7 +185,6 @@ class MatchDisplay:
             label.setStyleSheet(look.role)
         for label in (ui.nsWarningsLabel, ui.ewWarningsLabel):
             label.setStyleSheet(look.warnings)
-        ui.trumpLabel.setStyleSheet(look.trump)
         ui.handLabel.setStyleSheet(look.hand)
         ui.pointsLabel.setStyleSheet(look.info)
         ui.nextHandLabel.setStyleSheet(look.info)

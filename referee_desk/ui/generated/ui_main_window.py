@@ -494,7 +494,7 @@ class Ui_MainWindow(object):
         self.resultButton.setText(QCoreApplication.translate("MainWindow", u"Hand result (R)", None))
         self.trickButton.setText(QCoreApplication.translate("MainWindow", u"Trick (T)", None))
         self.violationButton.setText(QCoreApplication.translate("MainWindow", u"Violation (V)", None))
-        self.thinkButton.setText(QCoreApplication.translate("MainWindow", u"Thinking time (Space)", None))
+        self.thinkButton.setText(QCoreApplication.translate("MainWindow", u"Think (Space)", None))
         self.overrunButton.setText(QCoreApplication.translate("MainWindow", u"Overrun (O)", None))
         self.pauseButton.setText(QCoreApplication.translate("MainWindow", u"Pause (P)", None))
         self.eventsGroup.setTitle(QCoreApplication.translate("MainWindow", u"Events", None))

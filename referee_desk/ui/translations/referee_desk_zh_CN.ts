@@ -572,7 +572,7 @@
         <translation>违规 V</translation>
     </message>
     <message>
-        <source>Thinking time (Space)</source>
+        <source>Think (Space)</source>
         <translation>思考计时 Space</translation>
     </message>
     <message>
