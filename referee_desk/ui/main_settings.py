@@ -6,9 +6,10 @@
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from referee_desk.ui.dialogs.settings_dialog import SettingsDialog
@@ -50,16 +51,36 @@ class DeskPreferences:
         return [f"{a.shortcut().toString()}\t{a.text().replace('&', '')}" for a in actions]
 
     def show_shortcuts(self) -> None:
-        lines = self.shortcut_lines()
-        lines += [
-            f"{key}\t{a.text().replace('&', '')}" for key, a in self.w.violation_actions.items()
+        """F1: the keys in two columns (actions; violations and how entries are typed),
+        so the list fits a 1024×700 screen."""
+
+        def rows(pairs: list[tuple[str, str]]) -> str:
+            cells = "".join(
+                f"<tr><td style='padding-right:10px'><b>{html.escape(key)}</b></td>"
+                f"<td>{html.escape(text)}</td></tr>"
+                for key, text in pairs
+            )
+            return f"<table>{cells}</table>"
+
+        actions = [tuple(line.split("\t", 1)) for line in self.shortcut_lines()]
+        violations = [
+            (key, a.text().replace("&", "").split("  ", 1)[-1])
+            for key, a in self.w.violation_actions.items()
         ]
-        lines += ["", *self.typing_lines()]
-        self.w.show_message(
-            QCoreApplication.translate("MainWindow", "Keyboard shortcuts"),
-            "\n".join(lines),
-            QMessageBox.Icon.Information,
+        typing = "".join(f"<p>{html.escape(line)}</p>" for line in self.typing_lines())
+        text = (
+            "<table><tr>"
+            f"<td valign='top' style='padding-right:18px'>{rows(actions)}</td>"
+            f"<td valign='top'>{rows(violations)}{typing}</td>"
+            "</tr></table>"
         )
+        box = self.w.show_message(
+            QCoreApplication.translate("MainWindow", "Keyboard shortcuts"),
+            text,
+            QMessageBox.Icon.NoIcon,
+        )
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setStyleSheet(f"QLabel {{ font-size: {self.w.display.look.pt(11.5)}; }}")
 
     @staticmethod
     def typing_lines() -> list[str]:

@@ -96,7 +96,14 @@ class Harvest:
         roots = [self.window]
         if self.window.active_dialog is not None:
             roots.append(self.window.active_dialog)
-        roots += [w for w in QApplication.topLevelWidgets() if w.isVisible() and w not in roots]
+        roots += [  # this desk's own message boxes and popups (not another test's)
+            w
+            for w in QApplication.topLevelWidgets()
+            if w.isVisible()
+            and w not in roots
+            and w.parentWidget() is not None
+            and w.parentWidget().window() in roots
+        ]
         for root in roots:
             for text in shown_texts(root):
                 for word in english_words(text):
