@@ -29,6 +29,13 @@ from referee_desk.store import (
     StoreWriteError,
     UnreadableFile,
 )
+from referee_desk.tournament.errors import (
+    DrawError,
+    ImportConflictError,
+    OutcomeError,
+    PairError,
+    TournamentError,
+)
 from referee_desk.ui.texts import wording_language
 
 #: Store keys (``StoreError.keyed``) → (English, Chinese) templates with ``{param}``.
@@ -103,6 +110,24 @@ def _by_class(error: BaseException) -> str:
     return QCoreApplication.translate("Refusals", "the tournament file refused the entry")
 
 
+def _tournament_by_class(error: TournamentError) -> str:
+    """The tournament layer's refusals (unkeyed) by kind, with the names they quote."""
+    if isinstance(error, PairError):
+        text = QCoreApplication.translate("Refusals", "the pair cannot be accepted")
+    elif isinstance(error, DrawError):
+        text = QCoreApplication.translate("Refusals", "the draw cannot be made or changed so")
+    elif isinstance(error, OutcomeError):
+        text = QCoreApplication.translate("Refusals", "the result does not fit its match")
+    elif isinstance(error, ImportConflictError):
+        text = QCoreApplication.translate("Refusals", "two desks recorded this match differently")
+    else:
+        text = QCoreApplication.translate("Refusals", "the tournament refused this")
+    numbers = re.findall(r"\d+", str(error))
+    quoted = re.findall(r"'([^']*)'", str(error))
+    detail = "、".join(dict.fromkeys([*quoted, *numbers]))
+    return f"{text}（{detail}）" if detail else text
+
+
 def _fill(template: str, params: Mapping[str, Any]) -> str | None:
     try:
         return template.format_map(dict(params))
@@ -140,6 +165,8 @@ def refusal_message(error: BaseException) -> str:
         if english:
             return str(error)
         return QCoreApplication.translate("Refusals", "these cards do not make a valid play")
+    if isinstance(error, TournamentError):
+        return str(error) if english else _tournament_by_class(error)
     if isinstance(error, OSError):
         return str(error) if english else _by_class(error)
     # The desk's own checks (number fields, required fields) are already translated.

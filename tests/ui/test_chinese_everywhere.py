@@ -248,3 +248,12 @@ def test_the_tournament_tab_in_chinese_shows_no_english(
         seen.look(f"section {view.ui.sections.tabText(index)}")
     view.wait_for_exports()
     assert not seen.found, "\n".join(f"{k} (after {v})" for k, v in seen.found.items())
+
+
+def test_tournament_refusals_are_chinese(chinese: Any) -> None:
+    from referee_desk.tournament.errors import DrawError, PairError
+    from referee_desk.ui.refusals import refusal_message
+
+    text = refusal_message(PairError("pair 7: both player names are required"))
+    assert text == "该组合无法登记（7）"
+    assert not english_words(refusal_message(DrawError("a group needs at least 2 pairs, not 1")))

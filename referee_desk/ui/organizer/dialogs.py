@@ -20,6 +20,7 @@ from referee_desk.ui.generated.ui_organizer_lots_dialog import Ui_OrganizerLotsD
 from referee_desk.ui.generated.ui_organizer_new_dialog import Ui_OrganizerNewDialog
 from referee_desk.ui.generated.ui_organizer_pair_dialog import Ui_OrganizerPairDialog
 from referee_desk.ui.organizer import texts
+from referee_desk.ui.refusals import refusal_message
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
 
@@ -61,7 +62,7 @@ class _OrganizerDialog(QDialog):
         try:
             self.submit()
         except (ValueError, OSError) as error:
-            self.show_error(str(error))
+            self.show_error(refusal_message(error))
             return
         super().accept()
 

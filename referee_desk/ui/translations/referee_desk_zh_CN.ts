@@ -1798,6 +1798,26 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <translation>比赛文件拒绝了这条记录</translation>
     </message>
     <message>
+        <source>the pair cannot be accepted</source>
+        <translation>该组合无法登记</translation>
+    </message>
+    <message>
+        <source>the draw cannot be made or changed so</source>
+        <translation>无法这样抽签或更改抽签</translation>
+    </message>
+    <message>
+        <source>the result does not fit its match</source>
+        <translation>该结果与比赛不符</translation>
+    </message>
+    <message>
+        <source>two desks recorded this match differently</source>
+        <translation>两台裁判台对这场比赛的记录不同</translation>
+    </message>
+    <message>
+        <source>the tournament refused this</source>
+        <translation>赛事拒绝了这项操作</translation>
+    </message>
+    <message>
         <source>“%1” is not a card: write a suit S H D C and a rank (H10, SK), or LJ / BJ</source>
         <translation>“%1”不是一张牌：请写花色 S H D C 加点数（如 H10、SK），或 LJ / BJ</translation>
     </message>
