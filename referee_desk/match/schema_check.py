@@ -49,7 +49,7 @@ def _fast() -> Any:
 def validate_schema(event_dict: dict[str, Any]) -> None:
     """Raise SchemaRefused naming the first problem (with its JSON path)."""
     if not isinstance(event_dict, dict):
-        raise SchemaRefused("an event must be a JSON object")
+        raise SchemaRefused("an event must be a JSON object", key="event.not_an_object")
     fast = _fast()
     if fast is not None:
         try:
@@ -65,7 +65,16 @@ def validate_schema(event_dict: dict[str, Any]) -> None:
         path = "/".join(str(p) for p in best.absolute_path) or "(event)"
         seq = event_dict.get("seq") if isinstance(event_dict.get("seq"), int) else None
         etype = event_dict.get("type") if isinstance(event_dict.get("type"), str) else None
-        raise SchemaRefused(f"{path}: {best.message}", seq=seq, event_type=etype)
+        field = next((str(p) for p in reversed(best.absolute_path) if isinstance(p, str)), "")
+        if best.validator == "required" and isinstance(best.instance, dict):
+            field = next((str(f) for f in best.validator_value if f not in best.instance), field)
+        raise SchemaRefused(
+            f"{path}: {best.message}",
+            seq=seq,
+            event_type=etype,
+            key="schema.invalid",
+            params={"field": field or path, "problem": str(best.validator), "path": path},
+        )
 
 
 def _deepest(error: Any) -> Any:

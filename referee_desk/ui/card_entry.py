@@ -70,8 +70,8 @@ class CardPicker(QWidget):
         button = QPushButton(label, self)
         button.setObjectName(f"card_{token}")
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        button.setMinimumSize(44, 34)
-        button.setStyleSheet(f"color: {colour}; font-size: 13pt;")
+        button.setMinimumSize(40, 26)  # five rows fit a 700 px screen with the preview
+        button.setStyleSheet(f"color: {colour}; font-size: 12pt; min-height: 26px; padding: 0;")
         button.clicked.connect(_emitter(self.picked.emit, token))
         grid.addWidget(button, row, column)
 

@@ -95,10 +95,26 @@ def describe(event: Event) -> str:
         trump = payload.get("trump")
         if trump:
             parts.append("NT" if trump == "NT" else _cards_trump(trump))
+    if event.type == "match_ended":
+        parts.append(
+            f"{texts.side_name(str(payload.get('winner', '')))} · "
+            f"{texts.end_reason_name(str(payload.get('reason', '')))}"
+        )
+        return " ".join(parts)
     for key in ("reason", "text"):
         if payload.get(key):
             parts.append(str(payload[key]))
     return " ".join(p for p in parts if p)
+
+
+def trick_outcome(trick: Any) -> str:
+    """``南 赢第 3 墩 · 15 分``: who won a recorded trick and the points in it."""
+    return (
+        QCoreApplication.translate("EventLogModel", "%1 wins trick %2 · %3 points")
+        .replace("%1", texts.seat_name(trick.winner))
+        .replace("%2", str(trick.number))
+        .replace("%3", str(trick.points))
+    )
 
 
 def _cards_trump(trump: str) -> str:
@@ -123,6 +139,7 @@ class EventLogModel(QAbstractTableModel):
         self._consequences: dict[int, list[Any]] = {}
         self._violations: dict[int, Any] = {}
         self._corrected: dict[int, str] = {}
+        self._tricks: dict[int, Any] = {}
 
     def set_record(self, events: list[Event], state: MatchState | None) -> None:
         """Show ``events``; ``state`` (their replay) gives consequences and corrections."""
@@ -131,7 +148,9 @@ class EventLogModel(QAbstractTableModel):
         self._consequences = {}
         self._violations = {}
         self._corrected = {}
+        self._tricks = {}
         if state is not None:
+            self._tricks = {trick.seq: trick for hand in state.hands for trick in hand.tricks}
             for consequence in state.consequences:
                 self._consequences.setdefault(consequence.seq, []).append(consequence)
             self._violations = {v.seq: v for v in state.violations}
@@ -194,9 +213,11 @@ class EventLogModel(QAbstractTableModel):
         if column == "what":
             return describe(event)
         if column == "consequence":
-            text = "; ".join(
-                texts.consequence_text(c) for c in self._consequences.get(event.seq, [])
-            )
+            lines = [texts.consequence_text(c) for c in self._consequences.get(event.seq, [])]
+            trick = self._tricks.get(event.seq)
+            if trick is not None:
+                lines.insert(0, trick_outcome(trick))
+            text = "; ".join(lines)
             if event.seq in self._corrected:
                 note = QCoreApplication.translate("EventLogModel", "corrected: %1").replace(
                     "%1", self._corrected[event.seq]
@@ -204,7 +225,11 @@ class EventLogModel(QAbstractTableModel):
                 text = f"{text} ({note})" if text else note
             return text
         if column == "article":
-            articles = [c.article for c in self._consequences.get(event.seq, []) if c.article]
+            articles = [
+                texts.article_text(c.article)
+                for c in self._consequences.get(event.seq, [])
+                if c.article
+            ]
             violation = self._violations.get(event.seq)
             if violation is not None and violation.article and violation.article not in articles:
                 articles.insert(0, violation.article)

@@ -1,19 +1,38 @@
 """Painting the match view: seats, levels, status, enabled actions, clock and thinking timer.
 
-Mixed into ``MainWindow``; strings keep the ``MainWindow`` translation context.
+``MatchDisplay`` owns what only the screen needs: the scaled sizes (``Look``) and the
+text fitters, the clock's monotonic anchor and the thinking timer. It paints the
+replayed state (or the reviewed one) and never computes a rule. Strings keep the
+``MainWindow`` translation context.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QPushButton, QSizePolicy, QWidget
 
 from referee_desk.rules.seats import Side
-from referee_desk.ui import match_view, styles, texts
-from referee_desk.ui.clock_display import colour_for, format_ms, remaining_ms
-from referee_desk.ui.event_model import local_time
+from referee_desk.ui import match_view, none_guard, styles, texts
+from referee_desk.ui.clock_display import (
+    ClockAnchor,
+    anchor_from,
+    colour_for,
+    format_ms,
+    remaining_ms,
+)
+from referee_desk.ui.event_model import COLUMNS, local_time
+from referee_desk.ui.fitting import TextFitter
+from referee_desk.ui.think_timer import ThinkTimer
+
+if TYPE_CHECKING:
+    from referee_desk.ui.main_window import MainWindow
+    from referee_desk.ui.session import MatchSession
 
 #: Entry actions that stay available once the match is locked: notes (the store refuses
 #: anything else but committee rulings, issue 4/5) and the end announcement.
@@ -35,20 +54,196 @@ _ENTRY_ACTIONS = (
 )
 
 
-class MatchDisplayMixin:
-    """MainWindow methods that paint the replayed (or reviewed) state and the clock."""
+class MatchDisplay:
+    """Paints one window's match view from the replayed state."""
+
+    def __init__(self, window: MainWindow, monotonic: Callable[[], float]) -> None:
+        self.w = window
+        self.monotonic = monotonic
+        self.look = styles.Look()
+        self.dealer_labels: tuple[QWidget, ...] = ()
+        self.anchor: ClockAnchor | None = None
+        self._timeout_refreshed: ClockAnchor | None = None
+        self.think = ThinkTimer(monotonic)
+        self.fitters: tuple[TextFitter, ...] = ()
+
+    # -- layout: sizes follow the window, texts never widen it (issue 10, item 7) ---------
+
+    def setup(self) -> None:
+        self.never_grow()
+        self.make_fitters()
+        self.style_labels()
+        self.fit_rows()
+
+    def never_grow(self) -> None:
+        """Texts never widen the window: labels and buttons take the room the layout
+        gives them (long texts wrap or shrink), so only the user resizes it."""
+        ui = self.w.ui
+        ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        for widget in (
+            ui.titleLabel,
+            ui.seatTop,
+            ui.seatBottom,
+            ui.seatLeft,
+            ui.seatRight,
+            ui.nsLevelLabel,
+            ui.ewLevelLabel,
+            ui.nsRoleLabel,
+            ui.ewRoleLabel,
+            ui.nsWarningsLabel,
+            ui.ewWarningsLabel,
+            ui.handLabel,
+            ui.trumpLabel,
+            ui.pointsLabel,
+            ui.nextHandLabel,
+            ui.statusLine,
+            ui.reviewBanner,
+            ui.eventDetailLabel,
+            ui.tableFrame,
+            ui.nsGroup,
+            ui.ewGroup,
+            ui.handGroup,
+        ):
+            widget.setSizePolicy(ignored, widget.sizePolicy().verticalPolicy())
+        for label in (
+            ui.nsWarningsLabel,
+            ui.ewWarningsLabel,
+            ui.handLabel,
+            ui.pointsLabel,
+            ui.nextHandLabel,
+            ui.statusLine,
+            ui.eventDetailLabel,
+        ):
+            label.setWordWrap(True)
+        for button in self.w.findChildren(QPushButton):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            button.setSizePolicy(ignored, preferred)
+        header = ui.headerLayout
+        header.setStretch(header.indexOf(ui.titleLabel), 1)
+        # North and South take the table's whole width; East and West the sides.
+        table = ui.tableLayout
+        table.addWidget(ui.seatTop, 0, 0, 1, 3)
+        table.addWidget(ui.seatBottom, 2, 0, 1, 3)
+        for column, stretch in enumerate((2, 1, 2)):
+            table.setColumnStretch(column, stretch)
+        ui.eventView.setMinimumSize(0, 0)
+
+    def make_fitters(self) -> None:
+        """Levels, seats and entry buttons shrink to their room instead of being cut."""
+        ui = self.w.ui
+
+        def text(widget: Any) -> str:
+            return widget.text()
+
+        self.fitters = (
+            TextFitter(
+                (ui.nsLevelLabel, ui.ewLevelLabel),
+                text,
+                lambda _w, size: self.look.level_at(size),
+                largest=lambda: 50 * self.look.scale,
+                smallest=16,
+                parent=self.w,
+            ),
+            TextFitter(
+                (ui.seatTop, ui.seatBottom, ui.seatLeft, ui.seatRight),
+                text,
+                lambda w, size: self.look.seat_at(size, w in self.dealer_labels),
+                largest=lambda: 16 * self.look.scale,
+                smallest=9,
+                padding=12,
+                parent=self.w,
+            ),
+            TextFitter(
+                (ui.trumpLabel,),
+                text,
+                lambda _w, size: self.look.level_at(size),
+                largest=lambda: 28 * self.look.scale,
+                smallest=12,
+                parent=self.w,
+            ),
+            TextFitter(
+                tuple(self.w.findChildren(QPushButton)),
+                text,
+                lambda _w, size: self.look.button_at(size),
+                largest=lambda: 15 * self.look.scale,
+                smallest=8,
+                padding=18,
+                parent=self.w,
+            ),
+        )
+
+    def refit(self) -> None:
+        for fitter in self.fitters:
+            fitter.size = None
+            fitter.refit(force=True)
+
+    def style_labels(self) -> None:
+        ui = self.w.ui
+        look = self.look
+        self.w.setStyleSheet(look.base)
+        for label in (ui.nsRoleLabel, ui.ewRoleLabel):
+            label.setStyleSheet(look.role)
+        for label in (ui.nsWarningsLabel, ui.ewWarningsLabel):
+            label.setStyleSheet(look.warnings)
+        ui.handLabel.setStyleSheet(look.hand)
+        ui.pointsLabel.setStyleSheet(look.info)
+        ui.nextHandLabel.setStyleSheet(look.info)
+        ui.pausedLabel.setStyleSheet(look.paused)
+        ui.reviewBanner.setStyleSheet(look.review_banner)
+        ui.statusLine.setStyleSheet(look.status)
+        ui.titleLabel.setStyleSheet(look.hand)
+        ui.clockCaption.setStyleSheet(look.info)
+        ui.tableCenter.setStyleSheet(look.table_center)
+        ui.eventDetailLabel.setStyleSheet(look.detail)
+        menu = getattr(self.w, "violation_menu", None)
+        if menu is not None:
+            menu.setStyleSheet(f"QMenu {{ font-size: {look.pt(15)}; }}")
+        self.refit()
+
+    def fit_rows(self) -> None:
+        """Log rows as tall as their text needs (more rows fit on a small screen)."""
+        view = self.w.ui.eventView
+        view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
+
+    def resized(self, width: int, height: int) -> None:
+        """Scale the desk's sizes to the window the user chose."""
+        look = styles.Look.for_size(width, height)
+        if look == self.look:
+            return
+        self.look = look
+        self.style_labels()
+        self.fit_rows()
+        self.refresh()
+
+    # -- the clock ------------------------------------------------------------------------
+
+    def follow_clock(self, session: MatchSession | None) -> None:
+        """Anchor the displayed clock to the record (an ended match shows what was left)."""
+        if session is None:
+            self.anchor = None
+            return
+        state = session.state
+        read_at = session.now()
+        ended = state.end is not None and state.end.recorded
+        if ended and state.last_recorded_at:
+            read_at = datetime.fromisoformat(state.last_recorded_at.replace("Z", "+00:00"))
+        self.anchor = anchor_from(state.clock, read_at, self.monotonic)
+        if ended:
+            self.anchor = replace(self.anchor, running=False)
+
+    # -- painting -------------------------------------------------------------------------
 
     def shown_state(self) -> Any:
-        if self.session is None:
+        if self.w.session is None:
             return None
-        if self.review_row is not None:
-            return self.session.state_at(self.review_row)
-        return self.session.state
+        if self.w.review.row is not None:
+            return self.w.session.state_at(self.w.review.row)
+        return self.w.session.state
 
-    def refresh_view(self) -> None:
-        ui = self.ui
+    def refresh(self) -> None:
+        ui = self.w.ui
         state = self.shown_state()
-        bottom = self.settings.bottom_seat
+        bottom = self.w.settings.bottom_seat
         positions = match_view.table_positions(bottom)
         labels = {
             "top": ui.seatTop,
@@ -57,13 +252,16 @@ class MatchDisplayMixin:
             "right": ui.seatRight,
         }
         hand = None if state is None else state.current_hand
+        dealers: list[Any] = []
         for position, seat in positions.items():
             label = labels[position]
             label.setText(match_view.seat_text(state, seat) if state else texts.seat_name(seat))
             dealer = hand is not None and hand.dealer is not None and str(hand.dealer) == seat.value
-            label.setStyleSheet(styles.DEALER_SEAT_STYLE if dealer else styles.SEAT_STYLE)
+            if dealer:
+                dealers.append(label)
+        self.dealer_labels = tuple(dealers)
         ui.tableCenter.setText("↺")
-        referee = "" if self.session is None else self.session.referee
+        referee = "" if self.w.session is None else self.w.session.referee
         ui.titleLabel.setText(
             match_view.title_text(state, referee)
             if state
@@ -90,8 +288,8 @@ class MatchDisplayMixin:
         ui.pointsLabel.setText(match_view.points_text(state) if state else "")
         ui.nextHandLabel.setText(match_view.next_hand_text(state) if state else "")
         ui.statusLine.setText(match_view.end_text(state) if state else "")
-        if self.review_row is not None and self.session is not None:
-            event = self.session.events[self.review_row]
+        if self.w.review.row is not None and self.w.session is not None:
+            event = self.w.session.events[self.w.review.row]
             ui.reviewBanner.setText(
                 QCoreApplication.translate(
                     "MainWindow", "Review %1 (event %2) — ←/→ to step, Esc to leave"
@@ -102,13 +300,69 @@ class MatchDisplayMixin:
             ui.reviewBanner.show()
         else:
             ui.reviewBanner.hide()
-        self._update_enabled()
+        ui.eventDetailLabel.setText(self.event_detail())
+        self.update_enabled()
+        self.refit()
         self.tick()
 
-    def _update_enabled(self) -> None:
-        ui = self.ui
-        state = None if self.session is None else self.session.state
-        live = state is not None and self.review_row is None
+    def event_detail(self) -> str:
+        """The selected event (else the last) in full: what, consequence, article —
+        readable without the mouse however narrow the log's columns are."""
+        if self.w.session is None or not self.w.session.events:
+            return ""
+        row = len(self.w.session.events) - 1 if self.w.review.row is None else self.w.review.row
+        model = self.w.model
+        if row >= model.rowCount():
+            return ""
+
+        def cell(name: str) -> str:
+            return str(model.index(row, COLUMNS.index(name)).data() or "")
+
+        head = " ".join(p for p in (f"#{self.w.session.events[row].seq}", cell("time")) if p)
+        what = " ".join(p for p in (cell("seat"), cell("what")) if p)
+        text = f"{head} · {what}"
+        if cell("consequence"):
+            text += f" → {cell('consequence')}"
+        if cell("article"):
+            text += f" ({cell('article')})"
+        return text
+
+    def why_disabled(self, action: QAction) -> str:
+        """Why an entry key does nothing now (issue 10, item 8: no key is silent)."""
+        state = None if self.w.session is None else self.w.session.state
+        if state is None:
+            return QCoreApplication.translate(
+                "MainWindow", "No match is open: open or start one first (Ctrl+M)."
+            )
+        if self.w.review.row is not None:
+            return QCoreApplication.translate(
+                "MainWindow", "Review mode: Esc returns to the live match."
+            )
+        if state.end is not None and state.end.recorded:
+            return QCoreApplication.translate(
+                "MainWindow",
+                "The match is over: only notes (N) and, once a committee member signs in, "
+                "committee rulings (V 9) can follow.",
+            )
+        if action is self.w.ui.actionUndo:
+            return QCoreApplication.translate("MainWindow", "Nothing to undo at this desk.")
+        return QCoreApplication.translate("MainWindow", "Not available now.")
+
+    def explain_key(self, key: Any) -> bool:
+        """A key of a disabled action: say why in the status bar. True if it was one."""
+        for action in self.w.actions():
+            if action.isEnabled() or action.shortcut().isEmpty():
+                continue
+            if action.shortcut().matches(key) == action.shortcut().SequenceMatch.ExactMatch:
+                self.w.last_message = self.why_disabled(action)
+                self.w.statusBar().showMessage(self.w.last_message, 8000)
+                return True
+        return False
+
+    def update_enabled(self) -> None:
+        ui = self.w.ui
+        state = None if self.w.session is None else self.w.session.state
+        live = state is not None and self.w.review.row is None
         locked = bool(state is not None and state.end is not None and state.end.recorded)
         for name in _ENTRY_ACTIONS:
             action: QAction = getattr(ui, name)
@@ -116,7 +370,7 @@ class MatchDisplayMixin:
             if name in _IN_REVIEW:
                 enabled = state is not None and (not locked or name in _AFTER_END)
             if name == "actionUndo":
-                enabled = enabled and self._can_undo
+                enabled = enabled and self.w.entries.can_undo
             action.setEnabled(enabled)
         for button, action in (
             (ui.bidButton, ui.actionBid),
@@ -129,14 +383,14 @@ class MatchDisplayMixin:
         ):
             button.setEnabled(action.isEnabled())
         # After the end, the committee may still rule (8.11): once signed in at this desk.
-        committee = self.committee is not None
-        for key, action in self.violation_actions.items():
+        committee = self.w.committee is not None
+        for key, action in self.w.violation_actions.items():
             action.setEnabled(live and (not locked or (key == "9" and committee)))
         if locked and live and committee:
             ui.violationButton.setEnabled(True)
             ui.actionViolation.setEnabled(True)
-        self.actionCommitteeSignIn.setEnabled(self.tf is not None and not self.tf.read_only)
-        ui.actionLeaveReview.setEnabled(self.review_row is not None)
+        self.w.actionCommitteeSignIn.setEnabled(self.w.tf is not None and not self.w.tf.read_only)
+        ui.actionLeaveReview.setEnabled(self.w.review.row is not None)
         clock = None if state is None else state.clock
         if clock is None or not clock.started:
             ui.pauseButton.setText(QCoreApplication.translate("MainWindow", "Start clock (P)"))
@@ -147,50 +401,51 @@ class MatchDisplayMixin:
 
     def tick(self) -> None:
         """Repaint the clock and the thinking timer (computed, never counted)."""
-        ui = self.ui
-        now = self._monotonic()
-        if self.review_row is not None and self.session is not None:
-            event = self.session.events[self.review_row]
-            limit = self.session.state.clock.limit_ms
+        none_guard.top_up()
+        ui = self.w.ui
+        now = self.monotonic()
+        if self.w.review.row is not None and self.w.session is not None:
+            event = self.w.session.events[self.w.review.row]
+            limit = self.w.session.state.clock.limit_ms
             left = limit - (event.clock_ms or 0)
             ui.clockLabel.setText(format_ms(left))
-            ui.clockLabel.setStyleSheet(styles.clock_style(colour_for(left), True))
+            ui.clockLabel.setStyleSheet(self.look.clock(colour_for(left), True))
             ui.pausedLabel.hide()
-        elif self._anchor is None:
+        elif self.anchor is None:
             ui.clockLabel.setText("—")
             ui.pausedLabel.hide()
         else:
-            left = remaining_ms(self._anchor, now)
-            paused = self._anchor.started and not self._anchor.running
+            left = remaining_ms(self.anchor, now)
+            paused = self.anchor.started and not self.anchor.running
             ui.clockLabel.setText(format_ms(left))
-            ui.clockLabel.setStyleSheet(styles.clock_style(colour_for(left), paused))
+            ui.clockLabel.setStyleSheet(self.look.clock(colour_for(left), paused))
             ended = (
-                self.session is not None
-                and self.session.state.end is not None
-                and (self.session.state.end.recorded)
+                self.w.session is not None
+                and self.w.session.state.end is not None
+                and (self.w.session.state.end.recorded)
             )
-            ui.pausedLabel.setVisible(paused or not self._anchor.started)
+            ui.pausedLabel.setVisible(paused or not self.anchor.started)
             if ended:
                 ui.pausedLabel.setText(QCoreApplication.translate("MainWindow", "MATCH OVER"))
-            elif not self._anchor.started:
+            elif not self.anchor.started:
                 ui.pausedLabel.setText(QCoreApplication.translate("MainWindow", "NOT STARTED"))
             elif paused:
-                reason = self._anchor.paused_reason or ""
+                reason = self.anchor.paused_reason or ""
                 ui.pausedLabel.setText(
                     QCoreApplication.translate("MainWindow", "PAUSED %1")
                     .replace("%1", reason)
                     .strip()
                 )
             if (
-                self._anchor.running
+                self.anchor.running
                 and left <= 0
-                and self.session is not None
-                and self.session.state.end is None
-                and self._timeout_refreshed is not self._anchor
+                and self.w.session is not None
+                and self.w.session.state.end is None
+                and self._timeout_refreshed is not self.anchor
             ):
                 # Time is up: replay once at this moment so the match layer can end it.
-                self._timeout_refreshed = self._anchor
-                QTimer.singleShot(0, self.session.refresh)
+                self._timeout_refreshed = self.anchor
+                QTimer.singleShot(0, self.w.session.refresh)
         if self.think.running:
             remaining = self.think.remaining_s()
             if remaining > 0:
@@ -199,13 +454,13 @@ class MatchDisplayMixin:
                         "%1", f"{remaining:.1f}"
                     )
                 )
-                ui.thinkLabel.setStyleSheet(styles.THINK_STYLE)
+                ui.thinkLabel.setStyleSheet(self.look.think)
             else:
                 ui.thinkLabel.setText(
                     QCoreApplication.translate("MainWindow", "Over by %1 s (O records)").replace(
                         "%1", str(self.think.overrun_s())
                     )
                 )
-                ui.thinkLabel.setStyleSheet(styles.THINK_OVER_STYLE)
+                ui.thinkLabel.setStyleSheet(self.look.think_over)
         else:
             ui.thinkLabel.setText("")

@@ -1,14 +1,16 @@
 """The referee's entries: bid, hand result, trick, violations, clock, notes, undo, corrections.
 
-Each opens a dialog (``run_dialog``) and records through the undo stack. Mixed into
-``MainWindow``; strings keep the ``MainWindow`` translation context.
+``EntryActions`` opens one dialog per entry (the window's ``run_dialog``) and records
+through its undo stack; it owns that stack and the end announcement. Strings keep the
+``MainWindow`` translation context.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QDialog
 
 from referee_desk.ui import texts
@@ -18,72 +20,105 @@ from referee_desk.ui.dialogs.match_end import MatchEndDialog
 from referee_desk.ui.dialogs.reason import ReasonDialog
 from referee_desk.ui.dialogs.trick import TrickDialog
 from referee_desk.ui.dialogs.violations import OverrunDialog
+from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 from referee_desk.ui.undo import RecordedEntry
 
+if TYPE_CHECKING:
+    from referee_desk.ui.main_window import MainWindow
 
-class EntryActionsMixin:
-    """MainWindow methods behind the entry actions (one dialog per entry)."""
+
+class EntryActions:
+    """The entry actions of one window, its undo stack and the end announcement."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.w = window
+        self.undo_stack = QUndoStack(window)
+        self.can_undo = False
+        self.announced_end: int | None = None
+        self.undo_stack.canUndoChanged.connect(self._on_can_undo)
+
+    def _on_can_undo(self, can_undo: bool) -> None:
+        self.can_undo = can_undo
+        self.w.display.update_enabled()
+
+    def session_changed(self, session: MatchSession | None) -> None:
+        """Another match (or none): its undo history and announcement start afresh."""
+        self.undo_stack.clear()
+        self.announced_end = None
+        if session is not None and session.state.end is not None and session.state.end.recorded:
+            self.announced_end = session.state.end.seq
+
+    @property
+    def session(self) -> MatchSession | None:
+        return self.w.session
 
     def _entry_dialog(self, dialog: Any) -> QDialog:
         def done(_result: int) -> None:
             if dialog.recorded:
                 self.push_entry(dialog.recorded, dialog.windowTitle())
 
-        return self.run_dialog(dialog, done)
+        return self.w.run_dialog(dialog, done)
 
     def push_entry(self, events: list[Any], text: str) -> None:
         assert self.session is not None
         self.undo_stack.push(RecordedEntry(self.session, events, text))
-        self._update_enabled()
+        self.w.display.update_enabled()
 
-    def _need_session(self) -> MatchSession | None:
+    def show_match_view(self) -> None:
+        """Bring the match view to the front (a match key pressed on the organizer's tab)."""
+        tabs = getattr(self.w, "organizer_tabs", None)
+        if tabs is not None and tabs.currentIndex() != 0:
+            tabs.setCurrentIndex(0)
+
+    def need_session(self) -> MatchSession | None:
+        self.show_match_view()
         if self.session is None:
-            self.show_message(
+            self.w.show_message(
                 QCoreApplication.translate("MainWindow", "No match"),
                 QCoreApplication.translate("MainWindow", "Open or start a match first (Ctrl+M)."),
             )
         return self.session
 
     def open_bid(self) -> None:
-        if (session := self._need_session()) is not None:
-            self._entry_dialog(BidDialog(session, self))
+        if (session := self.need_session()) is not None:
+            self._entry_dialog(BidDialog(session, self.w))
 
     def open_hand_summary(self) -> None:
-        if (session := self._need_session()) is not None:
-            self._entry_dialog(HandSummaryDialog(session, self))
+        if (session := self.need_session()) is not None:
+            self._entry_dialog(HandSummaryDialog(session, self.w))
 
     def open_trick(self) -> None:
-        if (session := self._need_session()) is not None:
-            self._entry_dialog(TrickDialog(session, self))
+        if (session := self.need_session()) is not None:
+            self._entry_dialog(TrickDialog(session, self.w))
 
     def open_violation(self, dialog_class: type) -> QDialog | None:
-        if (session := self._need_session()) is None:
+        if (session := self.need_session()) is None:
             return None
-        return self._entry_dialog(dialog_class(session, self))
+        return self._entry_dialog(dialog_class(session, self.w))
 
     def show_violation_menu(self) -> None:
-        if self._need_session() is None:
+        if self.need_session() is None:
             return
-        button = self.ui.violationButton
-        self.violation_menu.popup(button.mapToGlobal(button.rect().bottomLeft()))
+        button = self.w.ui.violationButton
+        self.w.violation_menu.popup(button.mapToGlobal(button.rect().bottomLeft()))
 
     def open_match_end(self) -> None:
-        if (session := self._need_session()) is not None:
-            self._entry_dialog(MatchEndDialog(session, self))
+        if (session := self.need_session()) is not None:
+            self._entry_dialog(MatchEndDialog(session, self.w))
 
-    def _maybe_announce_end(self) -> None:
+    def maybe_announce_end(self) -> None:
         """A newly derived end opens the announcement for the referee to confirm."""
         state = None if self.session is None else self.session.state
         if state is None or state.end is None or state.end.recorded:
             return
-        if self._announced_end == state.end.seq or self.active_dialog is not None:
+        if self.announced_end == state.end.seq or self.w.active_dialog is not None:
             return
-        self._announced_end = state.end.seq
+        self.announced_end = state.end.seq
         QTimer.singleShot(0, self.open_match_end)
 
     def toggle_pause(self) -> None:
-        session = self._need_session()
+        session = self.need_session()
         if session is None:
             return
         clock = session.state.clock
@@ -100,13 +135,13 @@ class EntryActionsMixin:
                     QCoreApplication.translate("MainWindow", "dispute"),
                     QCoreApplication.translate("MainWindow", "break"),
                 ],
-                self,
+                self.w,
                 submit=lambda reason: self._record(
                     [("clock_paused", {"reason": reason})],
                     QCoreApplication.translate("MainWindow", "Clock paused"),
                 ),
             )
-            self.run_dialog(dialog)
+            self.w.run_dialog(dialog)
         else:
             self._submit_simple(
                 [("clock_resumed", {})], QCoreApplication.translate("MainWindow", "Clock resumed")
@@ -122,27 +157,29 @@ class EntryActionsMixin:
         try:
             events = self.session.submit_many(entries)
         except (ValueError, OSError) as error:
-            self.show_message(QCoreApplication.translate("MainWindow", "Refused"), str(error))
+            self.w.show_message(
+                QCoreApplication.translate("MainWindow", "Refused"), refusal_message(error)
+            )
             return False
         self.push_entry(events, text)
         return True
 
     def start_think(self) -> None:
-        if (session := self._need_session()) is not None:
-            self.think.start(session.state.ruleset.think_seconds)
-            self.tick()
+        if (session := self.need_session()) is not None:
+            self.w.display.think.start(session.state.ruleset.think_seconds)
+            self.w.tick()
 
     def record_overrun(self) -> None:
-        session = self._need_session()
+        session = self.need_session()
         if session is None:
             return
         dialog = self.open_violation(OverrunDialog)
-        if dialog is not None and self.think.running:
-            dialog.ui.secondsSpin.setValue(self.think.elapsed_s())
-        self.think.stop()
+        if dialog is not None and self.w.display.think.running:
+            dialog.ui.secondsSpin.setValue(self.w.display.think.elapsed_s())
+        self.w.display.think.stop()
 
     def add_note(self) -> None:
-        if self._need_session() is None:
+        if self.need_session() is None:
             return
         about = self.selected_seq()
 
@@ -156,13 +193,13 @@ class EntryActionsMixin:
             QCoreApplication.translate("MainWindow", "Note"),
             QCoreApplication.translate("MainWindow", "Note for the record:"),
             [],
-            self,
+            self.w,
             submit=submit,
         )
-        self.run_dialog(dialog)
+        self.w.run_dialog(dialog)
 
     def undo_last(self) -> None:
-        if self._need_session() is None or not self.undo_stack.canUndo():
+        if self.need_session() is None or not self.undo_stack.canUndo():
             return
         command = self.undo_stack.command(self.undo_stack.index() - 1)
         dialog = ReasonDialog(
@@ -171,7 +208,7 @@ class EntryActionsMixin:
                 "MainWindow", "Undo “%1”: a correction is recorded (nothing is deleted). Reason:"
             ).replace("%1", command.text()),
             [QCoreApplication.translate("MainWindow", "entered by mistake")],
-            self,
+            self.w,
             default=QCoreApplication.translate("MainWindow", "entered by mistake"),
         )
 
@@ -182,20 +219,21 @@ class EntryActionsMixin:
             self.undo_stack.undo()
             if command.error is not None:
                 self.undo_stack.redo()
-                self.show_message(
-                    QCoreApplication.translate("MainWindow", "Refused"), str(command.error)
+                self.w.show_message(
+                    QCoreApplication.translate("MainWindow", "Refused"),
+                    refusal_message(command.error),
                 )
 
-        self.run_dialog(dialog, done)
+        self.w.run_dialog(dialog, done)
 
     def selected_seq(self) -> int | None:
-        index = self.ui.eventView.currentIndex()
+        index = self.w.ui.eventView.currentIndex()
         if not index.isValid():
             return None
-        return self.model.event_at(self.proxy.mapToSource(index).row()).seq
+        return self.w.model.event_at(self.w.proxy.mapToSource(index).row()).seq
 
     def correct_selected(self) -> None:
-        session = self._need_session()
+        session = self.need_session()
         if session is None:
             return
         seq = self.selected_seq() or (session.events[-1].seq if session.events else None)
@@ -208,7 +246,7 @@ class EntryActionsMixin:
             .replace("%1", str(seq))
             .replace("%2", texts.event_kind_name(event.type)),
             [],
-            self,
+            self.w,
             submit=lambda reason: self._record(
                 [("correction", {"target_seq": seq, "action": "void", "reason": reason})],
                 QCoreApplication.translate("MainWindow", "Correction"),
@@ -217,6 +255,6 @@ class EntryActionsMixin:
 
         def done(result: int) -> None:
             if result == QDialog.DialogCode.Accepted:
-                self.leave_review()
+                self.w.review.leave()
 
-        self.run_dialog(dialog, done)
+        self.w.run_dialog(dialog, done)

@@ -1,46 +1,58 @@
-"""Review mode: stepping through the event log and filtering it to violations.
+"""Review mode: stepping through the event log, and filtering it to violations.
 
-Mixed into ``MainWindow``.
+``Review`` owns which event is reviewed (``row``; None = the live match). The window
+shows the state as of that event; entries other than notes and corrections wait.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QItemSelectionModel, QModelIndex
 
+if TYPE_CHECKING:
+    from referee_desk.ui.main_window import MainWindow
 
-class ReviewMixin:
-    """MainWindow methods of review mode and the event log filter."""
 
-    def _on_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if self.session is None or not current.isValid():
+class Review:
+    """The reviewed event of the window's event log (None: live)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.w = window
+        self.row: int | None = None
+
+    def on_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        session = self.w.session
+        if session is None or not current.isValid():
             return
-        row = self.proxy.mapToSource(current).row()
-        self.review_row = None if row == len(self.session.events) - 1 else row
-        self.refresh_view()
+        row = self.w.proxy.mapToSource(current).row()
+        self.row = None if row == len(session.events) - 1 else row
+        self.w.refresh_view()
 
-    def step_review(self, delta: int) -> None:
-        if self.session is None or not self.session.events:
+    def step(self, delta: int) -> None:
+        session = self.w.session
+        if session is None or not session.events:
             return
-        last = len(self.session.events) - 1
-        row = last if self.review_row is None else self.review_row
+        last = len(session.events) - 1
+        row = last if self.row is None else self.row
         row = max(0, min(last, row + delta))
-        source = self.model.index(row, 0)
-        proxy_index = self.proxy.mapFromSource(source)
+        proxy_index = self.w.proxy.mapFromSource(self.w.model.index(row, 0))
         if proxy_index.isValid():
-            self.ui.eventView.selectionModel().setCurrentIndex(
+            self.w.ui.eventView.selectionModel().setCurrentIndex(
                 proxy_index,
                 QItemSelectionModel.SelectionFlag.ClearAndSelect
                 | QItemSelectionModel.SelectionFlag.Rows,
             )
-        self.review_row = None if row == last else row
-        self.refresh_view()
+        self.row = None if row == last else row
+        self.w.refresh_view()
 
-    def leave_review(self) -> None:
-        self.ui.eventView.clearSelection()
-        self.ui.eventView.setCurrentIndex(QModelIndex())
-        self.review_row = None
-        self.refresh_view()
+    def leave(self) -> None:
+        view = self.w.ui.eventView
+        view.clearSelection()
+        view.setCurrentIndex(QModelIndex())
+        self.row = None
+        self.w.refresh_view()
 
     def set_violations_only(self, enabled: bool) -> None:
-        self.ui.violationsOnlyCheck.setChecked(enabled)
-        self.proxy.set_only_violations(enabled)
+        self.w.ui.violationsOnlyCheck.setChecked(enabled)
+        self.w.proxy.set_only_violations(enabled)

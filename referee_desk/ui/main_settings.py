@@ -1,58 +1,116 @@
 """Language, settings, seat rotation, the shortcut list and the about box.
 
-Mixed into ``MainWindow``; strings keep the ``MainWindow`` translation context.
+``DeskPreferences`` acts on the window's ``DeskSettings``; strings keep the
+``MainWindow`` translation context.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+import html
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from referee_desk.ui.dialogs.settings_dialog import SettingsDialog
 
+if TYPE_CHECKING:
+    from referee_desk.ui.main_window import MainWindow
 
-class DeskSettingsMixin:
-    """MainWindow methods for the desk's settings and help."""
+
+class DeskPreferences:
+    """The desk's settings and help, for one window."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.w = window
 
     def set_language(self, language: str) -> None:
         """Switch the interface language now (no restart) and remember it."""
-        self.settings.language = language
-        self.languages.apply(language)
+        self.w.settings.language = language
+        self.w.languages.apply(language)
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.settings, self)
+        dialog = SettingsDialog(self.w.settings, self.w)
 
         def done(result: int) -> None:
             if result == QDialog.DialogCode.Accepted:
-                self.settings.bottom_seat = dialog.bottom_seat
-                if dialog.language != self.languages.current:
+                self.w.settings.bottom_seat = dialog.bottom_seat
+                if dialog.language != self.w.languages.current:
                     self.set_language(dialog.language)
-                self.refresh_view()
+                self.w.refresh_view()
 
-        self.run_dialog(dialog, done)
+        self.w.run_dialog(dialog, done)
 
     def rotate_seats(self) -> None:
         """Turn the diagram a quarter so the referee's nearest seat is at the bottom."""
-        self.settings.bottom_seat = self.settings.bottom_seat.next_in_play
-        self.refresh_view()
+        self.w.settings.bottom_seat = self.w.settings.bottom_seat.next_in_play
+        self.w.refresh_view()
 
     def shortcut_lines(self) -> list[str]:
-        actions = [a for a in self.actions() if not a.shortcut().isEmpty()]
+        actions = [a for a in self.w.actions() if not a.shortcut().isEmpty()]
         return [f"{a.shortcut().toString()}\t{a.text().replace('&', '')}" for a in actions]
 
     def show_shortcuts(self) -> None:
-        lines = self.shortcut_lines()
-        lines += [
-            f"{key}\t{a.text().replace('&', '')}" for key, a in self.violation_actions.items()
+        """F1: the keys in two columns (actions; violations and how entries are typed),
+        so the list fits a 1024×700 screen."""
+
+        def rows(pairs: list[tuple[str, str]]) -> str:
+            cells = "".join(
+                f"<tr><td style='padding-right:10px'><b>{html.escape(key)}</b></td>"
+                f"<td>{html.escape(text)}</td></tr>"
+                for key, text in pairs
+            )
+            return f"<table>{cells}</table>"
+
+        actions = [tuple(line.split("\t", 1)) for line in self.shortcut_lines()]
+        violations = [
+            (key, a.text().replace("&", "").split("  ", 1)[-1])
+            for key, a in self.w.violation_actions.items()
         ]
-        self.show_message(
-            QCoreApplication.translate("MainWindow", "Keyboard shortcuts"),
-            "\n".join(lines),
-            QMessageBox.Icon.Information,
+        typing = "".join(f"<p>{html.escape(line)}</p>" for line in self.typing_lines())
+        text = (
+            "<table><tr>"
+            f"<td valign='top' style='padding-right:18px'>{rows(actions)}</td>"
+            f"<td valign='top'>{rows(violations)}{typing}</td>"
+            "</tr></table>"
         )
+        box = self.w.show_message(
+            QCoreApplication.translate("MainWindow", "Keyboard shortcuts"),
+            text,
+            QMessageBox.Icon.NoIcon,
+        )
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setStyleSheet(f"QLabel {{ font-size: {self.w.display.look.pt(11.5)}; }}")
+
+    @staticmethod
+    def typing_lines() -> list[str]:
+        """How entries are typed, with the keystrokes measured by the tests (docs/desk.md)."""
+        return [
+            QCoreApplication.translate(
+                "MainWindow",
+                "Bid: B, seat letter, Tab, cards (LJ H3 H3), Enter; the kind follows the "
+                "standing bid; W LJ H3 names the seat in the cards; Ctrl+Enter closes the "
+                "bidding.",
+            ),
+            QCoreApplication.translate(
+                "MainWindow",
+                "Hand result: R, 135, Tab, 10, Tab, 2, Enter (10 keys); every number is "
+                "recorded as typed.",
+            ),
+            QCoreApplication.translate(
+                "MainWindow",
+                "Trick: T, then four plays separated by spaces and Enter: SK SA H4 S5 (13 keys "
+                "with T), a pair S5S5 S6S6 H4H4 S9S9 (20), a bomb (36); ! before a play marks "
+                "a discard; Ctrl+L marks the last trick, whose result is previewed.",
+            ),
+            QCoreApplication.translate(
+                "MainWindow",
+                "Text boxes: Ctrl+Enter records. Esc asks before what was typed is discarded.",
+            ),
+        ]
 
     def show_about(self) -> None:
-        self.show_message(
+        self.w.show_message(
             QCoreApplication.translate("MainWindow", "About Referee Desk"),
             QCoreApplication.translate(
                 "MainWindow",

@@ -6,11 +6,14 @@ are opened window-modal and non-blocking (``active_dialog``), so the same code p
 serves the mouse, the keyboard and the tests.
 
 This module builds the window and keeps file opening, recovery and backups (tests patch
-``BACKUP_EVERY`` here); the rest is mixed in by purpose: ``main_session`` (the open match),
-``main_entries`` (entry actions), ``main_display`` (the view, clock and thinking timer),
-``main_review`` (review mode, event log filter) and ``main_settings`` (language, settings,
-help). The mixins' strings are translated in the ``MainWindow`` context explicitly, since
-lupdate names the context after the class a string is written in.
+``BACKUP_EVERY`` here). The rest is done by collaborating objects that own their state:
+``MatchController`` (``main_session``: the open match and the committee member),
+``EntryActions`` (``main_entries``: one dialog per entry, the undo stack, the end
+announcement), ``MatchDisplay`` (``main_display``: painting, sizes, clock and thinking
+timer), ``Review`` (``main_review``: the reviewed event, the violation filter) and
+``DeskPreferences`` (``main_settings``: language, settings, help). Their strings are
+translated in the ``MainWindow`` context explicitly, since lupdate names the context
+after the class a string is written in.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QUndoStack
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -30,6 +33,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QWidget,
 )
 
@@ -43,10 +47,6 @@ from referee_desk.store import (
     TournamentFile,
     backups,
 )
-from referee_desk.ui import styles
-from referee_desk.ui.clock_display import (
-    ClockAnchor,
-)
 from referee_desk.ui.dialogs.bid import hand_start_entries
 from referee_desk.ui.dialogs.match_end import MatchEndDialog
 from referee_desk.ui.dialogs.recover import RecoverDialog
@@ -54,13 +54,14 @@ from referee_desk.ui.dialogs.violations import VIOLATION_MENU
 from referee_desk.ui.event_model import COLUMNS, EventLogModel, ViolationFilterProxy
 from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
 from referee_desk.ui.language import LanguageManager
-from referee_desk.ui.main_display import MatchDisplayMixin
-from referee_desk.ui.main_entries import EntryActionsMixin
-from referee_desk.ui.main_review import ReviewMixin
-from referee_desk.ui.main_session import MatchSessionMixin
-from referee_desk.ui.main_settings import DeskSettingsMixin
+from referee_desk.ui.main_display import MatchDisplay
+from referee_desk.ui.main_entries import EntryActions
+from referee_desk.ui.main_review import Review
+from referee_desk.ui.main_session import MatchController
+from referee_desk.ui.main_settings import DeskPreferences
 from referee_desk.ui.messages import open_message
 from referee_desk.ui.organizer import install_organizer
+from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 from referee_desk.ui.settings import DeskSettings
 from referee_desk.ui.think_timer import ThinkTimer
@@ -71,14 +72,11 @@ _COMMITTEE_KEYS = ("9", "0")
 BACKUP_EVERY = 20
 
 
-class MainWindow(
-    MatchSessionMixin,
-    EntryActionsMixin,
-    MatchDisplayMixin,
-    ReviewMixin,
-    DeskSettingsMixin,
-    QMainWindow,
-):
+class MainWindow(QMainWindow):
+    """The window: its form, the event log models, files and dialogs; the rest is done by
+    collaborators that own their state (``match``, ``entries``, ``review``, ``display``,
+    ``prefs``), the way Anki's ``aqt`` keeps the reviewer apart from the main window."""
+
     #: The open tournament file changed (opened, reopened after recovery, or closed).
     file_changed = Signal()
 
@@ -93,24 +91,18 @@ class MainWindow(
         super().__init__(parent)
         self.settings = settings
         self.languages = languages or LanguageManager()
-        self._monotonic = monotonic
         self.tf: TournamentFile | None = None
-        self.session: MatchSession | None = None
-        self.committee: Session | None = None
         self.active_dialog: QDialog | None = None
         self.last_message = ""
-        self.review_row: int | None = None
-        self._anchor: ClockAnchor | None = None
-        self._announced_end: int | None = None
-        self._timeout_refreshed: ClockAnchor | None = None
-        self.think = ThinkTimer(monotonic)
-        self.undo_stack = QUndoStack(self)
-        self._can_undo = False
 
         self.ui = Ui_MainWindow()
         self.ui.setupUi(self)
-        self.setStyleSheet(styles.BASE_STYLE)
-        self._style_labels()
+        self.display = MatchDisplay(self, monotonic)
+        self.review = Review(self)
+        self.match = MatchController(self)
+        self.entries = EntryActions(self)
+        self.prefs = DeskPreferences(self)
+        self.display.setup()
         self.model = EventLogModel(self)
         self.proxy = ViolationFilterProxy(self)
         self.proxy.setSourceModel(self.model)
@@ -120,9 +112,13 @@ class MainWindow(
         header.setSectionResizeMode(COLUMNS.index("consequence"), QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
         self.ui.eventView.setWordWrap(False)
+        self.display.fit_rows()
         self.ui.eventView.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.ui.eventView.selectionModel().currentRowChanged.connect(self._on_row_changed)
+        self.ui.eventView.selectionModel().currentRowChanged.connect(self.review.on_row_changed)
+        for watched in (self, self.ui.eventView, self.ui.violationsOnlyCheck):
+            watched.installEventFilter(self)
         self._build_violation_menu()
+        self.display.style_labels()
         self._build_committee_action()
         self._connect_actions()
         self.timer = QTimer(self)
@@ -135,65 +131,72 @@ class MainWindow(
         state = settings.window_state
         if state is not None:
             self.restoreState(state)
+        self._fit_to_screen()
         self.retranslate()
         self.refresh_view()
         # The organizer's tab (pairs, draw, bracket, standings, exports) sits beside
         # the match view.
         install_organizer(self)
+        for widget in (*self.organizer.findChildren(QPushButton), self.organizer.ui.infoLabel):
+            widget.setSizePolicy(QSizePolicy.Policy.Ignored, widget.sizePolicy().verticalPolicy())
 
     # ------------------------------------------------------------------ setup
 
-    def _style_labels(self) -> None:
-        ui = self.ui
-        for label in (ui.nsLevelLabel, ui.ewLevelLabel):
-            label.setStyleSheet(styles.LEVEL_STYLE)
-        for label in (ui.nsRoleLabel, ui.ewRoleLabel):
-            label.setStyleSheet(styles.ROLE_STYLE)
-        for label in (ui.nsWarningsLabel, ui.ewWarningsLabel):
-            label.setStyleSheet(styles.WARNINGS_STYLE)
-        ui.trumpLabel.setStyleSheet(styles.TRUMP_STYLE)
-        ui.handLabel.setStyleSheet(styles.HAND_STYLE)
-        ui.pointsLabel.setStyleSheet(styles.INFO_STYLE)
-        ui.nextHandLabel.setStyleSheet(styles.INFO_STYLE)
-        ui.pausedLabel.setStyleSheet(styles.PAUSED_STYLE)
-        ui.reviewBanner.setStyleSheet(styles.REVIEW_BANNER_STYLE)
-        ui.statusLine.setStyleSheet(styles.STATUS_STYLE)
-        ui.titleLabel.setStyleSheet(styles.HAND_STYLE)
-        ui.clockCaption.setStyleSheet(styles.INFO_STYLE)
-        ui.tableCenter.setStyleSheet("font-size: 28pt; color: #9e9e9e;")
-        for button in self.findChildren(QPushButton):
-            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    def eventFilter(self, watched: Any, event: QEvent) -> bool:
+        """Keys of disabled entry actions are explained instead of ignored."""
+        if event.type() == QEvent.Type.KeyPress and self.active_dialog is None:
+            combined = QKeySequence(event.keyCombination())
+            if self.display.explain_key(combined):
+                return True
+        return super().eventFilter(watched, event)
+
+    def _fit_to_screen(self) -> None:
+        """Open no larger than the screen (a saved size from a bigger screen, or the
+        form's default on a 1024×700 laptop)."""
+        screen = self.screen()
+        if screen is None:
+            return
+        room = screen.availableGeometry()
+        width, height = min(self.width(), room.width()), min(self.height(), room.height())
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        if hasattr(self, "display"):
+            self.display.resized(self.width(), self.height())
 
     def _connect_actions(self) -> None:
         ui = self.ui
+        match, entries, review, prefs = self.match, self.entries, self.review, self.prefs
         wiring = {
             ui.actionOpenFile: self.choose_file,
-            ui.actionOpenMatch: self.open_match_dialog,
-            ui.actionSettings: self.open_settings,
-            ui.actionExportReport: self.choose_report_file,
+            ui.actionOpenMatch: match.open_match_dialog,
+            ui.actionSettings: prefs.open_settings,
+            ui.actionExportReport: match.choose_report_file,
             ui.actionQuit: self.close,
-            ui.actionUndo: self.undo_last,
-            ui.actionCorrection: self.correct_selected,
-            ui.actionBid: self.open_bid,
-            ui.actionHandResult: self.open_hand_summary,
-            ui.actionTrick: self.open_trick,
-            ui.actionViolation: self.show_violation_menu,
-            ui.actionThink: self.start_think,
-            ui.actionOverrun: self.record_overrun,
-            ui.actionPause: self.toggle_pause,
-            ui.actionNote: self.add_note,
-            ui.actionEndMatch: self.open_match_end,
-            ui.actionRotateSeats: self.rotate_seats,
-            ui.actionReviewBack: lambda: self.step_review(-1),
-            ui.actionReviewForward: lambda: self.step_review(1),
-            ui.actionLeaveReview: self.leave_review,
-            ui.actionShortcuts: self.show_shortcuts,
-            ui.actionAbout: self.show_about,
+            ui.actionUndo: entries.undo_last,
+            ui.actionCorrection: entries.correct_selected,
+            ui.actionBid: entries.open_bid,
+            ui.actionHandResult: entries.open_hand_summary,
+            ui.actionTrick: entries.open_trick,
+            ui.actionViolation: entries.show_violation_menu,
+            ui.actionThink: entries.start_think,
+            ui.actionOverrun: entries.record_overrun,
+            ui.actionPause: entries.toggle_pause,
+            ui.actionNote: entries.add_note,
+            ui.actionEndMatch: entries.open_match_end,
+            ui.actionRotateSeats: prefs.rotate_seats,
+            ui.actionReviewBack: lambda: review.step(-1),
+            ui.actionReviewForward: lambda: review.step(1),
+            ui.actionLeaveReview: review.leave,
+            ui.actionShortcuts: prefs.show_shortcuts,
+            ui.actionAbout: prefs.show_about,
         }
         for action, slot in wiring.items():
             action.triggered.connect(slot)
             self.addAction(action)
-        ui.actionFilterViolations.toggled.connect(self.set_violations_only)
+        ui.actionFilterViolations.toggled.connect(review.set_violations_only)
         ui.violationsOnlyCheck.toggled.connect(ui.actionFilterViolations.setChecked)
         self.addAction(ui.actionFilterViolations)
         buttons = {
@@ -207,17 +210,12 @@ class MainWindow(
         }
         for button, action in buttons.items():
             button.clicked.connect(action.trigger)
-        self.undo_stack.canUndoChanged.connect(self._on_can_undo)
-
-    def _on_can_undo(self, can_undo: bool) -> None:
-        self._can_undo = can_undo
-        self._update_enabled()
 
     def _build_committee_action(self) -> None:
         """File › Committee sign-in (built here: the form predates it)."""
         self.actionCommitteeSignIn = QAction(self)
         self.actionCommitteeSignIn.setObjectName("actionCommitteeSignIn")
-        self.actionCommitteeSignIn.triggered.connect(self.committee_sign_in)
+        self.actionCommitteeSignIn.triggered.connect(self.match.committee_sign_in)
         self.ui.menuFile.insertAction(self.ui.actionExportReport, self.actionCommitteeSignIn)
 
     def _build_violation_menu(self) -> None:
@@ -225,7 +223,9 @@ class MainWindow(
         self.violation_actions: dict[str, QAction] = {}
         for key, dialog_class in VIOLATION_MENU:
             action = self.violation_menu.addAction("")
-            action.triggered.connect(lambda _c=False, cls=dialog_class: self.open_violation(cls))
+            action.triggered.connect(
+                lambda _c=False, cls=dialog_class: self.entries.open_violation(cls)
+            )
             self.violation_actions[key] = action
 
     # ------------------------------------------------------------ translation
@@ -284,7 +284,7 @@ class MainWindow(
                 self.tr("Cannot open the file"),
                 self.tr("The file %1 cannot be opened:\n%2")
                 .replace("%1", str(path))
-                .replace("%2", str(error)),
+                .replace("%2", refusal_message(error)),
             )
             return False
         self.close_tournament()
@@ -340,12 +340,89 @@ class MainWindow(
                 on_done(result)
             dialog.deleteLater()
             if not isinstance(dialog, MatchEndDialog):
-                self._maybe_announce_end()
+                self.entries.maybe_announce_end()
 
         dialog.finished.connect(finished)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        screen = self.screen()
+        if screen is not None:  # never larger than the screen (1024×700 laptops)
+            room = screen.availableGeometry()
+            dialog.resize(min(dialog.width(), room.width()), min(dialog.height(), room.height()))
         dialog.open()
         return dialog
+
+    # ------------------------------------------------------------ the collaborators' faces
+    # The window's public surface (organizer, app and tests use it) delegates to the
+    # object that owns the state.
+
+    @property
+    def session(self) -> MatchSession | None:
+        return self.match.session
+
+    @property
+    def committee(self) -> Session | None:
+        return self.match.committee
+
+    @committee.setter
+    def committee(self, value: Session | None) -> None:
+        self.match.committee = value
+
+    @property
+    def review_row(self) -> int | None:
+        return self.review.row
+
+    @property
+    def undo_stack(self) -> QUndoStack:
+        return self.entries.undo_stack
+
+    @property
+    def think(self) -> ThinkTimer:
+        return self.display.think
+
+    def open_match(self, match_id: str, referee: str, signed_in: Any = None) -> MatchSession:
+        return self.match.open_match(match_id, referee, signed_in)
+
+    def open_match_dialog(self) -> None:
+        self.match.open_match_dialog()
+
+    def set_session(self, session: MatchSession | None) -> None:
+        self.match.set_session(session)
+
+    def committee_sign_in(self) -> QDialog | None:
+        return self.match.committee_sign_in()
+
+    def export_report(self, path: str | Path) -> bool:
+        return self.match.export_report(path)
+
+    def push_entry(self, events: list[Any], text: str) -> None:
+        self.entries.push_entry(events, text)
+
+    def open_violation(self, dialog_class: type) -> QDialog | None:
+        return self.entries.open_violation(dialog_class)
+
+    def show_match_view(self) -> None:
+        self.entries.show_match_view()
+
+    def refresh_view(self) -> None:
+        self.display.refresh()
+
+    def tick(self) -> None:
+        self.display.tick()
+
+    def step_review(self, delta: int) -> None:
+        self.review.step(delta)
+
+    def leave_review(self) -> None:
+        self.review.leave()
+
+    def set_violations_only(self, enabled: bool) -> None:
+        self.review.set_violations_only(enabled)
+
+    def set_language(self, language: str) -> None:
+        self.prefs.set_language(language)
+
+    def shortcut_lines(self) -> list[str]:
+        return self.prefs.shortcut_lines()
 
     def closeEvent(self, event: Any) -> None:
         self.settings.window_geometry = self.saveGeometry()

@@ -22,15 +22,17 @@ def table_positions(bottom: Seat) -> dict[str, Seat]:
 
 
 def seat_text(state: MatchState, seat: Seat) -> str:
-    """``北 N 张三 (庄)``: compass name, letter, player, dealer mark."""
+    """``北 N`` over ``张三 (庄)``: compass name and letter, then player and dealer mark."""
     player = state.info.seats.get(seat, "") if state.info is not None else ""
     hand = state.current_hand
     marks = []
     if hand is not None and hand.dealer is seat:
         marks.append(QCoreApplication.translate("MatchView", "(dealer)"))
-    elif hand is None and state.next_dealer is seat:
+    elif hand is None and state.next_dealer is seat and state.end is None:
         marks.append(QCoreApplication.translate("MatchView", "(deals next)"))
-    return " ".join(x for x in (texts.seat_name(seat), seat.value, str(player), *marks) if x)
+    where = f"{texts.seat_name(seat)} {seat.value}"
+    who = " ".join(x for x in (str(player), *marks) if x)
+    return f"{where}\n{who}" if who else where
 
 
 def side_role(state: MatchState, side: Side) -> str:
@@ -109,6 +111,8 @@ def next_hand_text(state: MatchState) -> str:
     hand = state.current_hand
     if hand is not None and hand.status in ("bidding", "playing", "revoked"):
         return ""
+    if state.end is not None:
+        return ""  # the match is over: nobody shuffles or deals again (issue 10, item 10)
     parts = []
     shuffler = state.shuffler
     cutter = state.cutter
@@ -142,14 +146,21 @@ def title_text(state: MatchState, referee: str) -> str:
     info = state.info
     parts = []
     if info is not None:
+        # A plain number is worded ("第 2 轮"); a label the organizer gave is shown as is.
         if info.round:
-            parts.append(
-                QCoreApplication.translate("MatchView", "Round %1").replace("%1", str(info.round))
-            )
+            round_text = str(info.round)
+            if round_text.isdigit():
+                round_text = QCoreApplication.translate("MatchView", "Round %1").replace(
+                    "%1", round_text
+                )
+            parts.append(round_text)
         if info.table:
-            parts.append(
-                QCoreApplication.translate("MatchView", "Table %1").replace("%1", str(info.table))
-            )
+            table_text = str(info.table)
+            if table_text.isdigit():
+                table_text = QCoreApplication.translate("MatchView", "Table %1").replace(
+                    "%1", table_text
+                )
+            parts.append(table_text)
     if referee:
         parts.append(QCoreApplication.translate("MatchView", "Referee %1").replace("%1", referee))
     return " · ".join(parts)

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, QLocale
 
 from referee_desk.rules.cards import Rank, Suit
 from referee_desk.rules.seats import Seat, Side
-from referee_desk.rules.wording import Language, describe, describe_line
+from referee_desk.rules.wording import Language, describe
 
 
 def wording_language() -> Language:
@@ -28,7 +28,16 @@ def consequence_text(consequence: Any) -> str:
 
 def consequence_line(consequence: Any) -> str:
     """``"article: text"`` worded in the interface language (the article as printed)."""
-    return describe_line(consequence, wording_language())
+    return f"{article_text(consequence.article)}: {consequence_text(consequence)}"
+
+
+def article_text(article: str) -> str:
+    """An article as printed ("7.2"); the few that are not numbers are worded."""
+    names = {
+        "record": QCoreApplication.translate("Texts", "record"),
+        "no_bid": QCoreApplication.translate("Texts", "nobody bid"),
+    }
+    return names.get(article, article)
 
 
 def seat_name(seat: Seat | str) -> str:

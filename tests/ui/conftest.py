@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from referee_desk.rules.ruleset import get_ruleset
@@ -186,3 +187,34 @@ def play_later_hand_nt(window: MainWindow) -> None:
 
 
 Clock = Callable[[], datetime]
+
+
+class Keyboard:
+    """Types into whatever has the focus, as a referee would, counting the keystrokes.
+
+    The budgets of issue 10 (a summary hand ≤ 12 keys, a single-card trick ≤ 14) are
+    measured with it: every ``type`` character and every ``key`` is one keystroke.
+    """
+
+    def __init__(self, qtbot: Any, window: MainWindow) -> None:
+        self.qtbot = qtbot
+        self.window = window
+        self.count = 0
+
+    def focus(self) -> Any:
+        """The widget that receives the next key: the active dialog's focus, or the window."""
+        target = self.window.active_dialog or self.window
+        target.activateWindow()
+        self.qtbot.waitUntil(lambda: QApplication.activeWindow() is target, timeout=2000)
+        return QApplication.focusWidget() or target
+
+    def type(self, text: str) -> None:
+        for char in text:
+            QTest.keyClick(self.focus(), char)
+            self.count += 1
+            QApplication.processEvents()
+
+    def key(self, key: Qt.Key, modifier: Any = Qt.KeyboardModifier.NoModifier) -> None:
+        QTest.keyClick(self.focus(), key, modifier)
+        self.count += 1
+        QApplication.processEvents()

@@ -150,3 +150,25 @@ def test_end_dialog_cancel_leaves_match_unlocked_until_confirmed(desk: Any, qtbo
     dialog = trigger(desk, "actionEndMatch")
     ok(dialog)
     assert desk.session.state.end.recorded
+
+
+def test_pass_a_preview_names_the_winner_and_no_next_deal(desk: Any, qtbot: Any) -> None:
+    """1.5, issue 10 item 10: the hand that passes A previews "N–S win the match"
+    before Enter, and once the match is over no next shuffle or deal is shown."""
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    summary_hand(desk, 0)
+    _win_hand_holding_declarers(desk)
+    _win_hand_holding_declarers(desk)
+    play_later_hand_nt(desk)
+    dialog = trigger(desk, "actionHandResult")
+    qtbot.keyClicks(dialog.ui.pointsBeforeSpin, "0")
+    preview = dialog.ui.previewLabel.text()
+    headline = preview.split("</div>")[0]
+    assert "N–S win the match (passed A, 1.5)" in headline
+    assert "next dealer" not in headline
+    ok(dialog)
+    announced(desk, qtbot)
+    assert desk.ui.nextHandLabel.text() == ""
+    seats = [desk.ui.seatTop, desk.ui.seatBottom, desk.ui.seatLeft, desk.ui.seatRight]
+    assert not any("deals next" in label.text() for label in seats)

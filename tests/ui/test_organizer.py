@@ -736,14 +736,3 @@ def test_results_recorded_in_the_match_tab_show_at_once(
     assert organizer.state is not before
     row = organizer.matches_model.row_of(match_id)
     assert organizer.matches_model.index(row, 6).data() == "playing"
-
-
-def test_match_view_single_keys_are_off_on_the_organizer_tab(window: Any) -> None:
-    """Typing B or Space in the organizer's tables must not open a bid or start the timer."""
-    bid = window.ui.actionBid
-    assert bid.shortcut().toString() == "B"
-    window.organizer_tabs.setCurrentIndex(1)
-    assert bid.shortcut().isEmpty()
-    assert window.ui.actionUndo.shortcut().toString() == "Ctrl+Z"
-    window.organizer_tabs.setCurrentIndex(0)
-    assert bid.shortcut().toString() == "B"

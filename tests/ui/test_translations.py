@@ -126,7 +126,7 @@ def test_dialogs_show_chinese(desk: Any, languages: Any) -> None:
     dialog = trigger(desk, "actionBid")
     assert isinstance(dialog, BidDialog)
     assert dialog.windowTitle() == "叫牌"
-    assert dialog.ui.kindCombo.itemText(0) == "暗叫"
+    assert dialog.ui.kindCombo.itemText(1) == "暗叫"
     dialog.reject()
     for _key, cls in VIOLATION_MENU:
         violation = cls(desk.session, desk)

@@ -516,7 +516,7 @@ def test_settings_dialog_switches_language_and_seat_at_once(desk: Any, languages
     ok(dialog)
     assert desk.ui.bidButton.text() == "Bid (B)"
     assert bid_dialog.windowTitle() == "Bid"
-    assert bid_dialog.ui.kindCombo.itemText(0) == "dark bid"
+    assert bid_dialog.ui.kindCombo.itemText(1) == "dark bid"
     assert desk.ui.seatBottom.text().startswith("West W")
     assert desk.settings.language == "en" and desk.settings.bottom_seat is Seat.W
     bid_dialog.reject()

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent
-from PySide6.QtWidgets import QDialog, QLabel, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QWidget
 
 from referee_desk.match.envelope import Event
 from referee_desk.match.state import Consequence, MatchState
+from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
@@ -23,18 +25,24 @@ Entries = list[tuple[str, dict[str, Any]]]
 
 
 def refusal_text(error: BaseException) -> str:
+    """ "Refused: why" in the interface language (``refusals.refusal_message``)."""
     prefix = QCoreApplication.translate("EntryDialog", "Refused: %1")
     if isinstance(error, OSError):
-        prefix = QCoreApplication.translate(
-            "EntryDialog", "Not saved (the file could not be written): %1"
-        )
-    return prefix.replace("%1", str(error))
+        prefix = QCoreApplication.translate("EntryDialog", "Not saved: %1")
+    return prefix.replace("%1", refusal_message(error))
 
 
 class TranslatedDialog(QDialog):
-    """A dialog whose compiled form is retranslated when the language changes."""
+    """A dialog whose compiled form is retranslated when the language changes.
+
+    Closing it by Esc, its Cancel/Close button or the window's close button asks first
+    when something was typed since it opened (issue 10, item 6): ``request_close``.
+    ``reject()`` itself (called by code) closes at once.
+    """
 
     ui: Any
+    #: The "discard what was typed?" question while it is open (tests answer it).
+    discard_box: QMessageBox | None = None
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange and hasattr(self, "ui"):
@@ -44,6 +52,80 @@ class TranslatedDialog(QDialog):
 
     def retranslate(self) -> None:
         """Texts set from code (not in the form) are refreshed here."""
+
+    def submit_with_ctrl_enter(self) -> None:
+        """Ctrl+Enter accepts (for dialogs whose Enter adds a line to a text box)."""
+        for key in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(key), self, activated=self.accept)
+
+    # -- asking before typed text is thrown away --------------------------------------
+
+    def _typed_texts(self) -> list[str]:
+        texts_now = [e.text() for e in self.findChildren(QLineEdit)]
+        texts_now += [e.toPlainText() for e in self.findChildren(QPlainTextEdit)]
+        return texts_now
+
+    def showEvent(self, event: Any) -> None:
+        if not hasattr(self, "_texts_at_open"):
+            self.mark_clean()
+        super().showEvent(event)
+
+    def mark_clean(self) -> None:
+        """What is in the fields now is not "typed" (after a recorded entry, or at open)."""
+        self._texts_at_open = self._typed_texts()
+
+    def has_typed(self) -> bool:
+        return self._typed_texts() != getattr(self, "_texts_at_open", self._typed_texts())
+
+    def request_close(self) -> None:
+        """Close, asking first when typed text would be lost."""
+        if not self.has_typed():
+            self.reject()
+            return
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            QCoreApplication.translate("EntryDialog", "Discard what was typed?"),
+            QCoreApplication.translate(
+                "EntryDialog", "What was typed in this dialog is not recorded. Discard it?"
+            ),
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.button(QMessageBox.StandardButton.Discard).setText(
+            QCoreApplication.translate("EntryDialog", "Discard")
+        )
+        box.button(QMessageBox.StandardButton.Cancel).setText(
+            QCoreApplication.translate("EntryDialog", "Keep typing")
+        )
+
+        def answered(_result: int) -> None:
+            discard = box.clickedButton() is box.button(QMessageBox.StandardButton.Discard)
+            self.discard_box = None
+            if discard:
+                self.reject()
+
+        box.finished.connect(answered)
+        self.discard_box = box
+        box.open()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape and event.modifiers() in (
+            Qt.KeyboardModifier.NoModifier,
+            Qt.KeyboardModifier.KeypadModifier,
+        ):
+            self.request_close()
+            return
+        super().keyPressEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.isVisible() and self.has_typed():
+            event.ignore()
+            self.request_close()
+            return
+        super().closeEvent(event)
 
 
 class EntryDialog(TranslatedDialog):
@@ -89,7 +171,7 @@ class EntryDialog(TranslatedDialog):
         try:
             return self.session.preview_many(self.entries()), ""
         except (ValueError, OSError) as error:
-            return None, refusal_text(error)
+            return None, refusal_message(error)  # a hint while typing, not yet a refusal
 
 
 def new_consequences(state: MatchState, after_seq: int) -> list[Consequence]:

@@ -25,6 +25,15 @@ def outcome_headline(state: Any, after_seq: int) -> str:
     finished = [h for h in state.hands if h.result is not None]
     hand = finished[-1] if finished else None
     parts: list[str] = []
+    end = state.end
+    if end is not None and end.seq > after_seq:
+        # This entry ends the match (passing A, 1.5): that is the headline.
+        parts.append(
+            QCoreApplication.translate("HandSummaryDialog", "%1 win the match (%2, %3)")
+            .replace("%1", texts.side_name(end.winner))
+            .replace("%2", texts.end_reason_name(end.reason))
+            .replace("%3", end.article)
+        )
     if hand is not None and hand.result is not None:
         result = hand.result
         if result.defenders_final is not None:
@@ -41,7 +50,7 @@ def outcome_headline(state: Any, after_seq: int) -> str:
                     .replace("%2", str(gain))
                     .replace("%3", texts.level_label(result.levels_after[side]))
                 )
-        if result.next_dealer is not None:
+        if result.next_dealer is not None and end is None:
             parts.append(
                 QCoreApplication.translate("HandSummaryDialog", "next dealer %1").replace(
                     "%1", texts.seat_name(result.next_dealer)
@@ -68,13 +77,17 @@ class HandSummaryDialog(EntryDialog):
         self.ui = Ui_HandSummaryDialog()
         self.ui.setupUi(self)
         self.ui.buttonBox.accepted.connect(self.accept)
-        self.ui.buttonBox.rejected.connect(self.reject)
-        for spin in (
+        self.ui.buttonBox.rejected.connect(self.request_close)
+        # The points before the last trick start empty: R Enter must not record 0.
+        self.ui.lastTrickPointsSpin.setValue(0)
+        self.ui.lastTrickCardsSpin.setValue(1)
+        for field in (
             self.ui.pointsBeforeSpin,
             self.ui.lastTrickPointsSpin,
             self.ui.lastTrickCardsSpin,
         ):
-            spin.valueChanged.connect(self.update_preview)
+            field.textChanged.connect(self.update_preview)
+        self.ui.pointsBeforeSpin.setFocus()
         self.ui.winnerCombo.currentIndexChanged.connect(self.update_preview)
         self.retranslate()
 
@@ -96,11 +109,18 @@ class HandSummaryDialog(EntryDialog):
         self.update_preview()
 
     def entries(self) -> Entries:
+        ui = self.ui
         payload = {
-            "defenders_points_before_last": self.ui.pointsBeforeSpin.value(),
-            "last_trick_points": self.ui.lastTrickPointsSpin.value(),
-            "last_trick_cards_per_player": self.ui.lastTrickCardsSpin.value(),
-            "last_trick_side": self.ui.winnerCombo.currentData(),
+            "defenders_points_before_last": ui.pointsBeforeSpin.checked_value(
+                ui.pointsBeforeLabel.text()
+            ),
+            "last_trick_points": ui.lastTrickPointsSpin.checked_value(
+                ui.lastTrickPointsLabel.text()
+            ),
+            "last_trick_cards_per_player": ui.lastTrickCardsSpin.checked_value(
+                ui.lastTrickCardsLabel.text()
+            ),
+            "last_trick_side": ui.winnerCombo.currentData(),
         }
         return [("hand_summary", payload)]
 

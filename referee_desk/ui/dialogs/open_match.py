@@ -10,24 +10,79 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QWidget
 
 from referee_desk.rules.ruleset import PARAMETER_ARTICLES, PRESETS, get_ruleset
 from referee_desk.store import TournamentFile
+from referee_desk.ui import texts
 from referee_desk.ui.dialogs.base import TranslatedDialog, refusal_text
 from referee_desk.ui.drawn_matches import DrawnMatch, ready_matches
 from referee_desk.ui.generated.ui_open_match_dialog import Ui_OpenMatchDialog
 from referee_desk.ui.record import StoreMatchRecord, match_label, start_match
 from referee_desk.ui.sign_in import referee_sign_in
+from referee_desk.ui.texts import wording_language
+
+
+def _parameter_names() -> dict[str, str]:
+    return {
+        "decks": QCoreApplication.translate("Ruleset", "decks"),
+        "bridge_level_gap": QCoreApplication.translate("Ruleset", "bridge level gap"),
+        "triple_lead_spares_tractors": QCoreApplication.translate(
+            "Ruleset", "a triple lead spares tractors"
+        ),
+        "last_trick": QCoreApplication.translate("Ruleset", "last trick scoring"),
+        "stage": QCoreApplication.translate("Ruleset", "points to take the deal"),
+        "step": QCoreApplication.translate("Ruleset", "points per level"),
+        "must_play_a": QCoreApplication.translate("Ruleset", "A must be played"),
+        "rotation": QCoreApplication.translate("Ruleset", "dealer rotation"),
+        "no_bid": QCoreApplication.translate("Ruleset", "when nobody bids"),
+        "misplay_points_per_card": QCoreApplication.translate(
+            "Ruleset", "wrong play: points per card"
+        ),
+        "revoke_established": QCoreApplication.translate("Ruleset", "revoke established"),
+        "think_seconds": QCoreApplication.translate("Ruleset", "thinking time (seconds)"),
+        "overrun_counts_as_warning": QCoreApplication.translate(
+            "Ruleset", "an overrun counts as a warning"
+        ),
+        "match_minutes": QCoreApplication.translate("Ruleset", "match time (minutes)"),
+        "at_time_out": QCoreApplication.translate("Ruleset", "at time-out"),
+    }
+
+
+def _parameter_values() -> dict[str, str]:
+    return {
+        "True": QCoreApplication.translate("Ruleset", "yes"),
+        "False": QCoreApplication.translate("Ruleset", "no"),
+        "multiply": QCoreApplication.translate("Ruleset", "points × cards"),
+        "bonus": QCoreApplication.translate("Ruleset", "points + points × cards"),
+        "partner_or_next": QCoreApplication.translate("Ruleset", "partner, or the next seat"),
+        "redeal_first_else_nt": QCoreApplication.translate(
+            "Ruleset", "redeal the first hand, else no-trump"
+        ),
+        "next_trick": QCoreApplication.translate("Ruleset", "once the next trick has begun"),
+        "finish_hand": QCoreApplication.translate("Ruleset", "the hand in play is finished"),
+    }
 
 
 def ruleset_text(name: str) -> str:
-    """Every parameter of the preset with its article, one per line."""
+    """Every parameter of the preset with its article, one per line.
+
+    In English the parameter identifiers are shown as the record stores them; in
+    Chinese each is named (an identifier the desk has no name for is kept as is).
+    """
     ruleset = get_ruleset(name)
     lines = [f"{ruleset.name}"]
+    chinese = wording_language() == "zh_CN"
+    names, values = _parameter_names(), _parameter_values()
     for key, value in ruleset.parameters().items():
+        article = PARAMETER_ARTICLES.get(key, "")
+        if chinese:
+            shown = values.get(str(value), str(value))
+            lines.append(f"  {names.get(key, key)}：{shown}（{article}）")
+            continue
         shown = str(value).lower() if isinstance(value, bool) else str(value)
-        lines.append(f"  {key} = {shown}   ({PARAMETER_ARTICLES.get(key, '')})")
+        lines.append(f"  {key} = {shown}   ({article})")
     return "\n".join(lines)
 
 
@@ -48,6 +103,9 @@ class OpenMatchDialog(TranslatedDialog):
         self.ui.rulesetCombo.currentIndexChanged.connect(self.show_ruleset)
         self.ui.matchCombo.currentIndexChanged.connect(self.update_enabled)
         self.ui.refereeNameEdit.setText(referee)
+        # Tab goes from the ruleset to the referee's name (the ruleset text is read, not typed).
+        self.ui.rulesetView.setTabChangesFocus(True)
+        self.ui.rulesetView.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         self.retranslate()
         self.show_ruleset()
 
@@ -60,8 +118,16 @@ class OpenMatchDialog(TranslatedDialog):
         self.ui.matchCombo.addItem("", None)
         for drawn in ready_matches(self.tf):
             self.ui.matchCombo.addItem("▶ " + drawn.label, drawn)
+        in_progress: list[tuple[str, str]] = []
         for match_id in self.tf.match_ids():
             self.ui.matchCombo.addItem(match_label(self.tf, match_id), match_id)
+            events = self.tf.events(match_id)
+            if events and self.tf.seal(match_id) is None:
+                in_progress.append((events[-1].recorded_at, match_id))
+        # A reopened file lands on the match in progress (the one recorded in last).
+        if in_progress:
+            latest = max(in_progress)[1]
+            self.ui.matchCombo.setCurrentIndex(self.ui.matchCombo.findData(latest))
 
     def retranslate(self) -> None:
         if self.ui.matchCombo.count() == 0:
@@ -125,9 +191,15 @@ class OpenMatchDialog(TranslatedDialog):
             "S": ui.seatSEdit.text().strip(),
             "W": ui.seatWEdit.text().strip(),
         }
-        missing = [k for k, v in {**fields, **pairs, **seats}.items() if not v]
+        names = {
+            "round": self.tr("round"),
+            "table": self.tr("table"),
+            **{side: self.tr("pair %1").replace("%1", texts.side_name(side)) for side in pairs},
+            **{seat: self.tr("player %1").replace("%1", texts.seat_name(seat)) for seat in seats},
+        }
+        missing = [names[k] for k, v in {**fields, **pairs, **seats}.items() if not v]
         if missing:
-            raise ValueError(self.tr("Fill in: %1").replace("%1", ", ".join(missing)))
+            raise ValueError(self.tr("Fill in: %1").replace("%1", self.tr(", ").join(missing)))
         tournament = self.tf.meta().get("name") or self.tf.tournament_id or "tournament"
         return {
             "tournament": str(tournament),

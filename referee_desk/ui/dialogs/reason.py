@@ -31,12 +31,13 @@ class ReasonDialog(TranslatedDialog):
         self.ui.setupUi(self)
         self._title, self._prompt = title, prompt
         self.ui.buttonBox.accepted.connect(self.accept)
-        self.ui.buttonBox.rejected.connect(self.reject)
+        self.ui.buttonBox.rejected.connect(self.request_close)
         for suggestion in suggestions or []:
             self.ui.reasonCombo.addItem(suggestion)
         self.ui.reasonCombo.setEditText(default)
         self.reason = ""
         self._submit = submit
+        self.submit_with_ctrl_enter()
         self.retranslate()
 
     def retranslate(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QComboBox
 
 from referee_desk.rules.cards import Suit
@@ -51,3 +52,18 @@ def select_seat_by_letter(combo: QComboBox, letter: str) -> bool:
         combo.setCurrentIndex(index)
         return True
     return False
+
+
+class SeatLetterFilter(QObject):
+    """N/E/S/W in a seat box picks that seat at once (no type-ahead across letters)."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.KeyPress or not isinstance(watched, QComboBox):
+            return False
+        letter = event.text().upper()
+        return letter in ("N", "E", "S", "W") and select_seat_by_letter(watched, letter)
+
+
+def letters_pick_seats(combo: QComboBox) -> None:
+    """Install the seat-letter keys on ``combo`` (the filter lives as long as the combo)."""
+    combo.installEventFilter(SeatLetterFilter(combo))

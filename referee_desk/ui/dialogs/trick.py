@@ -1,14 +1,22 @@
 """Trick-by-trick entry: four plays in play order, the running winner and points.
 
+A trick is typed on one line (issue 10, item 5): four plays separated by spaces, the
+cards of one play written together (``S5S5 S6S6 H4H4 S9S9``), ``!`` before a play for
+a discard (8.2), one Enter to record. The line fills the four per-seat fields, which
+can also be edited (with completion) or filled from the card picker with the mouse.
 The live winner comes from the rules core (``rules.trick.trick_result``) over the
 plays typed so far; the recorded trick is judged again by the match layer's replay.
-The dialog stays open for the next trick until the last one is recorded.
+When the trick ends the hand, the hand's result is previewed before Enter. The dialog
+stays open for the next trick until the last one is recorded.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialogButtonBox, QLineEdit, QWidget
 
 from referee_desk.rules.cards import format_cards, parse_cards
@@ -18,11 +26,31 @@ from referee_desk.rules.trick import trick_result
 from referee_desk.rules.trump import TrumpContext
 from referee_desk.ui import texts
 from referee_desk.ui.card_entry import CardPicker, attach_completer
-from referee_desk.ui.dialogs.base import Entries, EntryDialog, refusal_text
+from referee_desk.ui.dialogs.base import Entries, EntryDialog, new_consequences, refusal_text
+from referee_desk.ui.dialogs.hand_summary import outcome_headline, preview_html
 from referee_desk.ui.generated.ui_trick_dialog import Ui_TrickDialog
+from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 
 WINNER_STYLE = "font-size: 16pt; font-weight: bold; color: #0b5394;"
+#: One card token of the notation (``H10``/``HT``, ``♥5``, ``LJ``), for plays typed together.
+_CARD = re.compile(r"(?:LJ|BJ|[SHDC♠♥♦♣](?:10|[2-9TJQKA]))", re.IGNORECASE)
+DISCARD_MARK = "!"
+
+
+def split_play(text: str) -> tuple[str, bool]:
+    """``!S5S5`` → (``S5 S5``, discarded). Unknown text is kept for the parser to name."""
+    discarded = text.startswith(DISCARD_MARK)
+    body = text[1:] if discarded else text
+    cards = _CARD.findall(body)
+    if "".join(cards).upper() != body.upper():
+        return body, discarded  # not only cards: let parse_cards name the bad token
+    return " ".join(cards), discarded
+
+
+def split_trick(line: str) -> list[tuple[str, bool]]:
+    """The plays of a trick line, in play order (at most four are used)."""
+    return [split_play(word) for word in line.split()]
 
 
 def next_leader(hand: Any) -> Seat | None:
@@ -40,7 +68,7 @@ class TrickDialog(EntryDialog):
         self.ui = Ui_TrickDialog()
         self.ui.setupUi(self)
         self.ui.buttonBox.accepted.connect(self.accept)
-        self.ui.buttonBox.rejected.connect(self.reject)
+        self.ui.buttonBox.rejected.connect(self.request_close)
         self.picker = CardPicker(self)
         self.ui.pickerLayout.addWidget(self.picker)
         self.picker.picked.connect(self.add_card)
@@ -50,28 +78,56 @@ class TrickDialog(EntryDialog):
             self.ui.play3Edit,
             self.ui.play4Edit,
         ]
-        self._focused = self.edits[0]
+        self._focused: QLineEdit = self.ui.playsEdit
         self.discards = [
             self.ui.discard1Check,
             self.ui.discard2Check,
             self.ui.discard3Check,
             self.ui.discard4Check,
         ]
+        # The keyboard path is the plays line: the per-seat fields and discard boxes are
+        # reached by the mouse (Tab does not stop on them).
         for check in self.discards:
             check.toggled.connect(self.update_running)
+            check.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         for edit in self.edits:
             attach_completer(edit)
+            edit.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
             edit.textChanged.connect(self.update_running)
             edit.installEventFilter(self)
+        self.ui.playsEdit.installEventFilter(self)
+        self.ui.playsEdit.textChanged.connect(self.fill_from_line)
+        self.ui.lastCheck.toggled.connect(self.update_running)
+        self.ui.lastCheck.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        QShortcut(QKeySequence("Ctrl+L"), self, activated=self.ui.lastCheck.toggle)
         self.ui.winnerLabel.setStyleSheet(WINNER_STYLE)
+        self.ui.playsEdit.setFocus()
         self.retranslate()
 
     def eventFilter(self, watched: Any, event: Any) -> bool:
-        from PySide6.QtCore import QEvent
-
-        if event.type() == QEvent.Type.FocusIn and watched in self.edits:
+        if event.type() == QEvent.Type.FocusIn and (
+            watched in self.edits or watched is self.ui.playsEdit
+        ):
             self._focused = watched
         return super().eventFilter(watched, event)
+
+    def fill_from_line(self, line: str) -> None:
+        """Spread the typed line over the four per-seat fields and discard boxes."""
+        plays = split_trick(line)
+        for index, (edit, check) in enumerate(zip(self.edits, self.discards, strict=True)):
+            cards, discarded = plays[index] if index < len(plays) else ("", False)
+            for widget in (edit, check):
+                widget.blockSignals(True)
+            edit.setText(cards)
+            check.setChecked(discarded)
+            for widget in (edit, check):
+                widget.blockSignals(False)
+        if len(plays) > len(self.edits):
+            self.show_error(
+                self.tr("A trick has four plays; %1 were typed.").replace("%1", str(len(plays)))
+            )
+            return
+        self.update_running()
 
     @property
     def order(self) -> tuple[Seat, ...]:
@@ -94,6 +150,7 @@ class TrickDialog(EntryDialog):
         self.update_running()
 
     def add_card(self, token: str) -> None:
+        """A picked card: a new play on the plays line, or one more card of a seat's play."""
         edit = self._focused
         edit.setText(f"{edit.text().rstrip()} {token}".strip())
         edit.setFocus()
@@ -120,9 +177,10 @@ class TrickDialog(EntryDialog):
                 plays.append(parse_cards(edit.text()))
             except RulesError as error:
                 self.ui.winnerLabel.setText("")
-                self.show_error(str(error))
+                self.show_error(refusal_message(error))
                 return
         self.clear_error()
+        self.ui.previewLabel.setText("")
         if context is None or not plays:
             self.ui.winnerLabel.setText("")
             return
@@ -131,7 +189,7 @@ class TrickDialog(EntryDialog):
             result = trick_result(plays, context, discarded=discarded)
         except RulesError as error:
             self.ui.winnerLabel.setText("")
-            self.show_error(str(error))
+            self.show_error(refusal_message(error))
             return
         winner = self.order[result.winner]
         self.ui.winnerLabel.setText(
@@ -139,6 +197,23 @@ class TrickDialog(EntryDialog):
             .replace("%1", texts.seat_name(winner))
             .replace("%2", str(result.points))
         )
+        if len(plays) == len(self.edits):
+            self.preview_hand_end()
+
+    def preview_hand_end(self) -> None:
+        """When this trick ends the hand, show the hand's result before Enter."""
+        state, refusal = self.preview_state()
+        if state is None:
+            self.show_hint(refusal)
+            return
+        hand = self.session.state.current_hand
+        finished = [h for h in state.hands if h.result is not None]
+        if hand is None or not finished or finished[-1].number != hand.number:
+            return
+        after = self.session.state.last_seq
+        details = [texts.consequence_line(c) for c in new_consequences(state, after)]
+        headline = self.tr("Last trick: %1").replace("%1", outcome_headline(state, after))
+        self.ui.previewLabel.setText(preview_html(headline, details))
 
     def entries(self) -> Entries:
         plays = []
@@ -165,10 +240,11 @@ class TrickDialog(EntryDialog):
         if last:
             self.done(self.DialogCode.Accepted)
             return
+        self.ui.playsEdit.clear()
         for edit in self.edits:
             edit.clear()
         for check in self.discards:
             check.setChecked(False)
         self.ui.lastCheck.setChecked(False)
         self.retranslate()
-        self.edits[0].setFocus()
+        self.ui.playsEdit.setFocus()

@@ -47,25 +47,31 @@ class Ui_BidDialog(object):
 
         self.formLayout.setWidget(0, QFormLayout.ItemRole.FieldRole, self.seatCombo)
 
-        self.kindLabel = QLabel(BidDialog)
-        self.kindLabel.setObjectName(u"kindLabel")
-
-        self.formLayout.setWidget(1, QFormLayout.ItemRole.LabelRole, self.kindLabel)
-
-        self.kindCombo = QComboBox(BidDialog)
-        self.kindCombo.setObjectName(u"kindCombo")
-
-        self.formLayout.setWidget(1, QFormLayout.ItemRole.FieldRole, self.kindCombo)
-
         self.cardsLabel = QLabel(BidDialog)
         self.cardsLabel.setObjectName(u"cardsLabel")
 
-        self.formLayout.setWidget(2, QFormLayout.ItemRole.LabelRole, self.cardsLabel)
+        self.formLayout.setWidget(1, QFormLayout.ItemRole.LabelRole, self.cardsLabel)
 
         self.cardsEdit = QLineEdit(BidDialog)
         self.cardsEdit.setObjectName(u"cardsEdit")
 
-        self.formLayout.setWidget(2, QFormLayout.ItemRole.FieldRole, self.cardsEdit)
+        self.formLayout.setWidget(1, QFormLayout.ItemRole.FieldRole, self.cardsEdit)
+
+        self.kindLabel = QLabel(BidDialog)
+        self.kindLabel.setObjectName(u"kindLabel")
+
+        self.formLayout.setWidget(2, QFormLayout.ItemRole.LabelRole, self.kindLabel)
+
+        self.kindCombo = QComboBox(BidDialog)
+        self.kindCombo.setObjectName(u"kindCombo")
+
+        self.formLayout.setWidget(2, QFormLayout.ItemRole.FieldRole, self.kindCombo)
+
+        self.kindHintLabel = QLabel(BidDialog)
+        self.kindHintLabel.setObjectName(u"kindHintLabel")
+        self.kindHintLabel.setText(u"")
+
+        self.formLayout.setWidget(3, QFormLayout.ItemRole.FieldRole, self.kindHintLabel)
 
 
         self.mainLayout.addLayout(self.formLayout)
@@ -124,9 +130,9 @@ class Ui_BidDialog(object):
     def retranslateUi(self, BidDialog):
         BidDialog.setWindowTitle(QCoreApplication.translate("BidDialog", u"Bid", None))
         self.seatLabel.setText(QCoreApplication.translate("BidDialog", u"Seat (N/E/S/W)", None))
-        self.kindLabel.setText(QCoreApplication.translate("BidDialog", u"Kind", None))
         self.cardsLabel.setText(QCoreApplication.translate("BidDialog", u"Cards", None))
-        self.cardsEdit.setPlaceholderText(QCoreApplication.translate("BidDialog", u"e.g. LJ H3 H3", None))
+        self.cardsEdit.setPlaceholderText(QCoreApplication.translate("BidDialog", u"e.g. LJ H3 H3, or W LJ H3 H3", None))
+        self.kindLabel.setText(QCoreApplication.translate("BidDialog", u"Kind", None))
         self.closeGroup.setTitle(QCoreApplication.translate("BidDialog", u"Close bidding", None))
         self.dealerLabel.setText(QCoreApplication.translate("BidDialog", u"Dealer", None))
         self.trumpLabel.setText(QCoreApplication.translate("BidDialog", u"Trump", None))

@@ -18,7 +18,9 @@ from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
     QPalette, QPixmap, QRadialGradient, QTransform)
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog,
     QDialogButtonBox, QFormLayout, QLabel, QSizePolicy,
-    QSpinBox, QVBoxLayout, QWidget)
+    QVBoxLayout, QWidget)
+
+from referee_desk.ui.number_field import NumberField
 
 class Ui_HandSummaryDialog(object):
     def setupUi(self, HandSummaryDialog):
@@ -34,7 +36,7 @@ class Ui_HandSummaryDialog(object):
 
         self.formLayout.setWidget(0, QFormLayout.ItemRole.LabelRole, self.pointsBeforeLabel)
 
-        self.pointsBeforeSpin = QSpinBox(HandSummaryDialog)
+        self.pointsBeforeSpin = NumberField(HandSummaryDialog)
         self.pointsBeforeSpin.setObjectName(u"pointsBeforeSpin")
         self.pointsBeforeSpin.setMaximum(400)
         self.pointsBeforeSpin.setSingleStep(5)
@@ -46,7 +48,7 @@ class Ui_HandSummaryDialog(object):
 
         self.formLayout.setWidget(1, QFormLayout.ItemRole.LabelRole, self.lastTrickPointsLabel)
 
-        self.lastTrickPointsSpin = QSpinBox(HandSummaryDialog)
+        self.lastTrickPointsSpin = NumberField(HandSummaryDialog)
         self.lastTrickPointsSpin.setObjectName(u"lastTrickPointsSpin")
         self.lastTrickPointsSpin.setMaximum(400)
         self.lastTrickPointsSpin.setSingleStep(5)
@@ -58,7 +60,7 @@ class Ui_HandSummaryDialog(object):
 
         self.formLayout.setWidget(2, QFormLayout.ItemRole.LabelRole, self.lastTrickCardsLabel)
 
-        self.lastTrickCardsSpin = QSpinBox(HandSummaryDialog)
+        self.lastTrickCardsSpin = NumberField(HandSummaryDialog)
         self.lastTrickCardsSpin.setObjectName(u"lastTrickCardsSpin")
         self.lastTrickCardsSpin.setMinimum(1)
         self.lastTrickCardsSpin.setMaximum(54)

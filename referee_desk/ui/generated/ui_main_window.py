@@ -393,6 +393,13 @@ class Ui_MainWindow(object):
 
         self.eventsLayout.addWidget(self.eventView)
 
+        self.eventDetailLabel = QLabel(self.eventsGroup)
+        self.eventDetailLabel.setObjectName(u"eventDetailLabel")
+        self.eventDetailLabel.setText(u"")
+        self.eventDetailLabel.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.eventsLayout.addWidget(self.eventDetailLabel)
+
 
         self.centralLayout.addWidget(self.eventsGroup)
 
@@ -487,7 +494,7 @@ class Ui_MainWindow(object):
         self.resultButton.setText(QCoreApplication.translate("MainWindow", u"Hand result (R)", None))
         self.trickButton.setText(QCoreApplication.translate("MainWindow", u"Trick (T)", None))
         self.violationButton.setText(QCoreApplication.translate("MainWindow", u"Violation (V)", None))
-        self.thinkButton.setText(QCoreApplication.translate("MainWindow", u"Thinking time (Space)", None))
+        self.thinkButton.setText(QCoreApplication.translate("MainWindow", u"Think (Space)", None))
         self.overrunButton.setText(QCoreApplication.translate("MainWindow", u"Overrun (O)", None))
         self.pauseButton.setText(QCoreApplication.translate("MainWindow", u"Pause (P)", None))
         self.eventsGroup.setTitle(QCoreApplication.translate("MainWindow", u"Events", None))

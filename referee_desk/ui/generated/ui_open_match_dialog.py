@@ -25,7 +25,7 @@ class Ui_OpenMatchDialog(object):
     def setupUi(self, OpenMatchDialog):
         if not OpenMatchDialog.objectName():
             OpenMatchDialog.setObjectName(u"OpenMatchDialog")
-        OpenMatchDialog.resize(680, 900)
+        OpenMatchDialog.resize(680, 680)
         self.mainLayout = QVBoxLayout(OpenMatchDialog)
         self.mainLayout.setObjectName(u"mainLayout")
         self.existingGroup = QGroupBox(OpenMatchDialog)
@@ -138,7 +138,7 @@ class Ui_OpenMatchDialog(object):
 
         self.rulesetView = QPlainTextEdit(self.newGroup)
         self.rulesetView.setObjectName(u"rulesetView")
-        self.rulesetView.setMinimumSize(QSize(0, 300))
+        self.rulesetView.setMinimumSize(QSize(0, 100))
         self.rulesetView.setReadOnly(True)
 
         self.newLayout.setWidget(9, QFormLayout.ItemRole.SpanningRole, self.rulesetView)

@@ -16,9 +16,9 @@ from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
     QFont, QFontDatabase, QGradient, QIcon,
     QImage, QKeySequence, QLinearGradient, QPainter,
     QPalette, QPixmap, QRadialGradient, QTransform)
-from PySide6.QtWidgets import (QAbstractButton, QApplication, QDateEdit, QDialog,
-    QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
-    QSizePolicy, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractButton, QApplication, QDialog, QDialogButtonBox,
+    QFormLayout, QLabel, QLineEdit, QSizePolicy,
+    QVBoxLayout, QWidget)
 
 class Ui_OrganizerNewDialog(object):
     def setupUi(self, OrganizerNewDialog):
@@ -44,10 +44,8 @@ class Ui_OrganizerNewDialog(object):
 
         self.formLayout.setWidget(1, QFormLayout.ItemRole.LabelRole, self.startLabel)
 
-        self.startDate = QDateEdit(OrganizerNewDialog)
+        self.startDate = QLineEdit(OrganizerNewDialog)
         self.startDate.setObjectName(u"startDate")
-        self.startDate.setCalendarPopup(True)
-        self.startDate.setDisplayFormat(u"yyyy-MM-dd")
 
         self.formLayout.setWidget(1, QFormLayout.ItemRole.FieldRole, self.startDate)
 
@@ -56,10 +54,8 @@ class Ui_OrganizerNewDialog(object):
 
         self.formLayout.setWidget(2, QFormLayout.ItemRole.LabelRole, self.endLabel)
 
-        self.endDate = QDateEdit(OrganizerNewDialog)
+        self.endDate = QLineEdit(OrganizerNewDialog)
         self.endDate.setObjectName(u"endDate")
-        self.endDate.setCalendarPopup(True)
-        self.endDate.setDisplayFormat(u"yyyy-MM-dd")
 
         self.formLayout.setWidget(2, QFormLayout.ItemRole.FieldRole, self.endDate)
 
@@ -138,7 +134,9 @@ class Ui_OrganizerNewDialog(object):
         OrganizerNewDialog.setWindowTitle(QCoreApplication.translate("OrganizerNewDialog", u"New tournament", None))
         self.nameLabel.setText(QCoreApplication.translate("OrganizerNewDialog", u"Name", None))
         self.startLabel.setText(QCoreApplication.translate("OrganizerNewDialog", u"First day", None))
+        self.startDate.setPlaceholderText(QCoreApplication.translate("OrganizerNewDialog", u"YYYY-MM-DD", None))
         self.endLabel.setText(QCoreApplication.translate("OrganizerNewDialog", u"Last day", None))
+        self.endDate.setPlaceholderText(QCoreApplication.translate("OrganizerNewDialog", u"YYYY-MM-DD", None))
         self.venueLabel.setText(QCoreApplication.translate("OrganizerNewDialog", u"Venue", None))
         self.organizerLabel.setText(QCoreApplication.translate("OrganizerNewDialog", u"Organizer", None))
         self.tablesLabel.setText(QCoreApplication.translate("OrganizerNewDialog", u"Tables (comma-separated)", None))

@@ -34,6 +34,27 @@ class Ui_TrickDialog(object):
 
         self.mainLayout.addWidget(self.trickNumberLabel)
 
+        self.lineLayout = QFormLayout()
+        self.lineLayout.setObjectName(u"lineLayout")
+        self.playsLabel = QLabel(TrickDialog)
+        self.playsLabel.setObjectName(u"playsLabel")
+
+        self.lineLayout.setWidget(0, QFormLayout.ItemRole.LabelRole, self.playsLabel)
+
+        self.playsEdit = QLineEdit(TrickDialog)
+        self.playsEdit.setObjectName(u"playsEdit")
+
+        self.lineLayout.setWidget(0, QFormLayout.ItemRole.FieldRole, self.playsEdit)
+
+        self.playsHintLabel = QLabel(TrickDialog)
+        self.playsHintLabel.setObjectName(u"playsHintLabel")
+        self.playsHintLabel.setWordWrap(True)
+
+        self.lineLayout.setWidget(1, QFormLayout.ItemRole.FieldRole, self.playsHintLabel)
+
+
+        self.mainLayout.addLayout(self.lineLayout)
+
         self.playsLayout = QFormLayout()
         self.playsLayout.setObjectName(u"playsLayout")
         self.play1Label = QLabel(TrickDialog)
@@ -142,6 +163,13 @@ class Ui_TrickDialog(object):
 
         self.mainLayout.addWidget(self.winnerLabel)
 
+        self.previewLabel = QLabel(TrickDialog)
+        self.previewLabel.setObjectName(u"previewLabel")
+        self.previewLabel.setText(u"")
+        self.previewLabel.setWordWrap(True)
+
+        self.mainLayout.addWidget(self.previewLabel)
+
         self.pointsLabel = QLabel(TrickDialog)
         self.pointsLabel.setObjectName(u"pointsLabel")
         self.pointsLabel.setText(u"")
@@ -161,6 +189,9 @@ class Ui_TrickDialog(object):
 
         self.mainLayout.addWidget(self.buttonBox)
 
+#if QT_CONFIG(shortcut)
+        self.playsLabel.setBuddy(self.playsEdit)
+#endif // QT_CONFIG(shortcut)
 
         self.retranslateUi(TrickDialog)
 
@@ -169,11 +200,14 @@ class Ui_TrickDialog(object):
 
     def retranslateUi(self, TrickDialog):
         TrickDialog.setWindowTitle(QCoreApplication.translate("TrickDialog", u"Trick by trick", None))
+        self.playsLabel.setText(QCoreApplication.translate("TrickDialog", u"&Plays", None))
+        self.playsEdit.setPlaceholderText(QCoreApplication.translate("TrickDialog", u"e.g. SK SA H4 S5 \u2014 a pair: S5S5 S6S6 H4H4 S9S9", None))
+        self.playsHintLabel.setText(QCoreApplication.translate("TrickDialog", u"Four plays in play order, separated by spaces; the cards of one play written together; ! before a play marks a discard (8.2).", None))
         self.discard1Check.setText(QCoreApplication.translate("TrickDialog", u"discard (8.2)", None))
         self.discard2Check.setText(QCoreApplication.translate("TrickDialog", u"discard (8.2)", None))
         self.discard3Check.setText(QCoreApplication.translate("TrickDialog", u"discard (8.2)", None))
         self.discard4Check.setText(QCoreApplication.translate("TrickDialog", u"discard (8.2)", None))
-        self.lastCheck.setText(QCoreApplication.translate("TrickDialog", u"Last trick of the hand", None))
-        self.pickerGroup.setTitle(QCoreApplication.translate("TrickDialog", u"Card picker (adds to the focused play)", None))
+        self.lastCheck.setText(QCoreApplication.translate("TrickDialog", u"Last trick of the hand (Ctrl+L)", None))
+        self.pickerGroup.setTitle(QCoreApplication.translate("TrickDialog", u"Card picker (adds a play, or a card to the play clicked)", None))
     # retranslateUi
 

@@ -18,7 +18,9 @@ from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
     QPalette, QPixmap, QRadialGradient, QTransform)
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog,
     QDialogButtonBox, QFormLayout, QLabel, QPlainTextEdit,
-    QSizePolicy, QSpinBox, QVBoxLayout, QWidget)
+    QSizePolicy, QVBoxLayout, QWidget)
+
+from referee_desk.ui.number_field import NumberField
 
 class Ui_ViolationDialog(object):
     def setupUi(self, ViolationDialog):
@@ -77,7 +79,7 @@ class Ui_ViolationDialog(object):
 
         self.formLayout.setWidget(10, QFormLayout.ItemRole.LabelRole, self.secondsLabel)
 
-        self.secondsSpin = QSpinBox(ViolationDialog)
+        self.secondsSpin = NumberField(ViolationDialog)
         self.secondsSpin.setObjectName(u"secondsSpin")
         self.secondsSpin.setMinimum(1)
         self.secondsSpin.setMaximum(600)
@@ -90,7 +92,7 @@ class Ui_ViolationDialog(object):
 
         self.formLayout.setWidget(2, QFormLayout.ItemRole.LabelRole, self.cardsLabel)
 
-        self.cardsSpin = QSpinBox(ViolationDialog)
+        self.cardsSpin = NumberField(ViolationDialog)
         self.cardsSpin.setObjectName(u"cardsSpin")
         self.cardsSpin.setMinimum(1)
         self.cardsSpin.setMaximum(54)
@@ -112,7 +114,7 @@ class Ui_ViolationDialog(object):
 
         self.formLayout.setWidget(4, QFormLayout.ItemRole.LabelRole, self.pointsLabel)
 
-        self.pointsSpin = QSpinBox(ViolationDialog)
+        self.pointsSpin = NumberField(ViolationDialog)
         self.pointsSpin.setObjectName(u"pointsSpin")
         self.pointsSpin.setMinimum(-1000)
         self.pointsSpin.setMaximum(1000)
@@ -135,7 +137,7 @@ class Ui_ViolationDialog(object):
 
         self.formLayout.setWidget(6, QFormLayout.ItemRole.LabelRole, self.levelsNsLabel)
 
-        self.levelsNsSpin = QSpinBox(ViolationDialog)
+        self.levelsNsSpin = NumberField(ViolationDialog)
         self.levelsNsSpin.setObjectName(u"levelsNsSpin")
         self.levelsNsSpin.setMinimum(-12)
         self.levelsNsSpin.setMaximum(12)
@@ -147,7 +149,7 @@ class Ui_ViolationDialog(object):
 
         self.formLayout.setWidget(7, QFormLayout.ItemRole.LabelRole, self.levelsEwLabel)
 
-        self.levelsEwSpin = QSpinBox(ViolationDialog)
+        self.levelsEwSpin = NumberField(ViolationDialog)
         self.levelsEwSpin.setObjectName(u"levelsEwSpin")
         self.levelsEwSpin.setMinimum(-12)
         self.levelsEwSpin.setMaximum(12)

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
-
 from referee_desk.ui.organizer.tabs import OrganizerTabs
 from referee_desk.ui.organizer.view import EXPORT_KINDS, OrganizerView
 
@@ -30,14 +27,10 @@ def install_organizer(window: Any) -> OrganizerView:
     # The window opens and closes files on its own: follow it.
     window.file_changed.connect(view.sync_with_window)
 
-    single_keys = _SingleKeyShortcuts(window.actions())
-
     def tab_changed(index: int) -> None:
-        on_organizer = tabs.widget(index) is view
-        # B, R, T, V, Space … belong to the match view: typing in the organizer's
-        # tables must not record a bid.
-        single_keys.set_active(not on_organizer)
-        if on_organizer:
+        # B, R, T, V, Space … stay live on this tab: each brings the match view back
+        # before it acts (MainWindow.show_match_view), so no key is silent.
+        if tabs.widget(index) is view:
             view.reload()
 
     tabs.currentChanged.connect(tab_changed)
@@ -47,23 +40,6 @@ def install_organizer(window: Any) -> OrganizerView:
     window.organizer = view
     view.sync_with_window()
     return view
-
-
-class _SingleKeyShortcuts:
-    """The window's one-key shortcuts (no modifier), switched off and on together."""
-
-    def __init__(self, actions: list[QAction]) -> None:
-        self._keys = {
-            action: action.shortcut()
-            for action in actions
-            if not action.shortcut().isEmpty()
-            and action.shortcut()[0].keyboardModifiers() == Qt.KeyboardModifier.NoModifier
-            and action.shortcut()[0].key() != Qt.Key.Key_F1
-        }
-
-    def set_active(self, active: bool) -> None:
-        for action, key in self._keys.items():
-            action.setShortcut(key if active else QKeySequence())
 
 
 __all__ = ["EXPORT_KINDS", "OrganizerTabs", "OrganizerView", "install_organizer"]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QDate, QEvent, Qt
-from PySide6.QtWidgets import QDialog, QListWidgetItem, QSpinBox, QWidget
+from PySide6.QtWidgets import QDialog, QLineEdit, QListWidgetItem, QSpinBox, QWidget
 
 from referee_desk.tournament.model import Format, Pair, Settings, TieBreak, TournamentInfo
 from referee_desk.ui.generated.ui_organizer_draw_dialog import Ui_OrganizerDrawDialog
@@ -20,6 +20,7 @@ from referee_desk.ui.generated.ui_organizer_lots_dialog import Ui_OrganizerLotsD
 from referee_desk.ui.generated.ui_organizer_new_dialog import Ui_OrganizerNewDialog
 from referee_desk.ui.generated.ui_organizer_pair_dialog import Ui_OrganizerPairDialog
 from referee_desk.ui.organizer import texts
+from referee_desk.ui.refusals import refusal_message
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
 
@@ -61,7 +62,7 @@ class _OrganizerDialog(QDialog):
         try:
             self.submit()
         except (ValueError, OSError) as error:
-            self.show_error(str(error))
+            self.show_error(refusal_message(error))
             return
         super().accept()
 
@@ -76,9 +77,11 @@ class OrganizerNewDialog(_OrganizerDialog):
         self.ui = Ui_OrganizerNewDialog()
         self.ui.setupUi(self)
         self._create = create
-        today = QDate.currentDate()
-        self.ui.startDate.setDate(today)
-        self.ui.endDate.setDate(today)
+        # Dates are typed as text (a date box's Tab walked through its day/month/year
+        # parts, so what was typed next landed in the wrong field; issue 10, item 9).
+        today = QDate.currentDate().toString("yyyy-MM-dd")
+        self.ui.startDate.setText(today)
+        self.ui.endDate.setText(today)
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
 
@@ -86,8 +89,8 @@ class OrganizerNewDialog(_OrganizerDialog):
         name = self.ui.nameEdit.text().strip()
         if not name:
             raise ValueError(self.tr("The tournament needs a name."))
-        start = self.ui.startDate.date()
-        end = self.ui.endDate.date()
+        start = self._date(self.ui.startDate, self.ui.startLabel.text())
+        end = self._date(self.ui.endDate, self.ui.endLabel.text())
         if end < start:
             raise ValueError(self.tr("The last day is before the first day."))
         return TournamentInfo(
@@ -99,6 +102,17 @@ class OrganizerNewDialog(_OrganizerDialog):
             tables=split_names(self.ui.tablesEdit.text()),
             referees=split_names(self.ui.refereesEdit.text()),
         )
+
+    def _date(self, edit: QLineEdit, name: str) -> QDate:
+        text = edit.text().strip()
+        date = QDate.fromString(text, "yyyy-MM-dd")
+        if not date.isValid():
+            raise ValueError(
+                self.tr("%1: “%2” is not a date like 2026-11-29.")
+                .replace("%1", name.rstrip(":："))
+                .replace("%2", text)
+            )
+        return date
 
     def submit(self) -> None:
         self._create(self.info())

@@ -51,6 +51,7 @@ from referee_desk.ui.organizer.models import (
 from referee_desk.ui.organizer.pairs_actions import PairsMixin
 from referee_desk.ui.organizer.records_import import RecordsImportMixin
 from referee_desk.ui.organizer.showing import OrganizerDisplayMixin, has_tournament
+from referee_desk.ui.refusals import refusal_message
 
 TITLE_STYLE = "font-size: 16pt; font-weight: bold;"
 #: The organizer works at a desk, not a card table: smaller buttons than the match view.
@@ -248,7 +249,7 @@ class OrganizerView(
         try:
             tf = TournamentFile.open(path, create=False)
         except (ValueError, OSError) as error:
-            self.show_message(self.tr("Cannot open the file"), str(error))
+            self.show_message(self.tr("Cannot open the file"), refusal_message(error))
             return False
         self.close_file()
         self._owned = tf
@@ -313,7 +314,7 @@ class OrganizerView(
         return self.t
 
     def _refused(self, title: str, error: BaseException) -> None:
-        self.show_message(title, str(error))
+        self.show_message(title, refusal_message(error))
 
 
 __all__ = ["EXPORT_KINDS", "OrganizerView", "has_tournament"]

@@ -4,12 +4,25 @@
 <context>
     <name>BidDialog</name>
     <message>
+        <source>automatic</source>
+        <extracomment>The kind box&apos;s first entry: take the kind from the standing bid.</extracomment>
+        <translation>自动</translation>
+    </message>
+    <message>
         <source>Record bid</source>
         <translation>记录叫牌</translation>
     </message>
     <message>
+        <source>Enter records: %1 %2</source>
+        <translation>回车记录：%1 %2</translation>
+    </message>
+    <message>
         <source>No bid yet in this hand.</source>
         <translation>本盘尚无叫牌。</translation>
+    </message>
+    <message>
+        <source>Type the cards shown, or choose “pass” as the kind.</source>
+        <translation>请输入亮出的牌，或在类型中选择“不叫”。</translation>
     </message>
     <message>
         <source>Bid</source>
@@ -20,16 +33,16 @@
         <translation>座位 (N/E/S/W)</translation>
     </message>
     <message>
+        <source>e.g. LJ H3 H3, or W LJ H3 H3</source>
+        <translation>如 LJ H3 H3 或 W LJ H3 H3</translation>
+    </message>
+    <message>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
         <source>Cards</source>
         <translation>牌</translation>
-    </message>
-    <message>
-        <source>e.g. LJ H3 H3</source>
-        <translation>例如 LJ H3 H3</translation>
     </message>
     <message>
         <source>Close bidding</source>
@@ -147,8 +160,25 @@
         <translation>拒绝：%1</translation>
     </message>
     <message>
-        <source>Not saved (the file could not be written): %1</source>
-        <translation>未保存（文件无法写入）：%1</translation>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Discard what was typed?</source>
+        <extracomment>The &quot;discard what was typed?&quot; question while it is open (tests answer it).</extracomment>
+        <translation>放弃已输入的内容？</translation>
+    </message>
+    <message>
+        <source>What was typed in this dialog is not recorded. Discard it?</source>
+        <translation>此对话框中输入的内容尚未记录。要放弃吗？</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Keep typing</source>
+        <translation>继续输入</translation>
     </message>
 </context>
 <context>
@@ -184,6 +214,10 @@
     <message>
         <source>defenders %1, last trick %2 × %3 won by %4</source>
         <translation>防守方 %1 分，末墩 %2 分 × %3 张，%4 得</translation>
+    </message>
+    <message>
+        <source>%1 wins trick %2 · %3 points</source>
+        <translation>%1 赢第 %2 墩 · %3 分</translation>
     </message>
     <message>
         <source>Corrected: %1</source>
@@ -234,6 +268,10 @@
 </context>
 <context>
     <name>HandSummaryDialog</name>
+    <message>
+        <source>%1 win the match (%2, %3)</source>
+        <translation>%1赢得比赛（%2，%3）</translation>
+    </message>
     <message>
         <source>Defenders %1</source>
         <translation>防守方 %1</translation>
@@ -324,6 +362,26 @@
     <message>
         <source>Review %1 (event %2) — ←/→ to step, Esc to leave</source>
         <translation>回看 %1（事件 %2）— ←/→ 逐条，Esc 退出</translation>
+    </message>
+    <message>
+        <source>No match is open: open or start one first (Ctrl+M).</source>
+        <translation>没有打开比赛：请先打开或开始一场比赛（Ctrl+M）。</translation>
+    </message>
+    <message>
+        <source>Review mode: Esc returns to the live match.</source>
+        <translation>回看模式：按 Esc 回到当前比赛。</translation>
+    </message>
+    <message>
+        <source>The match is over: only notes (N) and, once a committee member signs in, committee rulings (V 9) can follow.</source>
+        <translation>比赛已结束：只能添加备注（N），仲裁委员登录后可记录仲裁裁决（V 9）。</translation>
+    </message>
+    <message>
+        <source>Nothing to undo at this desk.</source>
+        <translation>本台没有可撤销的记录。</translation>
+    </message>
+    <message>
+        <source>Not available now.</source>
+        <translation>现在不可用。</translation>
     </message>
     <message>
         <source>Start clock (P)</source>
@@ -450,6 +508,22 @@
         <translation>快捷键</translation>
     </message>
     <message>
+        <source>Bid: B, seat letter, Tab, cards (LJ H3 H3), Enter; the kind follows the standing bid; W LJ H3 names the seat in the cards; Ctrl+Enter closes the bidding.</source>
+        <translation>叫牌：B，座位字母，Tab，牌（LJ H3 H3），回车；类型按当前叫牌自动判断；在牌前写 W 即指定座位（W LJ H3）；Ctrl+Enter 结束叫牌。</translation>
+    </message>
+    <message>
+        <source>Hand result: R, 135, Tab, 10, Tab, 2, Enter (10 keys); every number is recorded as typed.</source>
+        <translation>本盘结果：R，135，Tab，10，Tab，2，回车（共 10 键）；数字按输入原样记录。</translation>
+    </message>
+    <message>
+        <source>Trick: T, then four plays separated by spaces and Enter: SK SA H4 S5 (13 keys with T), a pair S5S5 S6S6 H4H4 S9S9 (20), a bomb (36); ! before a play marks a discard; Ctrl+L marks the last trick, whose result is previewed.</source>
+        <translation>逐墩：T，然后四家出牌用空格分隔，回车：SK SA H4 S5（连 T 共 13 键），对子 S5S5 S6S6 H4H4 S9S9（20 键），炸弹（36 键）；在某家前加 ! 表示垫牌；Ctrl+L 标记最后一墩，并预览本盘结果。</translation>
+    </message>
+    <message>
+        <source>Text boxes: Ctrl+Enter records. Esc asks before what was typed is discarded.</source>
+        <translation>文字框：Ctrl+Enter 记录。按 Esc 时若有已输入内容，会先询问是否放弃。</translation>
+    </message>
+    <message>
         <source>About Referee Desk</source>
         <translation>关于裁判台</translation>
     </message>
@@ -498,7 +572,7 @@
         <translation>违规 V</translation>
     </message>
     <message>
-        <source>Thinking time (Space)</source>
+        <source>Think (Space)</source>
         <translation>思考计时 Space</translation>
     </message>
     <message>
@@ -749,6 +823,21 @@
     </message>
 </context>
 <context>
+    <name>NumberField</name>
+    <message>
+        <source>%1: type a number.</source>
+        <translation>%1：请输入数字。</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not between %3 and %4.</source>
+        <translation>%1：%2 不在 %3 到 %4 之间。</translation>
+    </message>
+    <message>
+        <source>%1: %2 is not a multiple of %3.</source>
+        <translation>%1：%2 不是 %3 的倍数。</translation>
+    </message>
+</context>
+<context>
     <name>OpenBidDialog</name>
     <message>
         <source>Open bid</source>
@@ -770,8 +859,28 @@
         <translation>请输入裁判姓名。</translation>
     </message>
     <message>
+        <source>round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>table</source>
+        <translation>桌号</translation>
+    </message>
+    <message>
+        <source>pair %1</source>
+        <translation>%1队伍</translation>
+    </message>
+    <message>
+        <source>player %1</source>
+        <translation>%1选手</translation>
+    </message>
+    <message>
         <source>Fill in: %1</source>
         <translation>请填写：%1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
     </message>
     <message>
         <source>Open or start a match</source>
@@ -984,6 +1093,10 @@
         <translation>开始日期</translation>
     </message>
     <message>
+        <source>YYYY-MM-DD</source>
+        <translation>年-月-日（如 2026-11-29）</translation>
+    </message>
+    <message>
         <source>Last day</source>
         <translation>结束日期</translation>
     </message>
@@ -1010,6 +1123,10 @@
     <message>
         <source>The last day is before the first day.</source>
         <translation>结束日期早于开始日期。</translation>
+    </message>
+    <message>
+        <source>%1: “%2” is not a date like 2026-11-29.</source>
+        <translation>%1：“%2”不是日期（应写成 2026-11-29 这样）。</translation>
     </message>
 </context>
 <context>
@@ -1638,6 +1755,78 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     </message>
 </context>
 <context>
+    <name>Refusals</name>
+    <message>
+        <source>the file could not be written (full disk, or read-only)</source>
+        <extracomment>Store keys (``StoreError.keyed``) → (English, Chinese) templates with ``{param}``.</extracomment>
+        <translation>文件无法写入（磁盘已满或文件只读）</translation>
+    </message>
+    <message>
+        <source>another desk recorded in this match since: its entries are now shown</source>
+        <translation>另一台裁判台刚刚在这场比赛中记录了内容，现已显示</translation>
+    </message>
+    <message>
+        <source>not allowed: wrong name or PIN, not this match&apos;s referee, or the match is locked</source>
+        <translation>不允许：姓名或 PIN 不对、不是这场比赛的裁判，或比赛已锁定</translation>
+    </message>
+    <message>
+        <source>the tournament file is damaged</source>
+        <translation>比赛文件已损坏</translation>
+    </message>
+    <message>
+        <source>this is not a tournament file</source>
+        <translation>这不是比赛文件</translation>
+    </message>
+    <message>
+        <source>the file cannot be read (permissions or disk)</source>
+        <translation>文件无法读取（权限或磁盘问题）</translation>
+    </message>
+    <message>
+        <source>the file was made by a newer Referee Desk</source>
+        <translation>此文件由更新版本的裁判台创建</translation>
+    </message>
+    <message>
+        <source>the import was refused as a whole: nothing was imported</source>
+        <translation>导入被整体拒绝：没有导入任何内容</translation>
+    </message>
+    <message>
+        <source>the match layer refused the entry: nothing was written</source>
+        <translation>记录不符合规则：没有写入任何内容</translation>
+    </message>
+    <message>
+        <source>the tournament file refused the entry</source>
+        <translation>比赛文件拒绝了这条记录</translation>
+    </message>
+    <message>
+        <source>the pair cannot be accepted</source>
+        <translation>该组合无法登记</translation>
+    </message>
+    <message>
+        <source>the draw cannot be made or changed so</source>
+        <translation>无法这样抽签或更改抽签</translation>
+    </message>
+    <message>
+        <source>the result does not fit its match</source>
+        <translation>该结果与比赛不符</translation>
+    </message>
+    <message>
+        <source>two desks recorded this match differently</source>
+        <translation>两台裁判台对这场比赛的记录不同</translation>
+    </message>
+    <message>
+        <source>the tournament refused this</source>
+        <translation>赛事拒绝了这项操作</translation>
+    </message>
+    <message>
+        <source>“%1” is not a card: write a suit S H D C and a rank (H10, SK), or LJ / BJ</source>
+        <translation>“%1”不是一张牌：请写花色 S H D C 加点数（如 H10、SK），或 LJ / BJ</translation>
+    </message>
+    <message>
+        <source>these cards do not make a valid play</source>
+        <translation>这些牌不构成有效的出牌</translation>
+    </message>
+</context>
+<context>
     <name>RevokeDialog</name>
     <message>
         <source>Revoke (劳改)</source>
@@ -1675,6 +1864,113 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <source>B: 160 points</source>
         <translation>B：160 分</translation>
     </message>
+    <message>
+        <source>Points captured by the defenders (in cards)</source>
+        <translation>防守方所得牌分（不含罚分）</translation>
+    </message>
+    <message>
+        <source>B: the defenders&apos; points as they stand are %1 (recorded tricks and 8.2).</source>
+        <translation>选 B：防守方现有得分为 %1（已记录的各墩与 8.2 罚分）。</translation>
+    </message>
+    <message>
+        <source>B: the points as they stand are the captured points %2 %1 from 8.2 wrong plays.</source>
+        <translation>选 B：防守方现有得分 = 所得牌分 %2 %1（8.2 出错牌罚分）。</translation>
+    </message>
+</context>
+<context>
+    <name>Ruleset</name>
+    <message>
+        <source>decks</source>
+        <translation>牌副数</translation>
+    </message>
+    <message>
+        <source>bridge level gap</source>
+        <translation>级牌空档相连</translation>
+    </message>
+    <message>
+        <source>a triple lead spares tractors</source>
+        <translation>出三张不拆拖拉机</translation>
+    </message>
+    <message>
+        <source>last trick scoring</source>
+        <translation>最后一墩计分</translation>
+    </message>
+    <message>
+        <source>points to take the deal</source>
+        <translation>上台分</translation>
+    </message>
+    <message>
+        <source>points per level</source>
+        <translation>每级分差</translation>
+    </message>
+    <message>
+        <source>A must be played</source>
+        <translation>必打A</translation>
+    </message>
+    <message>
+        <source>dealer rotation</source>
+        <translation>轮庄</translation>
+    </message>
+    <message>
+        <source>when nobody bids</source>
+        <translation>无人叫牌时</translation>
+    </message>
+    <message>
+        <source>wrong play: points per card</source>
+        <translation>出错牌每张罚分</translation>
+    </message>
+    <message>
+        <source>revoke established</source>
+        <translation>劳改成立</translation>
+    </message>
+    <message>
+        <source>thinking time (seconds)</source>
+        <translation>思考时间（秒）</translation>
+    </message>
+    <message>
+        <source>an overrun counts as a warning</source>
+        <translation>超时计为警告</translation>
+    </message>
+    <message>
+        <source>match time (minutes)</source>
+        <translation>比赛时间（分钟）</translation>
+    </message>
+    <message>
+        <source>at time-out</source>
+        <translation>时间到时</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>points × cards</source>
+        <translation>分数 × 张数</translation>
+    </message>
+    <message>
+        <source>points + points × cards</source>
+        <translation>分数 + 分数 × 张数</translation>
+    </message>
+    <message>
+        <source>partner, or the next seat</source>
+        <translation>对家或下家</translation>
+    </message>
+    <message>
+        <source>redeal the first hand, else no-trump</source>
+        <translation>第一盘重发，其后打无主</translation>
+    </message>
+    <message>
+        <source>once the next trick has begun</source>
+        <translation>下一墩开始后</translation>
+    </message>
+    <message>
+        <source>the hand in play is finished</source>
+        <translation>打完当前一盘</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -1693,6 +1989,14 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
 </context>
 <context>
     <name>Texts</name>
+    <message>
+        <source>record</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <source>nobody bid</source>
+        <translation>无人叫牌</translation>
+    </message>
     <message>
         <source>North</source>
         <translation>北</translation>
@@ -1861,6 +2165,11 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
 <context>
     <name>TrickDialog</name>
     <message>
+        <source>A trick has four plays; %1 were typed.</source>
+        <extracomment>One card token of the notation (``H10``/``HT``, ``♥5``, ``LJ``), for plays typed together.</extracomment>
+        <translation>一墩只有四家出牌，输入了 %1 家。</translation>
+    </message>
+    <message>
         <source>Trick %1</source>
         <translation>第 %1 墩</translation>
     </message>
@@ -1881,27 +2190,47 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <translation>目前最大：%1 · 本墩分数：%2</translation>
     </message>
     <message>
+        <source>Last trick: %1</source>
+        <translation>最后一墩：%1</translation>
+    </message>
+    <message>
         <source>Trick by trick</source>
         <translation>逐墩录入</translation>
+    </message>
+    <message>
+        <source>&amp;Plays</source>
+        <translation>出牌(&amp;P)</translation>
+    </message>
+    <message>
+        <source>e.g. SK SA H4 S5 — a pair: S5S5 S6S6 H4H4 S9S9</source>
+        <translation>如 SK SA H4 S5；对子：S5S5 S6S6 H4H4 S9S9</translation>
+    </message>
+    <message>
+        <source>Four plays in play order, separated by spaces; the cards of one play written together; ! before a play marks a discard (8.2).</source>
+        <translation>按出牌顺序输入四家出的牌，用空格分隔；同一家的牌连写；在某家前加 ! 表示垫牌（8.2）。</translation>
     </message>
     <message>
         <source>discard (8.2)</source>
         <translation>垫牌 (8.2)</translation>
     </message>
     <message>
-        <source>Last trick of the hand</source>
-        <translation>本盘最后一墩</translation>
+        <source>Last trick of the hand (Ctrl+L)</source>
+        <translation>本盘最后一墩（Ctrl+L）</translation>
     </message>
     <message>
-        <source>Card picker (adds to the focused play)</source>
-        <translation>选牌（加到当前输入框）</translation>
+        <source>Card picker (adds a play, or a card to the play clicked)</source>
+        <translation>选牌（添加一家的出牌，或向所点的一家添牌）</translation>
     </message>
 </context>
 <context>
     <name>ViolationDialog</name>
     <message>
-        <source>No change to points or levels.</source>
+        <source>%1: write what happened.</source>
         <extracomment>Field rows of the form, by name → (label widget name, field widget name).</extracomment>
+        <translation>%1：请填写。</translation>
+    </message>
+    <message>
+        <source>No change to points or levels.</source>
         <translation>分数和级数不变。</translation>
     </message>
     <message>

@@ -11,8 +11,14 @@ from PySide6.QtWidgets import QWidget
 from referee_desk.ui import texts
 from referee_desk.ui.dialogs.base import Entries, EntryDialog, new_consequences
 from referee_desk.ui.dialogs.hand_summary import preview_html
-from referee_desk.ui.dialogs.seat_combos import fill_seats, fill_sides, fill_trumps
+from referee_desk.ui.dialogs.seat_combos import (
+    fill_seats,
+    fill_sides,
+    fill_trumps,
+    letters_pick_seats,
+)
 from referee_desk.ui.generated.ui_violation_dialog import Ui_ViolationDialog
+from referee_desk.ui.number_field import NumberField
 from referee_desk.ui.session import MatchSession
 
 #: Field rows of the form, by name → (label widget name, field widget name).
@@ -43,10 +49,17 @@ class ViolationDialog(EntryDialog):
         self.ui = Ui_ViolationDialog()
         self.ui.setupUi(self)
         self.ui.buttonBox.accepted.connect(self.accept)
-        self.ui.buttonBox.rejected.connect(self.reject)
+        self.ui.buttonBox.rejected.connect(self.request_close)
         self.ui.articleLabel.setStyleSheet(ARTICLE_STYLE)
         for name, (_label, field) in ROWS.items():
             self.ui.formLayout.setRowVisible(getattr(self.ui, field), name in self.FIELDS)
+        letters_pick_seats(self.ui.seatCombo)
+        # Enter in the text box adds a line; Ctrl+Enter records, Tab leaves the box.
+        self.ui.textEdit.setTabChangesFocus(True)
+        self.submit_with_ctrl_enter()
+        for field in self.number_fields():
+            if field.value() is None:
+                field.setValue(max(field.minimum(), 0))
         self.setup_fields()
         self._connect_preview()
         self.retranslate()
@@ -58,9 +71,19 @@ class ViolationDialog(EntryDialog):
         ui = self.ui
         for combo in (ui.seatCombo, ui.sideCombo, ui.choiceCombo, ui.trumpCombo, ui.kindCombo):
             combo.currentIndexChanged.connect(self.update_preview)
-        for spin in (ui.cardsSpin, ui.pointsSpin, ui.levelsNsSpin, ui.levelsEwSpin, ui.secondsSpin):
-            spin.valueChanged.connect(self.update_preview)
+        for field in self.number_fields():
+            field.textChanged.connect(self.update_preview)
         ui.textEdit.textChanged.connect(self.update_preview)
+
+    def number_fields(self) -> tuple[NumberField, ...]:
+        ui = self.ui
+        return (ui.cardsSpin, ui.pointsSpin, ui.levelsNsSpin, ui.levelsEwSpin, ui.secondsSpin)
+
+    def number(self, row: str) -> int:
+        """The value typed in a number row, refused (naming the row) when not allowed."""
+        label_name, field_name = ROWS[row]
+        label = getattr(self.ui, label_name).text().rstrip(":：")
+        return getattr(self.ui, field_name).checked_value(label)
 
     @staticmethod
     def title() -> str:
@@ -97,6 +120,18 @@ class ViolationDialog(EntryDialog):
 
     def text(self) -> str:
         return self.ui.textEdit.toPlainText().strip()
+
+    def required_text(self) -> str:
+        """The text box's content, refused (naming the box as labelled) when empty."""
+        text = self.text()
+        if not text:
+            label = self.ui.textLabel.text().rstrip(":：")
+            raise ValueError(
+                QCoreApplication.translate("ViolationDialog", "%1: write what happened.").replace(
+                    "%1", label
+                )
+            )
+        return text
 
     def entries(self) -> Entries:
         raise NotImplementedError

@@ -38,16 +38,16 @@ class CommitteeRulingDialog(ViolationDialog):
         self.ui.textLabel.setText(self.tr("Ruling"))
 
     def entries(self) -> Entries:
-        payload: dict[str, Any] = {"text": self.text()}
-        changes = {
-            side: spin.value()
-            for side, spin in (("NS", self.ui.levelsNsSpin), ("EW", self.ui.levelsEwSpin))
-            if spin.value()
+        payload: dict[str, Any] = {"text": self.required_text()}
+        levels = {
+            side: self.number(row) for side, row in (("NS", "levels_ns"), ("EW", "levels_ew"))
         }
+        changes = {side: change for side, change in levels.items() if change}
         if changes:
             payload["level_changes"] = changes
-        if self.ui.pointsSpin.value() != self.ui.pointsSpin.minimum():
-            payload["defenders_points"] = self.ui.pointsSpin.value()
+        points = self.number("points")
+        if points != self.ui.pointsSpin.minimum():
+            payload["defenders_points"] = points
         return [("committee_ruling", payload)]
 
 
@@ -90,7 +90,7 @@ class CommitteeDecisionDialog(ViolationDialog):
                 {
                     "side": self.ui.sideCombo.currentData(),
                     "decision": self.ui.kindCombo.currentData(),
-                    "text": self.text(),
+                    "text": self.required_text(),
                 },
             )
         ]

@@ -27,4 +27,4 @@ class ConductWarningDialog(ViolationDialog):
         self.ui.textLabel.setText(self.tr("What happened"))
 
     def entries(self) -> Entries:
-        return [("conduct_warning", {"seat": self.seat(), "text": self.text()})]
+        return [("conduct_warning", {"seat": self.seat(), "text": self.required_text()})]

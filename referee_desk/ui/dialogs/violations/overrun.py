@@ -23,4 +23,4 @@ class OverrunDialog(ViolationDialog):
         )
 
     def entries(self) -> Entries:
-        return [("think_overrun", {"seat": self.seat(), "seconds": self.ui.secondsSpin.value()})]
+        return [("think_overrun", {"seat": self.seat(), "seconds": self.number("seconds")})]

@@ -1,4 +1,12 @@
-"""8.3 劳改: the hand ends; the non-offending side chooses A (up two levels) or B (±160)."""
+"""8.3 劳改: the hand ends; the non-offending side chooses A (up two levels) or B (±160).
+
+Choice B adds or takes 160 from the defenders' points *as they stand* (RULES 8.3):
+the points captured in cards plus the 8.2 adjustments (a wrong play may bring them
+below 0). The dialog keeps the two apart (issue 10, item 4): the referee types only
+the captured points (never below 0), and only for a hand recorded in summary form
+(trick by trick, the record knows them); the adjustment so far is shown, and the
+preview shows the points as they stand and after B, as the match layer derives them.
+"""
 
 from __future__ import annotations
 
@@ -20,10 +28,19 @@ class RevokeDialog(ViolationDialog):
     FIELDS = ("seat", "kind", "side", "choice", "points")
 
     def setup_fields(self) -> None:
-        hand = self.session.state.current_hand
-        if hand is not None:
-            self.ui.pointsSpin.setValue(hand.defenders_points)
+        self.ui.pointsSpin.setMinimum(0)
+        self.ui.pointsSpin.clear()
         self.ui.seatCombo.currentIndexChanged.connect(self.fill_side_combo)
+        self.ui.choiceCombo.currentIndexChanged.connect(self.show_points_row)
+
+    def captured_from_tricks(self) -> bool:
+        """Trick by trick, the record knows the captured points; nothing is typed."""
+        hand = self.session.state.current_hand
+        return hand is not None and hand.form == "detailed"
+
+    def show_points_row(self) -> None:
+        needed = self.ui.choiceCombo.currentData() == "B" and not self.captured_from_tricks()
+        self.ui.formLayout.setRowVisible(self.ui.pointsSpin, needed)
 
     @staticmethod
     def title() -> str:
@@ -72,12 +89,28 @@ class RevokeDialog(ViolationDialog):
         self.ui.choiceCombo.addItem(self.tr("B: 160 points"), "B")
         select(self.ui.choiceCombo, current)
         self.ui.choiceCombo.blockSignals(False)
+        self.ui.pointsLabel.setText(self.tr("Points captured by the defenders (in cards)"))
+        hand = self.session.state.current_hand
+        adjustment = 0 if hand is None else hand.defenders_points
+        if self.captured_from_tricks():
+            note = self.tr(
+                "B: the defenders' points as they stand are %1 (recorded tricks and 8.2)."
+            )
+        else:
+            note = self.tr(
+                "B: the points as they stand are the captured points %2 %1 from 8.2 wrong plays."
+            ).replace("%2", "+" if adjustment >= 0 else "−")
+            adjustment = abs(adjustment)
+        self.ui.paraphraseLabel.setText(
+            f"{self.paraphrase()}\n{note.replace('%1', str(adjustment))}"
+        )
+        self.show_points_row()
         _ = texts  # names of seats come from seat_combos
 
     def entries(self) -> Entries:
         revoke: dict[str, Any] = {"seat": self.seat(), "kind": self.ui.kindCombo.currentData()}
-        if self.ui.choiceCombo.currentData() == "B":
-            revoke["defenders_points"] = self.ui.pointsSpin.value()
+        if self.ui.choiceCombo.currentData() == "B" and not self.captured_from_tricks():
+            revoke["defenders_points"] = self.number("points")
         choice = {
             "seat": self.ui.sideCombo.currentData(),
             "choice": self.ui.choiceCombo.currentData(),

@@ -24,4 +24,4 @@ class WrongPlayDialog(ViolationDialog):
         )
 
     def entries(self) -> Entries:
-        return [("wrong_play", {"seat": self.seat(), "cards_exposed": self.ui.cardsSpin.value()})]
+        return [("wrong_play", {"seat": self.seat(), "cards_exposed": self.number("cards")})]

@@ -1,0 +1,173 @@
+"""Why an entry was refused, in the interface language (issue 10, item 2).
+
+The match layer's ``EventRefused`` is worded by its key (``match.refusal_wording``);
+a store error by its ``key`` when it has one, else by its class; card notation errors
+of the rules core by their class, naming the token typed. The English line of an
+error is shown only in the English interface: the Chinese desk never shows it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from referee_desk.match.errors import EventRefused
+from referee_desk.match.refusal_wording import word_refusal
+from referee_desk.rules.errors import CardNotationError, RulesError
+from referee_desk.store import (
+    AccessRefused,
+    AppendConflict,
+    DamagedFile,
+    EventRejected,
+    ImportRefused,
+    NewerFileError,
+    NotATournamentFile,
+    StoreError,
+    StoreWriteError,
+    UnreadableFile,
+)
+from referee_desk.tournament.errors import (
+    DrawError,
+    ImportConflictError,
+    OutcomeError,
+    PairError,
+    TournamentError,
+)
+from referee_desk.ui.texts import wording_language
+
+#: Store keys (``StoreError.keyed``) → (English, Chinese) templates with ``{param}``.
+STORE_PHRASES: dict[str, tuple[str, str]] = {
+    "store.wrong_pin": ("sign in as {name}: wrong name or PIN", "以 {name} 登录：姓名或 PIN 不对"),
+    "store.unknown_person": ("{name} is not set up in this file", "此文件中没有 {name} 这个人"),
+    "store.not_referee": (
+        "{name} is not this match's referee",
+        "{name} 不是这场比赛的裁判",
+    ),
+    "store.locked": (
+        "the match is locked: only notes and committee rulings may follow",
+        "比赛已锁定：只能再记录备注和仲裁裁决",
+    ),
+    "store.nothing_to_lock": ("match {match}: no events to lock", "比赛 {match} 没有可锁定的记录"),
+    "store.events_missing": ("events of the match are missing", "比赛记录有缺失"),
+    "store.desk_key_unreadable": (
+        "{path}: the desk's signing key cannot be read",
+        "{path}：无法读取本机的签名密钥",
+    ),
+    "store.desk_key_unwritable": (
+        "{path}: the desk's signing key cannot be written",
+        "{path}：无法保存本机的签名密钥",
+    ),
+    "store.no_organizer_key": ("{path}: no organizer key", "{path}：没有组织者密钥"),
+    "store.organizer_key_exists": (
+        "{path}: an organizer key exists already",
+        "{path}：组织者密钥已存在",
+    ),
+    "store.passphrase_too_short": (
+        "the passphrase needs at least {minimum} characters",
+        "密码至少需要 {minimum} 个字符",
+    ),
+    "store.wrong_passphrase": ("wrong passphrase", "密码不对"),
+    "store.damaged": ("{path}: the file is damaged", "{path}：文件已损坏"),
+}
+
+
+def _by_class(error: BaseException) -> str:
+    """A store or write error without a known key, worded by what kind it is."""
+    if isinstance(error, StoreWriteError | OSError):
+        return QCoreApplication.translate(
+            "Refusals", "the file could not be written (full disk, or read-only)"
+        )
+    if isinstance(error, AppendConflict):
+        return QCoreApplication.translate(
+            "Refusals", "another desk recorded in this match since: its entries are now shown"
+        )
+    if isinstance(error, AccessRefused):
+        return QCoreApplication.translate(
+            "Refusals",
+            "not allowed: wrong name or PIN, not this match's referee, or the match is locked",
+        )
+    if isinstance(error, DamagedFile):
+        return QCoreApplication.translate("Refusals", "the tournament file is damaged")
+    if isinstance(error, NotATournamentFile):
+        return QCoreApplication.translate("Refusals", "this is not a tournament file")
+    if isinstance(error, UnreadableFile):
+        return QCoreApplication.translate(
+            "Refusals", "the file cannot be read (permissions or disk)"
+        )
+    if isinstance(error, NewerFileError):
+        return QCoreApplication.translate("Refusals", "the file was made by a newer Referee Desk")
+    if isinstance(error, ImportRefused):
+        return QCoreApplication.translate(
+            "Refusals", "the import was refused as a whole: nothing was imported"
+        )
+    if isinstance(error, EventRejected):
+        return QCoreApplication.translate(
+            "Refusals", "the match layer refused the entry: nothing was written"
+        )
+    return QCoreApplication.translate("Refusals", "the tournament file refused the entry")
+
+
+def _tournament_by_class(error: TournamentError) -> str:
+    """The tournament layer's refusals (unkeyed) by kind, with the names they quote."""
+    if isinstance(error, PairError):
+        text = QCoreApplication.translate("Refusals", "the pair cannot be accepted")
+    elif isinstance(error, DrawError):
+        text = QCoreApplication.translate("Refusals", "the draw cannot be made or changed so")
+    elif isinstance(error, OutcomeError):
+        text = QCoreApplication.translate("Refusals", "the result does not fit its match")
+    elif isinstance(error, ImportConflictError):
+        text = QCoreApplication.translate("Refusals", "two desks recorded this match differently")
+    else:
+        text = QCoreApplication.translate("Refusals", "the tournament refused this")
+    numbers = re.findall(r"\d+", str(error))
+    quoted = re.findall(r"'([^']*)'", str(error))
+    detail = "、".join(dict.fromkeys([*quoted, *numbers]))
+    return f"{text}（{detail}）" if detail else text
+
+
+def _fill(template: str, params: Mapping[str, Any]) -> str | None:
+    try:
+        return template.format_map(dict(params))
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def _token(error: BaseException) -> str:
+    found = re.search(r"'([^']*)'", str(error))
+    return found.group(1) if found else ""
+
+
+def refusal_message(error: BaseException) -> str:
+    """One line saying why, in the interface language."""
+    language = wording_language()
+    english = language == "en"
+    if isinstance(error, EventRefused):
+        return word_refusal(error, language)
+    if isinstance(error, StoreError | StoreWriteError):
+        key = getattr(error, "key", None)
+        if key in STORE_PHRASES:
+            worded = _fill(STORE_PHRASES[key][0 if english else 1], getattr(error, "params", {}))
+            if worded is not None:
+                return worded
+        if english:
+            return str(error)
+        return _by_class(error)
+    if isinstance(error, CardNotationError):
+        if english:
+            return str(error)
+        return QCoreApplication.translate(
+            "Refusals", "“%1” is not a card: write a suit S H D C and a rank (H10, SK), or LJ / BJ"
+        ).replace("%1", _token(error))
+    if isinstance(error, RulesError):
+        if english:
+            return str(error)
+        return QCoreApplication.translate("Refusals", "these cards do not make a valid play")
+    if isinstance(error, TournamentError):
+        return str(error) if english else _tournament_by_class(error)
+    if isinstance(error, OSError):
+        return str(error) if english else _by_class(error)
+    # The desk's own checks (number fields, required fields) are already translated.
+    return str(error)
