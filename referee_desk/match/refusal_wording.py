@@ -66,6 +66,9 @@ EVENT_NAMES = {
         "match_ended": "比赛结束",
         "note": "备注",
         "correction": "更正",
+        "kitty_buried": "扣底",
+        "throw_failed": "甩牌失败",
+        "concealment": "藏张",
     },
 }
 #: Payload fields named in schema refusals.
@@ -429,6 +432,116 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "correction.would_refuse": (
         "with event {target} corrected, event {seq} ({type:event}) would be refused: {inner}",
         "更正第 {target} 条后，第 {seq} 条（{type:event}）将不成立：{inner}",
+    ),
+    # -- the presets qq-four-deck and three-deck (RULES 12) ---------------------------
+    "kitty.none": (
+        "ruleset {ruleset} has no kitty (1.4)",
+        "规则 {ruleset} 没有底牌（1.4）",
+    ),
+    "kitty.not_dealer": (
+        "the dealer {dealer:seat} buries the kitty, not {seat:seat} (12.1)",
+        "由庄家{dealer:seat}扣底，不是{seat:seat}（12.1）",
+    ),
+    "kitty.twice": (
+        "the kitty of hand {hand} is already recorded (event {seq})",
+        "第 {hand} 盘的底牌已记录（第 {seq} 条）",
+    ),
+    "kitty.card_count": (
+        "the kitty holds {expected} cards, not {given} (12.1)",
+        "底牌应为 {expected} 张，不是 {given} 张（12.1）",
+    ),
+    "kitty.too_many_copies": (
+        "one more {card} would be in play: there are only {copies} (1.4)",
+        "{card} 的张数将超过 {copies} 副牌的数量（1.4）",
+    ),
+    "kitty.points_mismatch": (
+        "the buried cards hold {points} points, not {given}",
+        "扣下的底牌共 {points} 分，不是 {given} 分",
+    ),
+    "kitty.points_missing": (
+        "give the buried cards or their points (12.1)",
+        "请填写扣下的底牌或底牌分（12.1）",
+    ),
+    "kitty.bad_points": (
+        "kitty points {points}: the kitty holds 0 to {most} points in 5s (12.1)",
+        "底牌分 {points}：应为 0 到 {most} 之间 5 的倍数（12.1）",
+    ),
+    "kitty.needed": (
+        "the defenders dig the kitty (12.5): record the kitty first",
+        "防守方抠底（12.5）：请先记录底牌",
+    ),
+    "kitty.shape_needed": (
+        "the defenders dig the kitty (12.5): give the last lead's shape",
+        "防守方抠底（12.5）：请填写最后一轮首家出牌的牌型",
+    ),
+    "summary.no_kitty": (
+        "ruleset {ruleset} has no kitty: no kitty points or last-lead shape",
+        "规则 {ruleset} 没有底牌：不填底牌分和末轮牌型",
+    ),
+    "summary.bad_shape": (
+        "last lead's shape: {error}",
+        "末轮首家牌型填写有误",
+    ),
+    "summary.kitty_differs": (
+        "kitty points {given} differ from the {recorded} of the recorded kitty",
+        "底牌分 {given} 与已记录的底牌分 {recorded} 不符",
+    ),
+    "throw.forbidden": (
+        "ruleset {ruleset} forbids throws (4.7): record a wrong play (8.2)",
+        "规则 {ruleset} 不允许甩牌（4.7）：请记录出错牌（8.2）",
+    ),
+    "throw.not_leader": (
+        "{leader:seat} leads the next trick, not {seat:seat}",
+        "下一轮由{leader:seat}首先出牌，不是{seat:seat}",
+    ),
+    "throw.shown_by_partner": (
+        "{shown_by:seat} is {seat:seat}'s partner: the opponents show the cards (12.4)",
+        "{shown_by:seat}是{seat:seat}的同伴：应由对方亮牌（12.4）",
+    ),
+    "throw.too_many_copies": (
+        "one more {card} would be held: there are only {copies} (1.4)",
+        "{card} 的张数将超过 {copies} 副牌的数量（1.4）",
+    ),
+    "throw.not_a_throw": (
+        "{cards} is not a throw: two or more units of one suit (12.4)",
+        "{cards} 不是甩牌：甩牌须为同一花色的两个以上牌型（12.4）",
+    ),
+    "throw.stands": (
+        "the shown cards {shown} beat no component of the throw {throw}: it stands (12.4)",
+        "亮出的 {shown} 管不住甩牌 {throw} 的任何部分：甩牌成立（12.4）",
+    ),
+    "throw.bad_forced": (
+        "the thrower leads the smallest beaten component: {choices} (12.4)",
+        "甩牌者须出被管住的最小部分：{choices}（12.4）",
+    ),
+    "throw.name_forced": (
+        "several beaten components are equal: name the one led ({choices}) (12.4)",
+        "被管住的部分有几个相同：请指明所出的一个（{choices}）（12.4）",
+    ),
+    "throw.forced_lead": (
+        "after the failed throw {seat:seat} leads only {forced} (12.4)",
+        "甩牌失败后{seat:seat}只能出 {forced}（12.4）",
+    ),
+    "conceal.not_in_ruleset": (
+        "ruleset {ruleset} has no 藏张 rule (12.8): record a revoke (8.3)",
+        "规则 {ruleset} 没有藏张规定（12.8）：请记录劳改（8.3）",
+    ),
+    "conceal.chooser_side": (
+        "12.8: the choice is the non-offending side's; {chooser:seat} is on the offending "
+        "side {side:side}",
+        "12.8：由未犯规方选择；{chooser:seat}属于犯规方{side:side}",
+    ),
+    "conceal.replaces_revoke": (
+        "ruleset {ruleset}: 藏张 replaces 劳改 (12.8): record a concealment",
+        "规则 {ruleset}：以藏张代替劳改（12.8）：请记录藏张",
+    ),
+    "bid.no_joker_in_preset": (
+        "{cards}: ruleset {ruleset} bids by showing level cards only, no LJ (12.3)",
+        "{cards}：规则 {ruleset} 只亮级牌叫主，不用小王（12.3）",
+    ),
+    "bid.open_in_preset": (
+        "ruleset {ruleset} bids openly (12.3): there is no open-bid violation (8.1)",
+        "规则 {ruleset} 为明叫（12.3）：没有明叫违例（8.1）",
     ),
 }
 _END_REASONS = {
