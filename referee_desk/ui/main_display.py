@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QPushButton, QSizePolicy, QWidget
 
 from referee_desk.rules.seats import Side
-from referee_desk.ui import match_view, none_guard, styles, texts
+from referee_desk.ui import match_view, styles, texts
 from referee_desk.ui.clock_display import (
     ClockAnchor,
     anchor_from,
@@ -401,7 +401,6 @@ class MatchDisplay:
 
     def tick(self) -> None:
         """Repaint the clock and the thinking timer (computed, never counted)."""
-        none_guard.top_up()
         ui = self.w.ui
         now = self.monotonic()
         if self.w.review.row is not None and self.w.session is not None:
