@@ -8,6 +8,7 @@ without a time limit (12.8) and with 12.7's dig at A.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -15,8 +16,8 @@ import pytest
 
 from referee_desk.cli.main import main
 from referee_desk.match import replay
-from referee_desk.rules.seats import Side
 from referee_desk.rules.ruleset import get_ruleset
+from referee_desk.rules.seats import Side
 from referee_desk.store.jsonl import read_jsonl
 from referee_desk.tournament.errors import TournamentError
 from referee_desk.tournament.importing import import_records
@@ -190,7 +191,7 @@ def test_simulated_preset_matches(preset: str) -> None:
         done = [h for h in st.hands if h.result is not None]
         dug = [
             h
-            for before, h in zip(done, done[1:], strict=False)
+            for before, h in itertools.pairwise(done)
             if before.result.levels_after[Side.EW].label == "A"
             and h.defenders is Side.EW
             and h.last_trick.side is Side.EW
