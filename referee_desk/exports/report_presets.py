@@ -26,7 +26,14 @@ def preset_section(state, s: Styles) -> list:
     if not has_preset_section(rules):
         return []
     worded = _worded_by_seq(state)
-    out: list = [p(f"底牌·甩牌·藏张 Kitty, throws and concealment · {preset_title(rules)}", s.h1)]
+    parts = [
+        (rules.kitty > 0, "底牌", "kitty"),
+        (rules.throws, "甩牌", "throws"),
+        (rules.concealment, "藏张", "concealment"),
+    ]
+    zh = "·".join(z for on, z, _ in parts if on)
+    en = ", ".join(e for on, _, e in parts if on)
+    out: list = [p(f"{zh} {en.capitalize()} · {preset_title(rules)}", s.h1)]
     if rules.kitty > 0:
         out.append(p(_kitty_rule(rules), s.small))
         out.append(_kitty_table(state, s))
