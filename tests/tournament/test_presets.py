@@ -134,6 +134,17 @@ def test_sample_preset_records_decide_their_groups(tmp_path: Path, preset: str) 
     if preset == "three-deck":
         loser_levels = sorted(level_name(o.level_of(o.loser)) for o in outcomes.values())
         assert loser_levels == ["2", "Q"]
+    # Group standings read the level difference from 2 upwards: 过A (12) against 2 (−1)
+    # is 13 levels.
+    for st in state.standings:
+        assert st.final
+        rows = {r.pair_id: r for r in st.rows}
+        o = next(o for o in outcomes.values() if o.winner in rows)
+        assert rows[o.winner].rank == 1 and rows[o.winner].wins == 1
+        assert rows[o.winner].level_diff == 12 - o.level_of(o.loser)
+        assert rows[o.loser].level_diff == o.level_of(o.loser) - 12
+    if preset == "three-deck":
+        assert sorted(r.level_diff for st in state.standings for r in st.rows)[0] == -13
     # Importing again changes nothing.
     again = import_records(t, samples)
     assert not again.added and not again.linked and again.ok
