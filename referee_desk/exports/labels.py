@@ -98,19 +98,29 @@ def value_text(value: object, key: str = "") -> str:
     return VALUE_LABELS.get(str(value), str(value))
 
 
+#: Parameters of sections 1-11 that section 12 sets for the presets: a preset's rows cite
+#: both articles (RULES.md 12.1-12.8).
+PRESET_ARTICLES: dict[str, str] = {
+    "decks": "1.4, 12.1",
+    "bridge_level_gap": "3.1, 12.2",
+    "last_trick": "7.3, 12.5",
+    "stage": "7.1, 12.6",
+    "step": "7.1, 12.6",
+    "match_minutes": "1.5, 12.8",
+}
+
+
 def ruleset_rows(ruleset: Ruleset) -> list[tuple[str, str, str]]:
     """(label, value, article) for every parameter in force."""
     rows = []
+    preset = ruleset.name != GUILIN_2009.name
     for key, value in ruleset.parameters().items():
         if key == "revoke_established" and ruleset.concealment:
             continue  # 12.8: 藏张 replaces 劳改 (three-deck): Guilin's 劳改 is not printed
-        rows.append(
-            (
-                PARAMETER_LABELS.get(key, key),
-                value_text(value, key),
-                PARAMETER_ARTICLES.get(key, ""),
-            )
-        )
+        article = PARAMETER_ARTICLES.get(key, "")
+        if preset:
+            article = PRESET_ARTICLES.get(key, article)
+        rows.append((PARAMETER_LABELS.get(key, key), value_text(value, key), article))
     return rows
 
 

@@ -97,6 +97,14 @@ def test_three_deck_does_not_print_guilin_revoke() -> None:
     assert any("劳改" in x for x in qq)
 
 
+def test_preset_rows_cite_section_12_beside_the_guilin_article() -> None:
+    qq = {label: article for label, _, article in ruleset_rows(get_ruleset("qq-four-deck"))}
+    assert qq[PARAMETER_LABELS["last_trick"]] == "7.3, 12.5"
+    assert qq[PARAMETER_LABELS["match_minutes"]] == "1.5, 12.8"
+    guilin = {label: article for label, _, article in ruleset_rows(GUILIN_2009)}
+    assert guilin[PARAMETER_LABELS["last_trick"]] == "7.3"
+
+
 def test_result_scale_is_the_preset_table() -> None:
     # 12.6 qq-four-deck: 0 → +3, 5–35 → +2, 40–75 → +1, 80–115 take, …, 200+ take +3 (cap).
     qq = result_scale(get_ruleset("qq-four-deck"))
@@ -124,7 +132,7 @@ def test_results_pdf_states_the_preset(played: Path, tmp_path: Path) -> None:
     body = flat(text)
     assert flat(preset_title(rules)) in body
     for label, value, article in ruleset_rows(rules):
-        assert flat(label) in body and flat(value) in body and article in body, label
+        assert flat(label) in body and flat(value) in body and flat(article) in body, label
     assert flat("无时限 no time limit") in body
     # 8.10 in the presets: a forfeiting side counts at level 2 (12.1).
     assert flat("按2级计入成绩") in body and flat("counted at level 2") in body
