@@ -415,7 +415,12 @@ def _hands_table(state, s: Styles):
     for i, h in enumerate(state.hands, start=1):
         r = h.result
         if r is not None:
-            gains = ", ".join(f"{SIDES[k.value]} +{v}" for k, v in r.gains.items() if v)
+            # A negative gain is 12.7's fall back (at A without a dig, back to a_fallback).
+            gains = ", ".join(
+                f"{SIDES[k.value]} {v:+d}" + (f" 退回{state.ruleset.a_fallback}" if v < 0 else "")
+                for k, v in r.gains.items()
+                if v
+            )
             result = ("上台 taken" if r.taken else "连庄 kept") + (f"; {gains}" if gains else "")
             if r.passed_a:
                 result += "; 打过A"

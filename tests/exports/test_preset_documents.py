@@ -217,6 +217,12 @@ def test_match_report_of_a_preset_record(sample: Path, tmp_path: Path) -> None:
     assert any(c.article.startswith("12.") for c in state.consequences)
     # No time limit (12.8): no limit mark, the chart says so.
     assert flat("无时限 no time limit (12.8)") in body and "time limit 120" not in text
+    # 12.7: a side at A that wins as declarers without a dig falls back to J.
+    fell = [h for h in state.hands if h.result and any(v < 0 for v in h.result.gains.values())]
+    for h in fell:
+        assert flat(f"{min(h.result.gains.values()):+d} 退回J") in body and "+-" not in body
+    if sample.stem.startswith("08"):
+        assert fell  # the sample's A fallback
     # The level chart starts at 2 (12.1).
     pts = level_points(state, events)
     assert pts["NS"][0] == (0.0, -1) and pts["EW"][0] == (0.0, -1)
