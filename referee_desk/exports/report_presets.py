@@ -101,7 +101,7 @@ def _kitty_table(state, s: Styles):
         )
     if len(rows) == 1:
         rows.append(["", "无 none", "", "", "", ""])
-    return grid(rows, [14 * mm, 40 * mm, 30 * mm, 38 * mm, 14 * mm, 44 * mm], s)
+    return grid(rows, [14 * mm, 40 * mm, 36 * mm, 32 * mm, 14 * mm, 44 * mm], s)
 
 
 def kitty_text(kitty) -> str:
@@ -152,7 +152,7 @@ def _throw_table(state, worded: dict[int, list[str]], s: Styles):
             )
     if len(rows) == 1:
         rows.append(["", "", "无 none", "", "", "", "", ""])
-    return grid(rows, [10 * mm, 12 * mm, 30 * mm, 22 * mm, 24 * mm, 18 * mm, 12 * mm, 52 * mm], s)
+    return grid(rows, [10 * mm, 12 * mm, 30 * mm, 22 * mm, 22 * mm, 18 * mm, 16 * mm, 50 * mm], s)
 
 
 def _conceal_table(state, worded: dict[int, list[str]], s: Styles):
@@ -175,7 +175,7 @@ def _conceal_table(state, worded: dict[int, list[str]], s: Styles):
             )
     if len(rows) == 1:
         rows.append(["", "", "无 none", "", "", "", ""])
-    return grid(rows, [10 * mm, 12 * mm, 18 * mm, 22 * mm, 40 * mm, 14 * mm, 64 * mm], s)
+    return grid(rows, [10 * mm, 12 * mm, 18 * mm, 22 * mm, 40 * mm, 16 * mm, 62 * mm], s)
 
 
 def _choice_text(choice: str, points: int) -> str:
