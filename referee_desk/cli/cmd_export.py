@@ -42,6 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--template", help="organizer's xlsx template whose defined names the bracket fills"
     )
+    parser.add_argument(
+        "--ruleset",
+        help="scoresheet '-': the preset of the blank sheet (guilin-2009, qq-four-deck, "
+        "three-deck); a tournament file prints its own",
+    )
     parser.add_argument("--round", type=int, help="round-pack: round N in the order of play")
     parser.add_argument("--start", help="round-pack: start time printed on the pairings")
     parser.add_argument(

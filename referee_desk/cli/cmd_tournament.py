@@ -34,7 +34,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="wins,level_diff,head_to_head,lots",
         help="group standings order (wins, level_diff, head_to_head, lots)",
     )
-    p.add_argument("--ruleset", default="guilin-2009")
+    p.add_argument(
+        "--ruleset",
+        default="guilin-2009",
+        help="preset: guilin-2009 (default), qq-four-deck or three-deck (RULES 12); "
+        "frozen at the draw",
+    )
     p.add_argument(
         "--param", action="append", default=[], metavar="NAME=VALUE", help="ruleset parameter"
     )
@@ -340,6 +345,8 @@ def _simulate(args: argparse.Namespace) -> int:
                 mid = s.match.match_id
                 # Deterministic variety: mostly pass A, some time-outs, a forfeit now and then.
                 way = ("passed_a", "time_out", "passed_a", "forfeit", "passed_a")[k % 5]
+                if way == "time_out" and t.ruleset.match_minutes is None:
+                    way = "passed_a"  # no time limit in this ruleset (12.8)
                 # Pair A sits N–S; the better seed (lower id) usually wins, with an upset
                 # every seventh match.
                 better_a = (s.pair_a or 0) < (s.pair_b or 0)

@@ -235,6 +235,10 @@ def export_scoresheet(args: argparse.Namespace) -> int:
                 header = {"tournament": t.info.name, "date": t.info.start_date}
                 if args.match_id:
                     header.update(_match_header(t, args.match_id))
+        if ruleset is None and getattr(args, "ruleset", None):
+            from referee_desk.rules.ruleset import get_ruleset
+
+            ruleset = get_ruleset(args.ruleset)
         kwargs = {} if ruleset is None else {"ruleset": ruleset}
         export_scoresheet_pdf(
             args.output, font_path=args.font, header=header, options=options, **kwargs

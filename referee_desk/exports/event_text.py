@@ -36,6 +36,10 @@ TYPE_LABELS: dict[str, str] = {
     "correction": "更正 correction",
     "note": "备注 note",
     "match_ended": "比赛结束 match ended",
+    # RULES.md section 12 (the presets)
+    "kitty_buried": "埋底 kitty buried",
+    "throw_failed": "甩牌失败 failed throw",
+    "concealment": "藏张 concealment",
 }
 
 #: Event types that record a violation (highlighted in the report).
@@ -50,8 +54,37 @@ VIOLATION_TYPES = frozenset(
         "think_overrun",
         "forfeit",
         "committee_decision",
+        "throw_failed",
+        "concealment",
     }
 )
+
+#: Unit shapes (identical cards, ranks) in words, for the last lead (12.5).
+_SHAPES = {(1, 1): "单张 single", (2, 1): "对子 pair", (3, 1): "三张 triple", (4, 1): "炸弹 bomb"}
+
+
+def shape_text(shape: Any) -> str:
+    """``[[2, 3]]`` -> ``3连对拖拉机 tractor of 3 pairs``; several units are a throw (12.4)."""
+    units = [tuple(int(x) for x in u) for u in (shape or [])]
+    words = []
+    for each, ranks in units:
+        if (each, ranks) in _SHAPES:
+            words.append(_SHAPES[(each, ranks)])
+        elif each == 4:
+            words.append(f"{ranks}连炸推土机 bulldozer of {ranks}")
+        elif each == 3:
+            words.append(f"{ranks}连三张拖拉机 tractor of {ranks} triples")
+        else:
+            words.append(f"{ranks}连对拖拉机 tractor of {ranks} pairs")
+    if len(words) > 1:
+        return "甩牌 throw: " + " + ".join(words)
+    return words[0] if words else ""
+
+
+CONCEALMENT_CHOICES = {
+    "A": "A 本盘结束 the hand ends",
+    "B": "B 加减分，继续打 ± points, play continues",
+}
 
 
 def card_text(card: str) -> str:
@@ -104,10 +137,30 @@ def describe(event: Event) -> str:
         return ("末墩 last " if p.get("last") else "") + plays
     if t == "hand_summary":
         last = SIDES.get(p.get("last_trick_side"), "")
-        return (
+        text = (
             f"防守方 {p.get('defenders_points_before_last')} 分, 末墩 {p.get('last_trick_points')}"
             f" 分 × {p.get('last_trick_cards_per_player')} 张, {last}"
         )
+        if p.get("kitty_points") is not None:
+            text += f", 底牌 kitty {p['kitty_points']} 分"
+        if p.get("last_lead_shape"):
+            text += f", 末墩首出 last lead {shape_text(p['last_lead_shape'])}"
+        return text
+    if t == "kitty_buried":
+        if p.get("cards"):
+            return f"{seat} 埋底 buries {cards_text(p.get('cards'))}"
+        return f"{seat} 埋底 buries {p.get('points')} 分 points"
+    if t == "throw_failed":
+        shown_by = SEATS.get(str(p.get("shown_by")), str(p.get("shown_by", "")))
+        forced = f" → 须出 must play {cards_text(p['forced'])}" if p.get("forced") else ""
+        return (
+            f"{seat} 甩 throws {cards_text(p.get('thrown'))}; {shown_by} 亮 shows "
+            f"{cards_text(p.get('shown'))}{forced}"
+        )
+    if t == "concealment":
+        chooser = SEATS.get(str(p.get("chooser")), str(p.get("chooser", "")))
+        choice = CONCEALMENT_CHOICES.get(str(p.get("choice")), str(p.get("choice", "")))
+        return f"{seat} 藏张 conceals; {chooser} 选 chooses {choice}"
     if t == "wrong_play":
         return f"{seat} 亮出 {p.get('cards_exposed')} 张 {cards_text(p.get('cards'))}".strip()
     if t == "revoke":

@@ -24,7 +24,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
 
 from referee_desk.exports.fonts import FontChoice, FontSet, font_set, missing_glyph_warning
-from referee_desk.exports.labels import ruleset_rows
+from referee_desk.exports.labels import preset_title, ruleset_rows
 from referee_desk.exports.print_options import PrintOptions
 from referee_desk.exports.text_clean import clean_multiline
 from referee_desk.rules.ruleset import Ruleset
@@ -166,6 +166,17 @@ def ruleset_line(ruleset: Ruleset) -> str:
     rows = ruleset_rows(ruleset)
     params = "; ".join(f"{label.split(' ')[0]} {value.split(' ')[0]}" for label, value, _ in rows)
     return f"规则 ruleset {ruleset.name}: {params}"
+
+
+def ruleset_footer(ruleset: Ruleset) -> str:
+    """The ruleset for page footers: Guilin's whole line (it fits), a preset by its name.
+
+    A preset's 32 parameters do not fit a footer; the document's body prints them all
+    (``ruleset_line``), the footer names the preset on every page.
+    """
+    if ruleset.name == "guilin-2009":
+        return ruleset_line(ruleset)
+    return f"规则 ruleset {preset_title(ruleset)} · 全部参数见正文 every parameter in the body"
 
 
 def page_size(options: PrintOptions, wide: bool = False) -> tuple[float, float]:

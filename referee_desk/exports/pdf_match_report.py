@@ -28,7 +28,7 @@ from referee_desk.exports.event_text import (
     describe,
     trump_text,
 )
-from referee_desk.exports.labels import FORFEIT_LEVEL_RULE, violation_text
+from referee_desk.exports.labels import forfeit_level_rule, preset_title, violation_text
 from referee_desk.exports.pdf_common import (
     HELD_BG,
     VIOLATION_BG,
@@ -38,16 +38,18 @@ from referee_desk.exports.pdf_common import (
     grid,
     make_styles,
     p,
+    ruleset_footer,
     ruleset_line,
 )
 from referee_desk.exports.print_options import PrintOptions
+from referee_desk.exports.report_presets import preset_section
 from referee_desk.exports.seal_status import SealStatus
 from referee_desk.exports.text_clean import MAX_CELL_CHARS
 from referee_desk.match import replay
 from referee_desk.match.clock import format_duration
 from referee_desk.match.envelope import Event, verify_chain
 from referee_desk.rules.wording import describe as word_consequence
-from referee_desk.tournament.model import LEVEL_NAMES, PASSED_A, level_name
+from referee_desk.tournament.model import LEVEL_NAMES, PASSED_A, level_index, level_name
 
 NS_COLOR = colors.HexColor("#1f5fbf")
 EW_COLOR = colors.HexColor("#c0392b")
@@ -113,7 +115,8 @@ def export_match_report_pdf(
             seats = {k.value: v for k, v in info.seats.items()}
         rows.append([SIDES[side], pair, SEATS[a], seats.get(a, ""), SEATS[b], seats.get(b, "")])
     story.append(grid(rows, [22 * mm, 50 * mm, 16 * mm, 30 * mm, 16 * mm, 30 * mm], s))
-    story.append(p(ruleset_line(state.ruleset), s.small))
+    story.append(p(f"规则 Preset: {preset_title(state.ruleset)}", s.body, bold=True))
+    story.append(p(ruleset_line(state.ruleset), s.small, full=True))
 
     # The end.
     story.append(p("结果 Result", s.h1))
@@ -138,7 +141,8 @@ def export_match_report_pdf(
             story.append(
                 p(
                     f"计入成绩 Counted for the results: {SIDES[e.winner.value]} {kept} : "
-                    f"{SIDES[loser]} 3 · {FORFEIT_LEVEL_RULE}",
+                    f"{SIDES[loser]} {state.ruleset.first_level} · "
+                    f"{forfeit_level_rule(state.ruleset)}",
                     s.body,
                 )
             )
@@ -160,6 +164,7 @@ def export_match_report_pdf(
     # Hands.
     story.append(p("各盘结果 Hands", s.h1))
     story.append(_hands_table(state, s))
+    story += preset_section(state, s)
     story.append(Spacer(1, 3 * mm))
     story.append(_level_chart(state, events, s))
 
@@ -273,7 +278,9 @@ def export_match_report_pdf(
         )
     )
     story.append(KeepTogether(check))
-    footer = f"{mid} · 记录 record {record_id} · final hash {final} · {ruleset_line(state.ruleset)}"
+    footer = (
+        f"{mid} · 记录 record {record_id} · final hash {final} · {ruleset_footer(state.ruleset)}"
+    )
     header = f"{mid}" + (f" · {drawn.table} · {drawn.round}" if drawn else "")
     return build(
         out, story, s, title=f"比赛报告 Match report {mid}", footer_left=footer,
@@ -408,7 +415,12 @@ def _hands_table(state, s: Styles):
     for i, h in enumerate(state.hands, start=1):
         r = h.result
         if r is not None:
-            gains = ", ".join(f"{SIDES[k.value]} +{v}" for k, v in r.gains.items() if v)
+            # A negative gain is 12.7's fall back (at A without a dig, back to a_fallback).
+            gains = ", ".join(
+                f"{SIDES[k.value]} {v:+d}" + (f" 退回{state.ruleset.a_fallback}" if v < 0 else "")
+                for k, v in r.gains.items()
+                if v
+            )
             result = ("上台 taken" if r.taken else "连庄 kept") + (f"; {gains}" if gains else "")
             if r.passed_a:
                 result += "; 打过A"
@@ -458,7 +470,8 @@ def level_points(state, events: Sequence[Event]) -> dict[str, list[tuple[float, 
     for c in state.consequences:
         if c.hand is not None:
             last_seq[c.hand] = max(last_seq.get(c.hand, 0), c.seq)
-    pts: dict[str, list[tuple[float, int]]] = {"NS": [(0.0, 0)], "EW": [(0.0, 0)]}
+    first = level_index(state.ruleset.first_level)  # 3 in Guilin, 2 in the presets (12.1)
+    pts: dict[str, list[tuple[float, int]]] = {"NS": [(0.0, first)], "EW": [(0.0, first)]}
     for h in state.hands:
         r = h.result
         if r is None:
@@ -501,11 +514,12 @@ def _level_chart(state, events: Sequence[Event], s: Styles) -> Drawing:
     for series in (ns, ew):
         series.append((round(clock_end, 2), series[-1][1]))
     lp.data = [ns, ew]
-    xmax = max([limit, clock_end]) * 1.02
+    xmax = max([limit or 0, clock_end, 1.0]) * 1.02
     lp.xValueAxis.valueMin, lp.xValueAxis.valueMax = 0, xmax
     lp.xValueAxis.valueStep = 15 if xmax <= 180 else 30
-    lp.yValueAxis.valueMin, lp.yValueAxis.valueMax = -0.5, 12.5
-    lp.yValueAxis.valueSteps = list(range(13))
+    low = min(0, level_index(state.ruleset.first_level))
+    lp.yValueAxis.valueMin, lp.yValueAxis.valueMax = low - 0.5, 12.5
+    lp.yValueAxis.valueSteps = list(range(low, 13))
     lp.yValueAxis.labelTextFormat = lambda v: level_name(round(v))
     for axis in (lp.xValueAxis, lp.yValueAxis):
         axis.labels.fontName = s.font.name
@@ -518,12 +532,19 @@ def _level_chart(state, events: Sequence[Event], s: Styles) -> Drawing:
         if i == 1:
             lp.lines[i].strokeDashArray = (3, 1.5)
     d.add(lp)
-    # The time limit (1.5): a dashed vertical line at match_minutes.
-    x_limit = lp.x + lp.width * limit / xmax
-    d.add(Line(x_limit, lp.y, x_limit, lp.y + lp.height, strokeColor=colors.HexColor("#555555"),
-               strokeWidth=0.8, strokeDashArray=(2, 2)))  # fmt: skip
-    d.add(String(x_limit, lp.y + lp.height + 1.5 * mm, f"时限 time limit {limit}′ (1.5)",
-                 fontName=s.font.name, fontSize=7, textAnchor="middle"))  # fmt: skip
+    if limit is not None:
+        # The time limit (1.5): a dashed vertical line at match_minutes.
+        x_limit = lp.x + lp.width * limit / xmax
+        d.add(Line(x_limit, lp.y, x_limit, lp.y + lp.height,
+                   strokeColor=colors.HexColor("#555555"), strokeWidth=0.8,
+                   strokeDashArray=(2, 2)))  # fmt: skip
+        d.add(String(x_limit, lp.y + lp.height + 1.5 * mm, f"时限 time limit {limit}′ (1.5)",
+                     fontName=s.font.name, fontSize=7, textAnchor="middle"))  # fmt: skip
+    else:
+        # 12.8: the presets set no time limit: no mark, and the chart says so.
+        d.add(String(lp.x + lp.width, lp.y + lp.height + 1.5 * mm,
+                     "无时限 no time limit (12.8)", fontName=s.font.name, fontSize=7,
+                     textAnchor="end"))  # fmt: skip
     d.add(String(lp.x + lp.width / 2, 2 * mm, "比赛用时（分钟）match clock, minutes",
                  fontName=s.font.name, fontSize=7.5, textAnchor="middle"))  # fmt: skip
     d.add(String(2 * mm, lp.y + lp.height + 3 * mm, "级 level", fontName=s.font.name, fontSize=7.5))

@@ -13,11 +13,12 @@ from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Spacer
 
 from referee_desk.exports.labels import (
-    FORFEIT_LEVEL_RULE,
     decision_mark,
     decision_text,
+    forfeit_level_rule,
     levels_text,
     pair_text,
+    preset_title,
     ruleset_rows,
     tie_break_text,
     violation_text,
@@ -31,7 +32,7 @@ from referee_desk.exports.pdf_common import (
     grid,
     make_styles,
     p,
-    ruleset_line,
+    ruleset_footer,
 )
 from referee_desk.exports.print_options import PrintOptions
 from referee_desk.exports.snapshot import Snapshot
@@ -81,7 +82,7 @@ def export_results_pdf(
     story.append(p("赛制与规则 Format and ruleset", s.h1))
     story.append(
         p(
-            f"规则 Ruleset: {snap.ruleset.name}  ·  "
+            f"规则 Ruleset: {preset_title(snap.ruleset)}  ·  "
             f"抽签 drawn {options.local(snap.drawn_at, seconds=False)} (seed {snap.draw_seed})",
             s.body,
         )
@@ -142,9 +143,9 @@ def export_results_pdf(
     story.append(p("处罚汇总 Penalties summary", s.h1))
     story.append(_penalties(snap, s))
     if any(m.decided_by is Decision.FORFEIT for m in snap.state.matches):
-        story.append(p(FORFEIT_LEVEL_RULE, s.small))
+        story.append(p(forfeit_level_rule(snap.ruleset), s.small))
     order = tie_break_text(snap.settings.tie_breaks)
-    footer = f"{info.name} · {ruleset_line(snap.ruleset)} · 排名 {order}"
+    footer = f"{info.name} · {ruleset_footer(snap.ruleset)} · 排名 {order}"
     return build(
         out, story, s, title=f"{info.name} 成绩 Results", footer_left=footer, progress=progress,
         options=options, footer_right=info.name,
@@ -187,7 +188,8 @@ def _match_table(snap: Snapshot, ms: list[MatchState], s, full: bool = False):
         if mark:
             how = f"{how} [{mark}]"
         if m.decided_by is Decision.FORFEIT:
-            how += "; 弃权方按3级计 forfeiting side counted at level 3"
+            first = snap.ruleset.first_level
+            how += f"; 弃权方按{first}级计 forfeiting side counted at level {first}"
             extra.append(("BACKGROUND", (0, i), (-1, i), MARK_BG))
         if m.status is Status.HELD:
             how = "待仲裁 committee ruling pending (8.11)"

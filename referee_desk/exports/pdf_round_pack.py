@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from referee_desk.exports.fonts import FontSet
-from referee_desk.exports.labels import pair_text
+from referee_desk.exports.labels import pair_text, preset_title
 from referee_desk.exports.pdf_common import (
     PageHeader,
     Stamp,
@@ -29,6 +29,8 @@ from referee_desk.exports.pdf_common import (
     make_styles,
     p,
     page_size,
+    ruleset_footer,
+    ruleset_line,
 )
 from referee_desk.exports.pdf_player_index import player_index_story
 from referee_desk.exports.pdf_results import snapshot_texts
@@ -76,7 +78,8 @@ def export_round_pack_pdf(
             story.append(Stamp(f"sheet-{k}", part, cache))
     return build(
         out, story, s, title=f"{snap.info.name} {rnd.label} 轮次资料 round pack",
-        footer_left=f"{snap.info.name} · {rnd.label}", wide=True, options=options,
+        footer_left=f"{snap.info.name} · {rnd.label} · {ruleset_footer(snap.ruleset)}",
+        wide=True, options=options,
     )  # fmt: skip
 
 
@@ -110,6 +113,8 @@ def _pairing_list(
     story: list = [p(snap.info.name, s.title)]
     when = f"开始时间 start: {start}" if start else "开始时间 start: ______"
     story.append(p(f"{rnd.label} · 对阵表 Pairings · {when}", s.subtitle))
+    story.append(p(f"规则 Preset: {preset_title(snap.ruleset)}", s.subtitle))
+    story.append(p(ruleset_line(snap.ruleset), s.small, full=True))
     rows: list[list[object]] = [
         ["桌 Table", "比赛 Match", "南北 NS (A方)", "东西 EW (B方)", "裁判 Referee", "开始 Start"]
     ]

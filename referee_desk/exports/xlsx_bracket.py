@@ -26,6 +26,7 @@ from referee_desk.exports.labels import (
     decision_text,
     levels_text,
     pair_text,
+    preset_title,
     ruleset_rows,
     tie_break_text,
     violation_text,
@@ -157,7 +158,7 @@ def _header(ws: Worksheet, snap: Snapshot, title: str, columns: list[str]) -> No
             info.dates,
             info.venue,
             info.organizer,
-            f"规则 ruleset {snap.ruleset.name}",
+            f"规则 ruleset {preset_title(snap.ruleset)}",
             f"抽签 drawn {PrintOptions().local(snap.drawn_at, seconds=False)}",
         )
         if x
@@ -213,7 +214,7 @@ def _info_sheet(ws: Worksheet, snap: Snapshot) -> None:
         ("赛制 Format", _format_text(snap), ""),
         ("排名规则 Tie-breaks", tie_break_text(snap.settings.tie_breaks), ""),
         ("抽签 Draw", f"{PrintOptions().local(snap.drawn_at)} · seed {snap.draw_seed}", ""),
-        ("规则 Ruleset", snap.ruleset.name, ""),
+        ("规则 Ruleset", preset_title(snap.ruleset), ""),
     ]
     rows += ruleset_rows(snap.ruleset)
     title = "名次 Place" if snap.state.finished else "名次（已定）Place so far"

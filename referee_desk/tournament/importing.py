@@ -187,6 +187,13 @@ def opening_info(events: Sequence[Event]) -> MatchInfo | None:
         return None
 
 
+def record_ruleset_name(events: Sequence[Event]) -> str:
+    """The preset a record was opened with (``guilin-2009`` when the opening names none)."""
+    ruleset = events[0].payload.get("ruleset") if events else None
+    name = ruleset.get("name") if isinstance(ruleset, dict) else None
+    return str(name or "guilin-2009")
+
+
 def identify_pairs(info: MatchInfo, pairs: Sequence[Pair]) -> tuple[int, int] | str:
     """The registered pairs (N–S, E–W) a record names, or why they cannot be told.
 
@@ -249,6 +256,7 @@ def _link_found(t: Tournament, result: ImportResult) -> ImportResult:
     pm = {p.pair_id: p for p in pairs}
     named: dict[str, tuple[int, int] | str] = {}
     infos: dict[str, MatchInfo] = {}
+    wrong_rules: dict[str, str] = {}
     while True:
         linked_records = set(t.links().values())
         waiting = [m for m in t.file.match_ids() if m not in drawn and m not in linked_records]
@@ -260,15 +268,23 @@ def _link_found(t: Tournament, result: ImportResult) -> ImportResult:
         who: dict[str, str] = {}
         for rid in waiting:
             if rid not in named:
-                info = opening_info(t.file.events(rid)[:1])
+                first = t.file.events(rid)[:1]
+                info = opening_info(first)
+                played = record_ruleset_name(first)
                 if info is None:
                     named[rid] = "the record has no readable match_opened event"
+                elif played != t.ruleset.name:
+                    named[rid] = ""
+                    wrong_rules[rid] = (
+                        f"it was played under the ruleset {played}, the tournament's is "
+                        f"{t.ruleset.name} (frozen at the draw)"
+                    )
                 else:
                     infos[rid] = info
                     named[rid] = identify_pairs(info, pairs)
             ident = named[rid]
             if isinstance(ident, str):
-                why[rid] = f"cannot tell its pairs: {ident}"
+                why[rid] = wrong_rules.get(rid) or f"cannot tell its pairs: {ident}"
                 continue
             found = open_matches.get(frozenset(ident), [])
             low, high = sorted(ident)

@@ -14,23 +14,31 @@ from referee_desk.tournament.errors import OutcomeError, PairError, TournamentEr
 #: Levels in order (RULES.md 2): 3 … A; a side that passed A ranks above A.
 LEVEL_NAMES: tuple[str, ...] = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 PASSED_A = "过A"
+#: The presets' first level (RULES.md 12.1 levels = 2..A) sits below Guilin's 3: index -1,
+#: so Guilin's stored indices (0 for 3) keep their meaning.
+LEVEL_TWO = "2"
+LEVEL_TWO_INDEX = -1
 
 
 def level_index(level: str) -> int:
-    """0 for level 3 … 11 for A, 12 for a side that passed A (1.5)."""
+    """-1 for level 2 (the presets, 12.1), 0 for 3 … 11 for A, 12 for passed A (1.5)."""
     text = str(level).strip().upper()
     if text in (PASSED_A, "PASSED_A", "A+"):
         return len(LEVEL_NAMES)
     if text == "T":
         text = "10"
+    if text == LEVEL_TWO:
+        return LEVEL_TWO_INDEX
     try:
         return LEVEL_NAMES.index(text)
     except ValueError:
-        raise OutcomeError(f"bad level {level!r}: use 3 … 10 J Q K A or 过A") from None
+        raise OutcomeError(f"bad level {level!r}: use 2 … 10 J Q K A or 过A") from None
 
 
 def level_name(index: int) -> str:
-    return PASSED_A if index >= len(LEVEL_NAMES) else LEVEL_NAMES[index]
+    if index >= len(LEVEL_NAMES):
+        return PASSED_A
+    return LEVEL_TWO if index <= LEVEL_TWO_INDEX else LEVEL_NAMES[index]
 
 
 class Decision(StrEnum):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from referee_desk.match.envelope import Event
 from referee_desk.tournament import events_source
 from referee_desk.tournament.errors import OutcomeError
-from referee_desk.tournament.model import Decision, MatchOutcome, Pair, Penalty
+from referee_desk.tournament.model import Decision, MatchOutcome, Pair, Penalty, level_index
 
 if TYPE_CHECKING:
     from referee_desk.tournament.repository import Tournament
@@ -108,8 +108,10 @@ def outcome_from_state(
         else:
             decided_by = _END_DECISION.get(end.reason, Decision.COMMITTEE)
         if decided_by is Decision.FORFEIT:
-            # 8.10: the forfeiting side scores 0 for the match (counted as level 3).
-            levels[pair_b.pair_id if winner == pair_a.pair_id else pair_a.pair_id] = 0
+            # 8.10: the forfeiting side scores 0 for the match, counted at the first level
+            # (3 in Guilin; 2 in the presets, 12.1).
+            first = level_index(state.ruleset.first_level)
+            levels[pair_b.pair_id if winner == pair_a.pair_id else pair_a.pair_id] = first
         adjusting = [
             e for e in rulings if e.payload.get("level_changes") or "defenders_points" in e.payload
         ]
@@ -183,6 +185,16 @@ def replay_events(events: Sequence[Event]) -> Any:
     return replay(list(events))
 
 
+def _check_ruleset(state: Any, frozen: str, record_id: str) -> None:
+    """A record counts only under the ruleset frozen at the draw (every match alike)."""
+    played = state.ruleset.name
+    if played != frozen:
+        raise OutcomeError(
+            f"record {record_id} was played under the ruleset {played}, "
+            f"the tournament's is {frozen} (frozen at the draw)"
+        )
+
+
 def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
     """Outcomes of every drawn match with a record in the file (cached by chain head).
 
@@ -238,6 +250,7 @@ def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
             try:
                 events = t.file.events(record_of[mid])
                 state = replay_events(events)
+                _check_ruleset(state, t.ruleset.name, record_of[mid])
                 o = outcome_from_state(state, events, pm[s.pair_a], pm[s.pair_b], mid)
             except (ValueError, ImportError) as error:
                 t.outcome_problems[mid] = str(error)

@@ -2,8 +2,9 @@
 
 Hands are entered in summary form (defenders' points only), so each record goes
 through the real match layer: bidding race, rotation, level gains (7.1-7.2),
-pass A (1.5), time-out (1.5), forfeit (8.10), disqualification after a second
-conduct offence (8.8). Nothing here decides a rule; it only chooses inputs.
+pass A (1.5; 12.7's dig at A in qq-four-deck), time-out (1.5, only with a time
+limit), forfeit (8.10), disqualification after a second conduct offence (8.8).
+Nothing here decides a rule; it only chooses inputs.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from referee_desk.match import Recorder
 from referee_desk.match.envelope import Event
+from referee_desk.rules.cards import Rank
 
 START = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
@@ -62,44 +64,94 @@ def simulate_match(
     for _ in range(loser_gains):
         _hand(rec, at, loser, gain=1)
     if way == "time_out":
-        _hand(rec, at, winner, gain=min(4, loser_gains + 1))
-        # The next hand ends after the 120 minutes: time-out, the higher level wins (1.5).
         limit = rec.state().ruleset.match_minutes
+        if limit is None:
+            raise ValueError(
+                f"the ruleset {rec.state().ruleset.name} sets no time limit (12.8): "
+                "a match cannot end by time-out"
+            )
+        _hand(rec, at, winner, gain=min(4, loser_gains + 1))
+        # The next hand ends after the time limit: time-out, the higher level wins (1.5).
         _hand(rec, at, winner, gain=1, finish_at=limit + 5)
     else:
         while rec.state().end is None:
-            _hand(rec, at, winner, gain=4)
+            if _needs_dig(rec, winner):
+                _dig_at_a(rec, at, winner)
+            else:
+                _hand(rec, at, winner, gain=4)
     _close(rec, at)
     return rec.events
 
 
-def _hand(rec: Recorder, at: _Clock, side: str, gain: int, finish_at: float | None = None) -> None:
-    """One hand in summary form that ``side`` wins, going up about ``gain`` levels."""
+def _needs_dig(rec: Recorder, side: str) -> bool:
+    """12.7 a_needs_dig: the side is at A and has not dug the kitty since it got there."""
     st = rec.state()
+    at_a = {s.value for s, r in st.levels.items() if r == Rank.ACE}
+    dug = {s.value for s in st.dug_at_a}
+    return st.ruleset.a_needs_dig and side in at_a and side not in dug
+
+
+def _dig_at_a(rec: Recorder, at: _Clock, side: str) -> None:
+    """Let ``side`` (at A) dig once: if it deals, it first hands the deal over (+0)."""
+    st = rec.state()
+    holder = st.deal_holder.value if st.deal_holder is not None else None
+    other = "EW" if side == "NS" else "NS"
+    if holder == side:
+        _hand(rec, at, other, gain=1, exactly_stage=True)
+    _hand(rec, at, side, gain=1, dig=True)
+
+
+def _hand(
+    rec: Recorder,
+    at: _Clock,
+    side: str,
+    gain: int,
+    finish_at: float | None = None,
+    exactly_stage: bool = False,
+    dig: bool = False,
+) -> None:
+    """One hand in summary form that ``side`` wins, going up about ``gain`` levels.
+
+    ``exactly_stage``: the defenders reach the stage and only take the deal (+0);
+    ``dig``: the defenders win the last trick (a dig, 12.5/12.7), kitty worth 0.
+    """
+    st = rec.state()
+    rules = st.ruleset
     dealer = st.next_dealer.value if st.next_dealer is not None else None
     rec.record("hand_started", {"dealer": dealer}, at())
     if dealer is None:
-        # Bidding race (2.1): the side that should win bids LJ plus a 3 and deals.
+        # Bidding race: the side that should win bids and deals (2.1 LJ plus a level
+        # card; 12.3 the presets show level cards only).
         seat = "N" if side == "NS" else "E"
-        rec.record("bid", {"seat": seat, "kind": "dark", "cards": ["LJ", "H3"]}, at(0.5))
+        cards = ["LJ", "H3"] if rules.race_needs_lj else [f"H{rules.first_level}"]
+        rec.record("bid", {"seat": seat, "kind": "dark", "cards": cards}, at(0.5))
         rec.record("bidding_closed", {"dealer": seat, "trump": "H"}, at(0.5))
         declarers = side
     else:
         rec.record("bidding_closed", {"dealer": dealer, "trump": "NT"}, at(0.5))
         declarers = "NS" if dealer in ("N", "S") else "EW"
-    # 7.2: declarers keep the deal and go up ``gain``; 7.1: defenders take it, +(gain - 1).
-    points = max(0, 160 - 40 * gain) if declarers == side else 160 + 40 * (gain - 1)
+    defenders = "EW" if declarers == "NS" else "NS"
+    # 7.2: declarers keep the deal and go up ``gain``; 7.1: defenders take it, +(gain - 1)
+    # (12.6: each preset's stage and step).
+    stage, step_points = rules.stage, rules.step
+    if declarers == side:
+        points = max(0, stage - step_points * gain)
+    elif exactly_stage:
+        points = stage
+    else:
+        points = stage + step_points * (gain - 1)
     step = 10.0 if finish_at is None else max(1.0, finish_at - at.minute)
-    rec.record(
-        "hand_summary",
-        {
-            "defenders_points_before_last": points,
-            "last_trick_points": 0,
-            "last_trick_cards_per_player": 1,
-            "last_trick_side": declarers,
-        },
-        at(step),
-    )
+    payload: dict[str, Any] = {
+        "defenders_points_before_last": points,
+        "last_trick_points": 0,
+        "last_trick_cards_per_player": 1,
+        "last_trick_side": defenders if dig else declarers,
+    }
+    if rules.last_trick == "kitty":
+        payload["kitty_points"] = 0
+        if dig:
+            payload["last_lead_shape"] = [[1, 1]]
+    rec.record("hand_summary", payload, at(step))
 
 
 class _Clock:
