@@ -736,3 +736,12 @@ def test_results_recorded_in_the_match_tab_show_at_once(
     assert organizer.state is not before
     row = organizer.matches_model.row_of(match_id)
     assert organizer.matches_model.index(row, 6).data() == "playing"
+
+
+def test_level_two_of_the_presets_is_shown_as_two() -> None:
+    """RULES 12.1: the presets start at level 2; the organizer's screens must not show 3."""
+    from referee_desk.ui.organizer.texts import level_text
+
+    assert level_text(-1) == "2"
+    assert level_text(0) == "3"
+    assert level_text(11) == "A"

@@ -18,6 +18,7 @@ from referee_desk.tournament.model import (
     Slot,
     TieBreak,
     TournamentMatch,
+    level_name,
 )
 from referee_desk.tournament.state import Status
 
@@ -101,10 +102,10 @@ def tie_break_order(order: tuple[TieBreak, ...]) -> str:
 
 
 def level_text(index: int) -> str:
-    """0 = level 3 … 11 = A; 12 = passed A (RULES.md 1.5)."""
+    """-1 = level 2 (the presets, RULES 12.1), 0 = level 3 … 11 = A; 12 = passed A."""
     if index >= len(LEVEL_NAMES):
         return QCoreApplication.translate("OrganizerTexts", "passed A")
-    return LEVEL_NAMES[max(index, 0)]
+    return level_name(index)
 
 
 def slot_text(slot: Slot) -> str:
