@@ -1,15 +1,17 @@
 """Whether a match record is sealed, as the match report prints it.
 
-The one place the exports ask the store about seals. A store that signs with public
-keys offers ``TournamentFile.seal_info(match_id)`` (head hash, seq, signer, key
-fingerprint, signed at, valid); an older store offers only ``seal(match_id)`` (the
-head hash under a keyed signature, no fingerprint). Both become a ``SealStatus``.
+The one place the exports ask the store about seals: ``TournamentFile.seal_info``
+(head hash, seq, signer, the Ed25519 key's fingerprint, signed at, whether the
+signature verifies) becomes the ``SealStatus`` the report prints.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee_desk.store import TournamentFile
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,33 +30,18 @@ class SealStatus:
         return self.head_hash == head_hash
 
 
-def seal_status(tf: Any, record_id: str) -> SealStatus | None:
+def seal_status(tf: TournamentFile, record_id: str) -> SealStatus | None:
     """The seal of ``record_id`` in the tournament file ``tf``; None when it is not sealed."""
-    seal_info = getattr(tf, "seal_info", None)
-    if callable(seal_info):
-        info = seal_info(record_id)
-        if info is None:
-            return None
-        return SealStatus(
-            head_hash=str(getattr(info, "head_hash", "")),
-            seq=getattr(info, "seq", None),
-            signer=str(getattr(info, "signer", "") or getattr(info, "signer_name", "")),
-            fingerprint=str(
-                getattr(info, "key_fingerprint", "") or getattr(tf, "key_fingerprint", "") or ""
-            ),
-            signed_at=str(getattr(info, "signed_at", "")),
-            valid=getattr(info, "valid", None),
-        )
-    seal = tf.seal(record_id)
-    if seal is None:
+    info = tf.seal_info(record_id)
+    if info is None:
         return None
     return SealStatus(
-        head_hash=seal.head_hash,
-        seq=seal.head_seq,
-        signer=seal.sealed_by,
-        fingerprint="",
-        signed_at=seal.sealed_at,
-        valid=None,
+        head_hash=info.head_hash,
+        seq=info.seq,
+        signer=info.signer or info.sealed_by,
+        fingerprint=info.key_fingerprint or tf.key_fingerprint or "",
+        signed_at=info.signed_at,
+        valid=info.valid,
     )
 
 

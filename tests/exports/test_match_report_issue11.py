@@ -6,7 +6,6 @@ the level chart as steps with a time-limit mark."""
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -79,27 +78,18 @@ def test_not_sealed_in_red_then_sealed_with_the_head(cup, tmp_path: Path) -> Non
     assert f"至事件 up to event #{seal.head_seq}" in text and "王磊" in text
 
 
-def test_seal_info_is_used_when_the_store_offers_it() -> None:
-    """The Ed25519 store's ``seal_info`` (fingerprint, signer, valid) maps the same way."""
-
-    @dataclass(frozen=True)
-    class Info:
-        head_hash: str
-        seq: int
-        signer: str
-        key_fingerprint: str
-        signed_at: str
-        valid: bool
-
-    class File:
-        key_fingerprint = "SHA256:abcd"
-
-        def seal_info(self, match_id):
-            return Info("ff" * 32, 9, "组委会", "SHA256:abcd", "2026-11-28T04:00:00.000Z", True)
-
-    status = seal_status(File(), "M")
-    assert status.fingerprint == "SHA256:abcd" and status.valid and status.seq == 9
-    assert file_fingerprint(File()) == "SHA256:abcd"
+def test_the_seal_names_the_key_that_signed_it(cup, tmp_path: Path) -> None:
+    """The Ed25519 seal's fingerprint and its check reach the report (issue 11 item 4)."""
+    sealed = tmp_path / "sealed.sqlite"
+    shutil.copy(cup, sealed)
+    with TournamentFile.open(sealed, create=False) as tf:
+        tf.lock_match("GL2026-R2-T4", by="王磊")
+        status = seal_status(tf, "GL2026-R2-T4")
+        fingerprint = file_fingerprint(tf)
+    assert status is not None and status.valid is True
+    assert fingerprint and status.fingerprint == fingerprint
+    text = report(sealed, tmp_path / "s.pdf")
+    assert fingerprint in text.replace(" ", "")
 
 
 def _with_corrections(events):
