@@ -103,8 +103,21 @@ def event_kind_name(kind: str) -> str:
         "correction": QCoreApplication.translate("Texts", "correction"),
         "note": QCoreApplication.translate("Texts", "note"),
         "match_ended": QCoreApplication.translate("Texts", "match ended"),
+        "kitty_buried": QCoreApplication.translate("Texts", "kitty buried"),
+        "throw_failed": QCoreApplication.translate("Texts", "failed throw"),
+        "concealment": QCoreApplication.translate("Texts", "concealed card"),
     }
     return names.get(kind, kind)
+
+
+def preset_name(name: str) -> str:
+    """The worded name of a ruleset preset (RULES 12); an unknown name shows as itself."""
+    names = {
+        "guilin-2009": QCoreApplication.translate("Texts", "Guilin 2009 (four decks)"),
+        "qq-four-deck": QCoreApplication.translate("Texts", "QQ four decks"),
+        "three-deck": QCoreApplication.translate("Texts", "three decks"),
+    }
+    return names.get(name, name)
 
 
 def bid_kind_name(kind: str) -> str:
@@ -142,5 +155,7 @@ VIOLATION_TYPES = frozenset(
         "think_overrun",
         "forfeit",
         "committee_ruling",
+        "throw_failed",
+        "concealment",
     }
 )

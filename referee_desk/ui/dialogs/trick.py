@@ -159,7 +159,7 @@ class TrickDialog(EntryDialog):
         hand = self.session.state.current_hand
         if hand is None or hand.level is None or not hand.trump_decided:
             return None
-        return TrumpContext(hand.level, hand.trump, self.session.state.ruleset.bridge_level_gap)
+        return TrumpContext.for_ruleset(hand.level, hand.trump, self.session.state.ruleset)
 
     def update_running(self) -> None:
         """Winner so far and points in the trick, from the rules core."""
@@ -186,7 +186,9 @@ class TrickDialog(EntryDialog):
             return
         try:
             discarded = [i for i in range(len(plays)) if self.discards[i].isChecked()]
-            result = trick_result(plays, context, discarded=discarded)
+            result = trick_result(
+                plays, context, discarded=discarded, ruleset=self.session.state.ruleset
+            )
         except RulesError as error:
             self.ui.winnerLabel.setText("")
             self.show_error(refusal_message(error))
