@@ -312,6 +312,19 @@
         <translation>下盘 %1 坐庄</translation>
     </message>
     <message>
+        <source>Shape of the last lead: “%1” is not a unit (write 1, 2, 3 or 2x3).</source>
+        <extracomment>One unit of a typed lead shape: ``2x3`` (three consecutive pairs), ``2`` (a pair).</extracomment>
+        <translation>最后一轮首出牌型：“%1”不是一个牌型（请写 1、2、3 或 2x3）。</translation>
+    </message>
+    <message>
+        <source>Kitty %1 points: the declarers won the last trick, no dig</source>
+        <translation>底牌 %1 分：庄家赢得最后一轮，不抠底</translation>
+    </message>
+    <message>
+        <source>Kitty %1 points × %2 = %3 to the defenders</source>
+        <translation>底牌 %1 分 × %2 = %3 分归闲家</translation>
+    </message>
+    <message>
         <source>Hand result</source>
         <translation>本盘结果</translation>
     </message>
@@ -330,6 +343,18 @@
     <message>
         <source>Last trick won by</source>
         <translation>最后一墩赢家</translation>
+    </message>
+    <message>
+        <source>Points in the kitty</source>
+        <translation>底牌分数</translation>
+    </message>
+    <message>
+        <source>Shape of the last lead</source>
+        <translation>最后一轮首出牌型</translation>
+    </message>
+    <message>
+        <source>e.g. 2x3 for 445566, 1 1 1 1 for a throw AKQJ</source>
+        <translation>例：445566 写 2x3，甩牌 AKQJ 写 1 1 1 1</translation>
     </message>
 </context>
 <context>
@@ -1179,6 +1204,10 @@
         <translation>裁判（用逗号分隔）</translation>
     </message>
     <message>
+        <source>Rules</source>
+        <translation>规则</translation>
+    </message>
+    <message>
         <source>The tournament needs a name.</source>
         <translation>请填写赛事名称。</translation>
     </message>
@@ -2002,6 +2031,74 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <translation>时间到时</translation>
     </message>
     <message>
+        <source>kitty cards</source>
+        <translation>底牌张数</translation>
+    </message>
+    <message>
+        <source>levels played</source>
+        <translation>打的级数</translation>
+    </message>
+    <message>
+        <source>fixed trump ranks</source>
+        <translation>常主</translation>
+    </message>
+    <message>
+        <source>2s also fixed trumps (three decks)</source>
+        <translation>2 也为常主（三副牌）</translation>
+    </message>
+    <message>
+        <source>bombs beat tractors</source>
+        <translation>炸弹大于拖拉机</translation>
+    </message>
+    <message>
+        <source>level cards and jokers join trump tractors</source>
+        <translation>级牌、王可连成主拖拉机</translation>
+    </message>
+    <message>
+        <source>throws allowed</source>
+        <translation>允许甩牌</translation>
+    </message>
+    <message>
+        <source>failed throw: points</source>
+        <translation>甩牌失败：罚分</translation>
+    </message>
+    <message>
+        <source>kitty multiplier</source>
+        <translation>抠底倍数</translation>
+    </message>
+    <message>
+        <source>shutout bonus (levels)</source>
+        <translation>光头加级</translation>
+    </message>
+    <message>
+        <source>most levels per hand</source>
+        <translation>每局最多升级</translation>
+    </message>
+    <message>
+        <source>points below 0 count as 0 in the table</source>
+        <translation>负分按 0 分计级</translation>
+    </message>
+    <message>
+        <source>passing A needs a kitty dig</source>
+        <translation>过 A 须抠底</translation>
+    </message>
+    <message>
+        <source>level fallen back to from A</source>
+        <translation>打 A 未抠底退回</translation>
+    </message>
+    <message>
+        <source>concealed card (藏张) rule</source>
+        <translation>藏张规则</translation>
+    </message>
+    <message>
+        <source>concealed card: points</source>
+        <translation>藏张：分数</translation>
+    </message>
+    <message>
+        <source>a bid shows a little joker</source>
+        <translation>叫牌须亮小王</translation>
+    </message>
+    <message>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -2032,6 +2129,38 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     <message>
         <source>the hand in play is finished</source>
         <translation>打完当前一盘</translation>
+    </message>
+    <message>
+        <source>play stops at once</source>
+        <translation>立即停止</translation>
+    </message>
+    <message>
+        <source>kitty × multiplier to the defenders</source>
+        <translation>底牌分×倍数归闲家</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>by the last lead&apos;s shape</source>
+        <translation>按最后一轮首出牌型</translation>
+    </message>
+    <message>
+        <source>2 to the power of the largest unit&apos;s cards</source>
+        <translation>2 的最大牌型张数次方</translation>
+    </message>
+    <message>
+        <source>3 to A</source>
+        <translation>3 到 A</translation>
+    </message>
+    <message>
+        <source>2 to A</source>
+        <translation>2 到 A</translation>
+    </message>
+    <message>
+        <source>10 and 2</source>
+        <translation>10 和 2</translation>
     </message>
 </context>
 <context>
