@@ -271,3 +271,53 @@ def test_guilin_summary_form_hides_the_kitty_rows(desk: Any, qtbot: Any) -> None
     assert not dialog.ui.kittyPointsSpin.isVisible()
     assert not dialog.ui.leadShapeEdit.isVisible()
     dialog.reject()
+
+
+def three_decks() -> list[str]:
+    """The 162 cards of three decks in notation (12.1: decks = 3)."""
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    one_deck = [s + r for s in "SHDC" for r in ranks] + ["LJ", "BJ"]
+    return one_deck * 3
+
+
+def test_a_three_deck_hand_played_by_keyboard(window: Any, fake_time: Any, qtbot: Any) -> None:
+    """One whole three-deck hand by keys: P, the bid ♥2 (12.3), K and the six buried cards
+    (12.1), 39 tricks of one card each typed on the trick line (39 cards a player,
+    12.1), the last marked with Ctrl+L and won by a defender with BJ: the preview shows
+    the dig 40 × 2 (12.5 power_of_cards: a single lead ×2) before Enter, and the hand's
+    result follows the three-deck table (12.6: D = points + dig)."""
+    desk = open_preset_match(window, fake_time, "three-deck")
+    keys = start_three_deck_hand(desk, qtbot)
+    kitty = ["S5", "D5", "SK", "DK", "C10", "C3"]
+    keys.type("k")
+    keys.type(" ".join(kitty))
+    keys.key(ENTER)
+    assert desk.active_dialog is None
+    pool = three_decks()
+    for card in [*kitty, "BJ", "C4", "C4", "C4"]:
+        pool.remove(card)
+    assert len(pool) == 38 * 4
+    keys.type("t")
+    dialog = desk.active_dialog
+    for trick in range(38):
+        keys.type(" ".join(pool[4 * trick : 4 * trick + 4]))
+        keys.key(ENTER)
+        assert dialog.ui.errorLabel.text() == "", (trick, dialog.ui.errorLabel.text())
+    hand = desk.session.state.current_hand
+    assert len(hand.tricks) == 38
+    order = [seat.value for seat in dialog.order]
+    defender = next(i for i, seat in enumerate(order) if seat in "EW" and i > 0)
+    last = ["C4"] * 4
+    last[defender] = "BJ"
+    keys.key(Qt.Key.Key_L, CTRL)
+    keys.type(" ".join(last))
+    assert "Kitty 40 points × 2 = 80 to the defenders" in dialog.ui.previewLabel.text()
+    keys.key(ENTER)
+    assert desk.active_dialog is None, dialog.ui.errorLabel.text()
+    finished = desk.session.state.hands[-1]
+    assert finished.result is not None and finished.last_trick.multiplier == 2
+    assert all(count == 39 for count in finished.cards_played.values())
+    captured = sum(t.points for t in finished.tricks if t.winner.side == finished.defenders)
+    assert finished.result.defenders_final == captured + 80
+    # The made-up deal does not follow suit (4.1 / void flags), but every count is right.
+    assert not [f for f in desk.session.state.flags if "cards in hand" in f.text]

@@ -136,6 +136,6 @@ class Ui_HandSummaryDialog(object):
         self.winnerLabel.setText(QCoreApplication.translate("HandSummaryDialog", u"Last trick won by", None))
         self.kittyPointsLabel.setText(QCoreApplication.translate("HandSummaryDialog", u"Points in the kitty", None))
         self.leadShapeLabel.setText(QCoreApplication.translate("HandSummaryDialog", u"Shape of the last lead", None))
-        self.leadShapeEdit.setPlaceholderText(QCoreApplication.translate("HandSummaryDialog", u"e.g. 2x3 for 445566, 1 1 1 1 for a throw AKQJ", None))
+        self.leadShapeEdit.setPlaceholderText(QCoreApplication.translate("HandSummaryDialog", u"e.g. 2x3 for 445566, 1 1 1 1 for a throw SA SK SQ SJ", None))
     # retranslateUi
 

@@ -353,8 +353,8 @@
         <translation>最后一轮首出牌型</translation>
     </message>
     <message>
-        <source>e.g. 2x3 for 445566, 1 1 1 1 for a throw AKQJ</source>
-        <translation>例：445566 写 2x3，甩牌 AKQJ 写 1 1 1 1</translation>
+        <source>e.g. 2x3 for 445566, 1 1 1 1 for a throw SA SK SQ SJ</source>
+        <translation>例：445566 写 2x3，甩牌 SA SK SQ SJ 写 1 1 1 1</translation>
     </message>
 </context>
 <context>
@@ -2410,6 +2410,10 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     <message>
         <source>Forced play</source>
         <translation>必须出的牌</translation>
+    </message>
+    <message>
+        <source>%1: enter the cards.</source>
+        <translation>%1：请填写牌。</translation>
     </message>
     <message>
         <source>Forced play: %1</source>

@@ -117,12 +117,22 @@ class ThrowFailedDialog(ViolationDialog):
         combo.blockSignals(False)
         self.ui.formLayout.setRowVisible(combo, len(choices) > 1)
 
+    def required_cards(self, label: Any, edit: Any) -> list[str]:
+        """The cards typed in a box, refused (naming the box as labelled) when empty."""
+        cards = card_tokens(edit.text())
+        if not cards:
+            raise ValueError(
+                self.tr("%1: enter the cards.").replace("%1", label.text().rstrip(":："))
+            )
+        return cards
+
     def entries(self) -> Entries:
+        ui = self.ui
         payload: dict[str, Any] = {
             "seat": self.seat(),
-            "thrown": card_tokens(self.ui.cardsTextEdit.text()),
-            "shown_by": self.ui.sideCombo.currentData(),
-            "shown": card_tokens(self.ui.shownEdit.text()),
+            "thrown": self.required_cards(ui.cardsTextLabel, ui.cardsTextEdit),
+            "shown_by": ui.sideCombo.currentData(),
+            "shown": self.required_cards(ui.shownLabel, ui.shownEdit),
         }
         if self.ui.choiceCombo.count() > 1:
             payload["forced"] = list(self.ui.choiceCombo.currentData())
@@ -132,7 +142,7 @@ class ThrowFailedDialog(ViolationDialog):
         """The consequence, with the forced play the match layer derived."""
         try:
             self.entries()
-        except RulesError as error:
+        except ValueError as error:
             self.ui.consequenceLabel.setText("")
             self.show_hint(refusal_message(error))
             return
