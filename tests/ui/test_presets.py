@@ -321,3 +321,24 @@ def test_a_three_deck_hand_played_by_keyboard(window: Any, fake_time: Any, qtbot
     assert finished.result.defenders_final == captured + 80
     # The made-up deal does not follow suit (4.1 / void flags), but every count is right.
     assert not [f for f in desk.session.state.flags if "cards in hand" in f.text]
+
+
+def test_preset_bid_kind_and_f1_follow_the_preset(
+    window: Any, fake_time: Any, qtbot: Any, languages: Any
+) -> None:
+    """12.3: the presets bid by showing level cards, so the bid dialog offers no dark
+    bid; F1 lists K (the kitty, 12.1) only where there is a kitty."""
+    languages.apply("zh_CN")
+    desk = open_preset_match(window, fake_time, "three-deck")
+    start_clock(desk)
+    keys = Keyboard(qtbot, desk)
+    keys.type("b")
+    combo = desk.active_dialog.ui.kindCombo
+    kinds = [combo.itemText(i) for i in range(combo.count())]
+    assert "亮主" in kinds and "暗叫" not in kinds
+    desk.active_dialog.reject()
+    assert any(line.startswith("K\t") for line in desk.prefs.shortcut_lines())
+
+
+def test_f1_has_no_kitty_key_in_guilin(desk: Any) -> None:
+    assert not any(line.startswith("K\t") for line in desk.prefs.shortcut_lines())

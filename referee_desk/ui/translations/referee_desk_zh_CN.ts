@@ -17,6 +17,10 @@
         <translation>回车记录：%1 %2</translation>
     </message>
     <message>
+        <source>bid (level cards shown)</source>
+        <translation>亮主</translation>
+    </message>
+    <message>
         <source>No bid yet in this hand.</source>
         <translation>本盘尚无叫牌。</translation>
     </message>
