@@ -408,6 +408,7 @@ class MatchDisplay:
             event = self.w.session.events[self.w.review.row]
             clock = self.w.session.state.clock
             left = clock.limit_ms - (event.clock_ms or 0)
+            ui.clockCaption.setVisible(clock.has_limit)  # no "time left" without a limit
             if clock.has_limit:
                 ui.clockLabel.setText(format_ms(left))
                 ui.clockLabel.setStyleSheet(self.look.clock(colour_for(left), True))
@@ -416,11 +417,13 @@ class MatchDisplay:
                 ui.clockLabel.setStyleSheet(self.look.clock("normal", True))
             ui.pausedLabel.hide()
         elif self.anchor is None:
+            ui.clockCaption.setVisible(True)
             ui.clockLabel.setText("—")
             ui.pausedLabel.hide()
         else:
             left = remaining_ms(self.anchor, now)
             paused = self.anchor.started and not self.anchor.running
+            ui.clockCaption.setVisible(self.anchor.has_limit)
             if self.anchor.has_limit:
                 ui.clockLabel.setText(format_ms(left))
                 ui.clockLabel.setStyleSheet(self.look.clock(colour_for(left), paused))

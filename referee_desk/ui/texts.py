@@ -120,7 +120,10 @@ def preset_name(name: str) -> str:
     return names.get(name, name)
 
 
-def bid_kind_name(kind: str) -> str:
+def bid_kind_name(kind: str, ruleset: Any = None) -> str:
+    """The bid kind's name; in the presets (12.3) a first bid shows level cards openly."""
+    if kind == "dark" and ruleset is not None and not ruleset.race_needs_lj:
+        return QCoreApplication.translate("Texts", "bid (level cards shown)")
     names = {
         "dark": QCoreApplication.translate("Texts", "dark bid"),
         "counter": QCoreApplication.translate("Texts", "counter"),

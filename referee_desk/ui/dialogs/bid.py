@@ -145,9 +145,7 @@ class BidDialog(EntryDialog):
 
     def kind_name(self, kind: str) -> str:
         """The presets bid openly with level cards (12.3): no dark bid there."""
-        if kind == "dark" and not self.session.state.ruleset.race_needs_lj:
-            return self.tr("bid (level cards shown)")
-        return texts.bid_kind_name(kind)
+        return texts.bid_kind_name(kind, self.session.state.ruleset)
 
     def show_standing(self) -> None:
         """The bids of this hand so far, as the replay holds them."""

@@ -17,10 +17,6 @@
         <translation>回车记录：%1 %2</translation>
     </message>
     <message>
-        <source>bid (level cards shown)</source>
-        <translation>亮主</translation>
-    </message>
-    <message>
         <source>No bid yet in this hand.</source>
         <translation>本盘尚无叫牌。</translation>
     </message>
@@ -2351,6 +2347,10 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     <message>
         <source>three decks</source>
         <translation>三副牌</translation>
+    </message>
+    <message>
+        <source>bid (level cards shown)</source>
+        <translation>亮主</translation>
     </message>
     <message>
         <source>dark bid</source>

@@ -24,6 +24,7 @@ from referee_desk.ui.dialogs.seat_combos import fill_seats, letters_pick_seats, 
 from referee_desk.ui.dialogs.trick import next_leader
 from referee_desk.ui.dialogs.violations.base import ViolationDialog, consequence_text
 from referee_desk.ui.refusals import refusal_message
+from referee_desk.ui.texts import wording_language
 
 
 def card_tokens(text: str) -> list[str]:
@@ -65,7 +66,7 @@ class ThrowFailedDialog(ViolationDialog):
             "thrower plays only the smallest beaten part; the other cards go back to the hand."
         )
         if points:
-            text += " " + self.tr(
+            text += (" " if wording_language() == "en" else "") + self.tr(
                 "Each failed throw costs %1 points (002): taken from the defenders if a "
                 "defender threw, given to them if a declarer threw."
             ).replace("%1", str(points))
@@ -155,6 +156,6 @@ class ThrowFailedDialog(ViolationDialog):
         lines = consequence_text(state, self.session.state.last_seq).split("\n")
         hand = state.current_hand
         if hand is not None and hand.throw_failures:
-            forced = " ".join(hand.throw_failures[-1].forced)
+            forced = format_cards(parse_cards(hand.throw_failures[-1].forced), symbols=True)
             lines.insert(0, self.tr("Forced play: %1").replace("%1", forced))
         self.ui.consequenceLabel.setText(preview_html(lines[0], lines[1:]))
