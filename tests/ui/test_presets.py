@@ -342,3 +342,31 @@ def test_preset_bid_kind_and_f1_follow_the_preset(
 
 def test_f1_has_no_kitty_key_in_guilin(desk: Any) -> None:
     assert not any(line.startswith("K\t") for line in desk.prefs.shortcut_lines())
+
+
+def test_two_equal_beaten_parts_ask_which_is_played(
+    window: Any, fake_time: Any, qtbot: Any
+) -> None:
+    """12.4: "Two beaten components equal in size and rank: either; the referee names
+    it." At level 2 the off-suit level pairs ♠2♠2 and ♦2♦2 are equal trumps (12.2); W's
+    BJ BJ beats both, so the 必须出的牌 box appears and the named pair is recorded."""
+    desk = open_preset_match(window, fake_time, "three-deck")
+    start_three_deck_hand(desk, qtbot)
+    dialog = open_from_menu(desk, qtbot, "3")
+    keys = Keyboard(qtbot, desk)
+    keys.key(TAB)
+    keys.type("w")
+    keys.key(TAB)
+    keys.type("S2 S2 D2 D2")
+    keys.key(TAB)
+    keys.type("BJ BJ")
+    combo = dialog.ui.choiceCombo
+    assert not combo.isHidden() and combo.count() == 2
+    keys.key(TAB)
+    assert combo.hasFocus()
+    keys.key(Qt.Key.Key_Down)
+    named = combo.currentData()
+    keys.key(ENTER)
+    assert desk.active_dialog is None, dialog.ui.errorLabel.text()
+    failure = desk.session.state.current_hand.throw_failures[-1]
+    assert tuple(failure.forced) == tuple(named)
