@@ -29,6 +29,8 @@ class ClockAnchor:
     started: bool
     paused_reason: str | None
     monotonic_s: float
+    has_limit: bool = True
+    """False for a match without a time limit (12.8): no countdown, no time-out."""
 
 
 def anchor_from(
@@ -43,6 +45,7 @@ def anchor_from(
         started=bool(clock_state.started),
         paused_reason=clock_state.paused_reason,
         monotonic_s=monotonic(),
+        has_limit=bool(getattr(clock_state, "has_limit", True)),
     )
 
 

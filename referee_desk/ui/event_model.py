@@ -61,13 +61,13 @@ def _cards_text(cards: Any) -> str:
         return str(cards)
 
 
-def describe(event: Event) -> str:
+def describe(event: Event, ruleset: Any = None) -> str:
     """The 'what' column: the event's name and its main payload values."""
     payload = event.payload
     name = texts.event_kind_name(event.type)
     parts = [name]
     if event.type == "bid":
-        parts = [texts.bid_kind_name(str(payload.get("kind", "")))]
+        parts = [texts.bid_kind_name(str(payload.get("kind", "")), ruleset)]
         if payload.get("cards"):
             parts.append(_cards_text(payload["cards"]))
     elif event.type == "trick":
@@ -149,6 +149,7 @@ class EventLogModel(QAbstractTableModel):
         self._violations = {}
         self._corrected = {}
         self._tricks = {}
+        self._ruleset = None if state is None else state.ruleset
         if state is not None:
             self._tricks = {trick.seq: trick for hand in state.hands for trick in hand.tricks}
             for consequence in state.consequences:
@@ -211,7 +212,7 @@ class EventLogModel(QAbstractTableModel):
         if column == "seat":
             return _seat_text(event.payload)
         if column == "what":
-            return describe(event)
+            return describe(event, getattr(self, "_ruleset", None))
         if column == "consequence":
             lines = [texts.consequence_text(c) for c in self._consequences.get(event.seq, [])]
             trick = self._tricks.get(event.seq)

@@ -43,6 +43,7 @@ _ENTRY_ACTIONS = (
     "actionBid",
     "actionHandResult",
     "actionTrick",
+    "actionKitty",
     "actionViolation",
     "actionThink",
     "actionOverrun",
@@ -405,19 +406,31 @@ class MatchDisplay:
         now = self.monotonic()
         if self.w.review.row is not None and self.w.session is not None:
             event = self.w.session.events[self.w.review.row]
-            limit = self.w.session.state.clock.limit_ms
-            left = limit - (event.clock_ms or 0)
-            ui.clockLabel.setText(format_ms(left))
-            ui.clockLabel.setStyleSheet(self.look.clock(colour_for(left), True))
+            clock = self.w.session.state.clock
+            left = clock.limit_ms - (event.clock_ms or 0)
+            ui.clockCaption.setVisible(clock.has_limit)  # no "time left" without a limit
+            if clock.has_limit:
+                ui.clockLabel.setText(format_ms(left))
+                ui.clockLabel.setStyleSheet(self.look.clock(colour_for(left), True))
+            else:
+                ui.clockLabel.setText(no_limit_text())
+                ui.clockLabel.setStyleSheet(self.look.clock("normal", True))
             ui.pausedLabel.hide()
         elif self.anchor is None:
+            ui.clockCaption.setVisible(True)
             ui.clockLabel.setText("—")
             ui.pausedLabel.hide()
         else:
             left = remaining_ms(self.anchor, now)
             paused = self.anchor.started and not self.anchor.running
-            ui.clockLabel.setText(format_ms(left))
-            ui.clockLabel.setStyleSheet(self.look.clock(colour_for(left), paused))
+            ui.clockCaption.setVisible(self.anchor.has_limit)
+            if self.anchor.has_limit:
+                ui.clockLabel.setText(format_ms(left))
+                ui.clockLabel.setStyleSheet(self.look.clock(colour_for(left), paused))
+            else:
+                # 12.8: no time limit, so no countdown and no time-out to watch for.
+                ui.clockLabel.setText(no_limit_text())
+                ui.clockLabel.setStyleSheet(self.look.clock("normal", paused))
             ended = (
                 self.w.session is not None
                 and self.w.session.state.end is not None
@@ -437,6 +450,7 @@ class MatchDisplay:
                 )
             if (
                 self.anchor.running
+                and self.anchor.has_limit
                 and left <= 0
                 and self.w.session is not None
                 and self.w.session.state.end is None
@@ -463,3 +477,8 @@ class MatchDisplay:
                 ui.thinkLabel.setStyleSheet(self.look.think_over)
         else:
             ui.thinkLabel.setText("")
+
+
+def no_limit_text() -> str:
+    """What the clock shows in a match without a time limit (12.8: 001/002 set none)."""
+    return QCoreApplication.translate("MainWindow", "no time limit")

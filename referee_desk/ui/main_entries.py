@@ -19,7 +19,7 @@ from referee_desk.ui.dialogs.hand_summary import HandSummaryDialog
 from referee_desk.ui.dialogs.match_end import MatchEndDialog
 from referee_desk.ui.dialogs.reason import ReasonDialog
 from referee_desk.ui.dialogs.trick import TrickDialog
-from referee_desk.ui.dialogs.violations import OverrunDialog
+from referee_desk.ui.dialogs.violations import KittyDialog, OverrunDialog
 from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 from referee_desk.ui.undo import RecordedEntry
@@ -91,6 +91,11 @@ class EntryActions:
     def open_trick(self) -> None:
         if (session := self.need_session()) is not None:
             self._entry_dialog(TrickDialog(session, self.w))
+
+    def open_kitty(self) -> None:
+        """K: the dealer's buried cards or their points (12.1), kitty presets only."""
+        if (session := self.need_session()) is not None and session.state.ruleset.kitty:
+            self._entry_dialog(KittyDialog(session, self.w))
 
     def open_violation(self, dialog_class: type) -> QDialog | None:
         if (session := self.need_session()) is None:

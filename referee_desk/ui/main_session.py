@@ -66,6 +66,7 @@ class MatchController:
         if self.session is not None:
             self.session.changed.disconnect(self.on_changed)
         self.session = session
+        self.w.offer_violations()  # the preset decides which violations exist (issue 12)
         if session is not None and isinstance(session.record, StoreMatchRecord):
             session.record.committee = self.committee
         self.w.entries.session_changed(session)

@@ -47,7 +47,7 @@ class DeskPreferences:
         self.w.refresh_view()
 
     def shortcut_lines(self) -> list[str]:
-        actions = [a for a in self.w.actions() if not a.shortcut().isEmpty()]
+        actions = [a for a in self.w.actions() if not a.shortcut().isEmpty() and a.isVisible()]
         return [f"{a.shortcut().toString()}\t{a.text().replace('&', '')}" for a in actions]
 
     def show_shortcuts(self) -> None:

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from referee_desk.rules.ruleset import GUILIN_2009
 from referee_desk.rules.seats import PLAY_ORDER, Seat
 from referee_desk.store import (
     DamagedFile,
@@ -50,7 +51,7 @@ from referee_desk.store import (
 from referee_desk.ui.dialogs.bid import hand_start_entries
 from referee_desk.ui.dialogs.match_end import MatchEndDialog
 from referee_desk.ui.dialogs.recover import RecoverDialog
-from referee_desk.ui.dialogs.violations import VIOLATION_MENU
+from referee_desk.ui.dialogs.violations import VIOLATION_MENU, KittyDialog
 from referee_desk.ui.event_model import COLUMNS, EventLogModel, ViolationFilterProxy
 from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
 from referee_desk.ui.language import LanguageManager
@@ -180,6 +181,7 @@ class MainWindow(QMainWindow):
             ui.actionBid: entries.open_bid,
             ui.actionHandResult: entries.open_hand_summary,
             ui.actionTrick: entries.open_trick,
+            ui.actionKitty: entries.open_kitty,
             ui.actionViolation: entries.show_violation_menu,
             ui.actionThink: entries.start_think,
             ui.actionOverrun: entries.record_overrun,
@@ -220,13 +222,28 @@ class MainWindow(QMainWindow):
 
     def _build_violation_menu(self) -> None:
         self.violation_menu = QMenu(self)
-        self.violation_actions: dict[str, QAction] = {}
+        #: Every menu entry (key, dialog class, action); a key may serve two presets
+        #: (2: 劳改 or 藏张, 3: open bid or failed throw), one of them shown.
+        self.violation_entries: list[tuple[str, type, QAction]] = []
         for key, dialog_class in VIOLATION_MENU:
             action = self.violation_menu.addAction("")
             action.triggered.connect(
                 lambda _c=False, cls=dialog_class: self.entries.open_violation(cls)
             )
-            self.violation_actions[key] = action
+            self.violation_entries.append((key, dialog_class, action))
+        self.offer_violations()
+
+    def offer_violations(self) -> None:
+        """Show the violations the match's preset has, hide the others (issue 12)."""
+        ruleset = GUILIN_2009 if self.session is None else self.session.state.ruleset
+        for _key, dialog_class, action in self.violation_entries:
+            action.setVisible(dialog_class.offered(ruleset))
+        self.ui.actionKitty.setVisible(KittyDialog.offered(ruleset))
+
+    @property
+    def violation_actions(self) -> dict[str, QAction]:
+        """The violation menu's offered entries by key (1-9, 0)."""
+        return {key: action for key, _cls, action in self.violation_entries if action.isVisible()}
 
     # ------------------------------------------------------------ translation
 
@@ -238,9 +255,9 @@ class MainWindow(QMainWindow):
 
     def retranslate(self) -> None:
         self.actionCommitteeSignIn.setText(self.tr("Committee sign-in…"))
-        for key, dialog_class in VIOLATION_MENU:
+        for key, dialog_class, action in self.violation_entries:
             title = dialog_class.title()
-            self.violation_actions[key].setText(f"&{key}  {title} ({dialog_class.ARTICLE})")
+            action.setText(f"&{key}  {title} ({dialog_class.ARTICLE})")
         self.model.headerDataChanged.emit(
             Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1
         )

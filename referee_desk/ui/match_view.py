@@ -163,7 +163,15 @@ def title_text(state: MatchState, referee: str) -> str:
             parts.append(table_text)
     if referee:
         parts.append(QCoreApplication.translate("MatchView", "Referee %1").replace("%1", referee))
+    parts.append(preset_text(state))
     return " · ".join(parts)
+
+
+def preset_text(state: MatchState) -> str:
+    """The match's preset, on screen at all times (issue 12: rulesets differ in play)."""
+    return QCoreApplication.translate("MatchView", "Rules: %1").replace(
+        "%1", texts.preset_name(state.ruleset.name)
+    )
 
 
 def end_text(state: MatchState) -> str:

@@ -103,11 +103,27 @@ def event_kind_name(kind: str) -> str:
         "correction": QCoreApplication.translate("Texts", "correction"),
         "note": QCoreApplication.translate("Texts", "note"),
         "match_ended": QCoreApplication.translate("Texts", "match ended"),
+        "kitty_buried": QCoreApplication.translate("Texts", "kitty buried"),
+        "throw_failed": QCoreApplication.translate("Texts", "failed throw"),
+        "concealment": QCoreApplication.translate("Texts", "concealed card"),
     }
     return names.get(kind, kind)
 
 
-def bid_kind_name(kind: str) -> str:
+def preset_name(name: str) -> str:
+    """The worded name of a ruleset preset (RULES 12); an unknown name shows as itself."""
+    names = {
+        "guilin-2009": QCoreApplication.translate("Texts", "Guilin 2009 (four decks)"),
+        "qq-four-deck": QCoreApplication.translate("Texts", "QQ four decks"),
+        "three-deck": QCoreApplication.translate("Texts", "three decks"),
+    }
+    return names.get(name, name)
+
+
+def bid_kind_name(kind: str, ruleset: Any = None) -> str:
+    """The bid kind's name; in the presets (12.3) a first bid shows level cards openly."""
+    if kind == "dark" and ruleset is not None and not ruleset.race_needs_lj:
+        return QCoreApplication.translate("Texts", "bid (level cards shown)")
     names = {
         "dark": QCoreApplication.translate("Texts", "dark bid"),
         "counter": QCoreApplication.translate("Texts", "counter"),
@@ -142,5 +158,7 @@ VIOLATION_TYPES = frozenset(
         "think_overrun",
         "forfeit",
         "committee_ruling",
+        "throw_failed",
+        "concealment",
     }
 )

@@ -257,3 +257,72 @@ def test_tournament_refusals_are_chinese(chinese: Any) -> None:
     text = refusal_message(PairError("pair 7: both player names are required"))
     assert text == "该组合无法登记（7）"
     assert not english_words(refusal_message(DrawError("a group needs at least 2 pairs, not 1")))
+
+
+def test_a_three_deck_match_in_chinese_shows_no_english(
+    window: Any, fake_time: Any, languages: Any, qtbot: Any
+) -> None:
+    """Issue 12: the preset's own dialogs (底牌, 甩牌失败, 藏张, the summary form's kitty
+    rows), its menu and its clock (无时限) are Chinese too, refusals included."""
+    from tests.ui.test_presets import open_preset_match
+
+    languages.apply("zh_CN")
+    desk = open_preset_match(window, fake_time, "three-deck")
+    desk.retranslate()
+    seen = Harvest(desk, typed=("XX", "zz"))
+    keys = Keyboard(qtbot, desk)
+    seen.look("three-deck match opened")
+    keys.type("p")
+    seen.look("clock started without limit")
+    keys.type("b")
+    keys.type("n")
+    keys.key(TAB)
+    keys.type("H2")
+    keys.key(ENTER)
+    keys.key(ENTER, Qt.KeyboardModifier.ControlModifier)
+    assert desk.active_dialog is None
+    seen.look("bidding closed")
+    keys.type("k")
+    seen.look("kitty open")
+    keys.type("S5 XX")
+    keys.key(ENTER)
+    seen.look("kitty bad card")
+    desk.active_dialog.ui.cardsTextEdit.clear()
+    keys.key(ENTER)  # neither cards nor points: refused
+    seen.look("kitty empty")
+    desk.active_dialog.ui.cardsTextEdit.setText("S5 D5 SK DK C10 C3")
+    keys.key(ENTER)
+    assert desk.active_dialog is None
+    seen.look("kitty recorded")
+    for menu_key in ("1", "2", "3", "4", "5", "6", "7", "8"):
+        desk.violation_actions[menu_key].trigger()
+        QApplication.processEvents()
+        seen.look(f"violation {menu_key}")
+        desk.active_dialog.reject()
+    desk.violation_actions["3"].trigger()
+    dialog = desk.active_dialog
+    dialog.ui.cardsTextEdit.setText("SK SK SQ")
+    dialog.ui.shownEdit.setText("S2")  # beats nothing: refused
+    seen.look("throw not beaten")
+    dialog.ui.shownEdit.setText("SA SA")
+    seen.look("throw previewed")
+    dialog.reject()
+    desk.violation_actions["2"].trigger()
+    seen.look("concealment")
+    desk.active_dialog.reject()
+    keys.type("r")
+    dialog = desk.active_dialog
+    seen.look("summary with kitty rows")
+    dialog.ui.leadShapeEdit.setText("zz")
+    dialog.ui.pointsBeforeSpin.setValue(40)
+    dialog.ui.lastTrickPointsSpin.setValue(10)
+    keys.key(ENTER)
+    seen.look("summary bad shape")
+    dialog.ui.winnerCombo.setCurrentIndex(dialog.ui.winnerCombo.findData("EW"))
+    dialog.ui.leadShapeEdit.setText("1")
+    seen.look("summary dig previewed")
+    dialog.reject()
+    desk.ui.actionShortcuts.trigger()
+    seen.look("F1")
+    desk.message_box.close()
+    assert not seen.found, "\n".join(f"{k} (after {v})" for k, v in seen.found.items())

@@ -90,3 +90,65 @@ def test_render_every_screen(
     assert all(p.stat().st_size > 2000 for p in shots)
     desk.active_dialog.reject()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def test_render_the_three_deck_screens(
+    window: Any, qtbot: Any, languages: Any, fake_time: Any
+) -> None:
+    """Issue 12: the preset's dialogs in Chinese on a 1024×700 screen (each fits)."""
+    from referee_desk.ui.dialogs.violations import (
+        ConcealmentDialog,
+        KittyDialog,
+        ThrowFailedDialog,
+    )
+    from tests.ui.test_presets import open_preset_match
+
+    languages.apply("zh_CN")
+    desk = open_preset_match(window, fake_time, "three-deck")
+    desk.resize(1024, 700)
+    start_clock(desk)
+    bid = BidDialog(desk.session, desk)
+    bid.ui.seatCombo.setCurrentIndex(bid.ui.seatCombo.findData("N"))
+    bid.ui.cardsEdit.setText("H2")
+    desk.run_dialog(bid)
+    bid.accept()
+    bid.ui.dealerCombo.setCurrentIndex(bid.ui.dealerCombo.findData("N"))
+    bid.ui.trumpCombo.setCurrentIndex(bid.ui.trumpCombo.findData("H"))
+    bid.close_bidding()
+    fake_time.advance(25 * 60)
+    desk.tick()
+    shots = [_save(desk, "zh-three-deck-main")]
+    kitty = KittyDialog(desk.session, desk)
+    kitty.ui.cardsTextEdit.setText("S5 D5 SK DK C10 C3")
+    throw = ThrowFailedDialog(desk.session, desk)
+    throw.ui.sideCombo.setCurrentIndex(throw.ui.sideCombo.findData("W"))
+    throw.ui.cardsTextEdit.setText("SK SK SQ")
+    throw.ui.shownEdit.setText("SA SA")
+    conceal = ConcealmentDialog(desk.session, desk)
+    conceal.ui.seatCombo.setCurrentIndex(conceal.ui.seatCombo.findData("E"))
+    conceal.ui.choiceCombo.setCurrentIndex(1)
+    summary = HandSummaryDialog(desk.session, desk)
+    summary.ui.pointsBeforeSpin.setValue(60)
+    summary.ui.lastTrickPointsSpin.setValue(10)
+    summary.ui.lastTrickCardsSpin.setValue(6)
+    summary.ui.winnerCombo.setCurrentIndex(summary.ui.winnerCombo.findData("EW"))
+    summary.ui.kittyPointsSpin.setValue(30)
+    summary.ui.leadShapeEdit.setText("2x3")
+    opener = OpenMatchDialog(desk.tf, "王磊", desk)
+    opener.ui.rulesetCombo.setCurrentIndex(opener.ui.rulesetCombo.findData("three-deck"))
+    for name, dialog in (
+        ("kitty", kitty),
+        ("throw-failed", throw),
+        ("concealment", conceal),
+        ("hand-summary", summary),
+        ("open-match", opener),
+    ):
+        # As run_dialog does on a 1024×700 screen; the layout's minimum must fit there.
+        dialog.resize(min(dialog.width(), 1024), min(dialog.height(), 700))
+        hint = dialog.minimumSizeHint()
+        assert hint.width() <= 1024 and hint.height() <= 700, name
+        shots.append(_save(dialog, f"zh-three-deck-{name}"))
+        dialog.close()
+        dialog.deleteLater()
+    assert all(p.stat().st_size > 2000 for p in shots)
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 
 from referee_desk.rules.cards import Rank
+from referee_desk.rules.ruleset import PRESETS, get_ruleset
 from referee_desk.rules.seats import Side
 from referee_desk.ui.dialogs.violations import (
     VIOLATION_MENU,
@@ -60,9 +61,13 @@ def north_bids_in_the_opening_race(desk: Any) -> None:
 
 
 def test_menu_numbers_match_desk_md() -> None:
-    keys = [k for k, _c in VIOLATION_MENU]
-    assert keys == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]
-    assert VIOLATION_MENU[0][1] is WrongPlayDialog and VIOLATION_MENU[1][1] is RevokeDialog
+    """Each preset numbers its violations 1-9, 0 once (2: 劳改 or 藏张; 3: 明叫 or 甩牌失败)."""
+    for name in PRESETS:
+        ruleset = get_ruleset(name)
+        keys = [k for k, c in VIOLATION_MENU if c.offered(ruleset)]
+        assert keys == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"], name
+    guilin = [c for _k, c in VIOLATION_MENU if c.offered(get_ruleset("guilin-2009"))]
+    assert guilin[0] is WrongPlayDialog and guilin[1] is RevokeDialog
 
 
 def test_wrong_play_costs_points_per_card(desk: Any, qtbot: Any) -> None:

@@ -113,7 +113,7 @@ class BidDialog(EntryDialog):
         self.ui.kindCombo.clear()
         self.ui.kindCombo.addItem(self.tr("automatic"), AUTO)
         for kind in BID_KINDS:
-            self.ui.kindCombo.addItem(texts.bid_kind_name(kind), kind)
+            self.ui.kindCombo.addItem(self.kind_name(kind), kind)
         select(self.ui.kindCombo, current)
         self.ui.kindCombo.blockSignals(False)
         self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Record bid"))
@@ -140,8 +140,12 @@ class BidDialog(EntryDialog):
         self.ui.kindHintLabel.setText(
             self.tr("Enter records: %1 %2")
             .replace("%1", texts.seat_name(seat) if seat else "")
-            .replace("%2", texts.bid_kind_name(self.kind()))
+            .replace("%2", self.kind_name(self.kind()))
         )
+
+    def kind_name(self, kind: str) -> str:
+        """The presets bid openly with level cards (12.3): no dark bid there."""
+        return texts.bid_kind_name(kind, self.session.state.ruleset)
 
     def show_standing(self) -> None:
         """The bids of this hand so far, as the replay holds them."""

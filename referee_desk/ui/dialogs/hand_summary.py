@@ -1,12 +1,16 @@
 """Hand result by summary (7.1-7.3): the consequence is previewed before it is committed.
 
 The preview is the match layer's replay of the record plus this draft: final score,
-levels, next dealer and the article, exactly what committing would record.
+levels, next dealer and the article, exactly what committing would record. In the
+kitty presets (12.5) the form also asks the kitty's points (unless ``kitty_buried``
+recorded them) and the last lead's shape, and the preview shows the dig: the kitty's
+points × the multiplier; in Guilin those rows are hidden.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -62,6 +66,52 @@ def outcome_headline(state: Any, after_seq: int) -> str:
     return " · ".join(parts)
 
 
+#: One unit of a typed lead shape: ``2x3`` (three consecutive pairs), ``2`` (a pair).
+_UNIT = re.compile(r"^([1-8])(?:[x×*]([1-9][0-9]?))?$", re.IGNORECASE)
+
+
+def parse_lead_shape(text: str) -> list[list[int]]:
+    """``2x3`` → ``[[2, 3]]``; ``1 1 1 1`` → four singles (a throw); refused with its word.
+
+    Each unit is written as its identical cards, then ``x`` and its ranks for a tractor.
+    """
+    units = []
+    for word in text.replace(",", " ").split():
+        match = _UNIT.match(word)
+        if match is None:
+            raise ValueError(
+                QCoreApplication.translate(
+                    "HandSummaryDialog",
+                    "Shape of the last lead: “%1” is not a unit (write 1, 2, 3 or 2x3).",
+                ).replace("%1", word)
+            )
+        units.append([int(match.group(1)), int(match.group(2) or 1)])
+    return units
+
+
+def dig_text(state: Any, after_seq: int) -> str:
+    """``底牌 35 分 × 4 = 140`` when the entry's hand ended with the defenders' dig (12.5)."""
+    finished = [h for h in state.hands if h.result is not None]
+    if not finished or state.last_seq <= after_seq:
+        return ""
+    hand = finished[-1]
+    last = hand.last_trick
+    if last is None or last.kitty_points is None or not last.multiplier:
+        return ""
+    if last.side != hand.defenders:
+        return QCoreApplication.translate(
+            "HandSummaryDialog", "Kitty %1 points: the declarers won the last trick, no dig"
+        ).replace("%1", str(last.kitty_points))
+    return (
+        QCoreApplication.translate(
+            "HandSummaryDialog", "Kitty %1 points × %2 = %3 to the defenders"
+        )
+        .replace("%1", str(last.kitty_points))
+        .replace("%2", str(last.multiplier))
+        .replace("%3", str(last.kitty_points * last.multiplier))
+    )
+
+
 def preview_html(headline: str, details: list[str]) -> str:
     """A large headline and the match layer's consequence lines below it."""
     lines = "<br>".join(html.escape(d) for d in details)
@@ -89,7 +139,29 @@ class HandSummaryDialog(EntryDialog):
             field.textChanged.connect(self.update_preview)
         self.ui.pointsBeforeSpin.setFocus()
         self.ui.winnerCombo.currentIndexChanged.connect(self.update_preview)
+        self.ui.kittyPointsSpin.textChanged.connect(self.update_preview)
+        self.ui.leadShapeEdit.textChanged.connect(self.update_preview)
+        self._show_kitty_rows()
         self.retranslate()
+
+    @property
+    def has_kitty(self) -> bool:
+        return self.session.state.ruleset.last_trick == "kitty"
+
+    @property
+    def recorded_kitty(self) -> Any:
+        hand = self.session.state.current_hand
+        return None if hand is None else hand.kitty
+
+    def _show_kitty_rows(self) -> None:
+        """Kitty presets only; the kitty's points are typed unless they were recorded."""
+        form = self.ui.formLayout
+        form.setRowVisible(self.ui.leadShapeEdit, self.has_kitty)
+        form.setRowVisible(self.ui.kittyPointsSpin, self.has_kitty)
+        kitty = self.recorded_kitty
+        if kitty is not None:
+            self.ui.kittyPointsSpin.setValue(kitty.points)
+            self.ui.kittyPointsSpin.setEnabled(False)
 
     def retranslate(self) -> None:
         hand = self.session.state.current_hand
@@ -110,7 +182,7 @@ class HandSummaryDialog(EntryDialog):
 
     def entries(self) -> Entries:
         ui = self.ui
-        payload = {
+        payload: dict[str, Any] = {
             "defenders_points_before_last": ui.pointsBeforeSpin.checked_value(
                 ui.pointsBeforeLabel.text()
             ),
@@ -122,6 +194,14 @@ class HandSummaryDialog(EntryDialog):
             ),
             "last_trick_side": ui.winnerCombo.currentData(),
         }
+        if self.has_kitty:
+            if self.recorded_kitty is None:
+                payload["kitty_points"] = ui.kittyPointsSpin.checked_value(
+                    ui.kittyPointsLabel.text()
+                )
+            shape = parse_lead_shape(ui.leadShapeEdit.text())
+            if shape:
+                payload["last_lead_shape"] = shape
         return [("hand_summary", payload)]
 
     def update_preview(self) -> None:
@@ -133,4 +213,6 @@ class HandSummaryDialog(EntryDialog):
         self.clear_error()
         after = self.session.state.last_seq
         details = [texts.consequence_line(c) for c in new_consequences(state, after)]
+        if self.has_kitty and (dig := dig_text(state, after)):
+            details.insert(0, dig)
         self.ui.previewLabel.setText(preview_html(outcome_headline(state, after), details))

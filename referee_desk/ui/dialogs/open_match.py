@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QWidget
 
-from referee_desk.rules.ruleset import PARAMETER_ARTICLES, PRESETS, get_ruleset
+from referee_desk.rules.ruleset import GUILIN_2009, PARAMETER_ARTICLES, PRESETS, get_ruleset
 from referee_desk.store import TournamentFile
 from referee_desk.ui import texts
 from referee_desk.ui.dialogs.base import TranslatedDialog, refusal_text
@@ -47,6 +47,29 @@ def _parameter_names() -> dict[str, str]:
         ),
         "match_minutes": QCoreApplication.translate("Ruleset", "match time (minutes)"),
         "at_time_out": QCoreApplication.translate("Ruleset", "at time-out"),
+        "kitty": QCoreApplication.translate("Ruleset", "kitty cards"),
+        "levels": QCoreApplication.translate("Ruleset", "levels played"),
+        "fixed_trump_ranks": QCoreApplication.translate("Ruleset", "fixed trump ranks"),
+        "twos_fixed_in_three_deck": QCoreApplication.translate(
+            "Ruleset", "2s also fixed trumps (three decks)"
+        ),
+        "bombs_beat_tractors": QCoreApplication.translate("Ruleset", "bombs beat tractors"),
+        "trump_tractor_chain": QCoreApplication.translate(
+            "Ruleset", "level cards and jokers join trump tractors"
+        ),
+        "throws": QCoreApplication.translate("Ruleset", "throws allowed"),
+        "throw_fail_points": QCoreApplication.translate("Ruleset", "failed throw: points"),
+        "kitty_multiplier": QCoreApplication.translate("Ruleset", "kitty multiplier"),
+        "shutout_bonus": QCoreApplication.translate("Ruleset", "shutout bonus (levels)"),
+        "max_gain": QCoreApplication.translate("Ruleset", "most levels per hand"),
+        "table_floor_at_zero": QCoreApplication.translate(
+            "Ruleset", "points below 0 count as 0 in the table"
+        ),
+        "a_needs_dig": QCoreApplication.translate("Ruleset", "passing A needs a kitty dig"),
+        "a_fallback": QCoreApplication.translate("Ruleset", "level fallen back to from A"),
+        "concealment": QCoreApplication.translate("Ruleset", "concealed card (藏张) rule"),
+        "conceal_points": QCoreApplication.translate("Ruleset", "concealed card: points"),
+        "race_needs_lj": QCoreApplication.translate("Ruleset", "a bid shows a little joker"),
     }
 
 
@@ -62,6 +85,17 @@ def _parameter_values() -> dict[str, str]:
         ),
         "next_trick": QCoreApplication.translate("Ruleset", "once the next trick has begun"),
         "finish_hand": QCoreApplication.translate("Ruleset", "the hand in play is finished"),
+        "stop": QCoreApplication.translate("Ruleset", "play stops at once"),
+        "kitty": QCoreApplication.translate("Ruleset", "kitty × multiplier to the defenders"),
+        "none": QCoreApplication.translate("Ruleset", "none"),
+        "None": QCoreApplication.translate("Ruleset", "none"),
+        "by_shape": QCoreApplication.translate("Ruleset", "by the last lead's shape"),
+        "power_of_cards": QCoreApplication.translate(
+            "Ruleset", "2 to the power of the largest unit's cards"
+        ),
+        "3..A": QCoreApplication.translate("Ruleset", "3 to A"),
+        "2..A": QCoreApplication.translate("Ruleset", "2 to A"),
+        "10+2": QCoreApplication.translate("Ruleset", "10 and 2"),
     }
 
 
@@ -72,7 +106,7 @@ def ruleset_text(name: str) -> str:
     Chinese each is named (an identifier the desk has no name for is kept as is).
     """
     ruleset = get_ruleset(name)
-    lines = [f"{ruleset.name}"]
+    lines = [f"{texts.preset_name(ruleset.name)} ({ruleset.name})"]
     chinese = wording_language() == "zh_CN"
     names, values = _parameter_names(), _parameter_values()
     for key, value in ruleset.parameters().items():
@@ -84,6 +118,16 @@ def ruleset_text(name: str) -> str:
         shown = str(value).lower() if isinstance(value, bool) else str(value)
         lines.append(f"  {key} = {shown}   ({article})")
     return "\n".join(lines)
+
+
+def tournament_preset(tf: TournamentFile) -> str:
+    """The preset of the file's tournament, ``guilin-2009`` when it holds none."""
+    from referee_desk.tournament.repository import Tournament
+    from referee_desk.ui.organizer.showing import has_tournament
+
+    if not has_tournament(tf):
+        return GUILIN_2009.name
+    return Tournament(tf).ruleset.name
 
 
 class OpenMatchDialog(TranslatedDialog):
@@ -99,7 +143,11 @@ class OpenMatchDialog(TranslatedDialog):
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
         for name in sorted(PRESETS):
-            self.ui.rulesetCombo.addItem(name, name)
+            self.ui.rulesetCombo.addItem(texts.preset_name(name), name)
+        # A new match defaults to the tournament's preset (issue 12).
+        self.ui.rulesetCombo.setCurrentIndex(
+            max(0, self.ui.rulesetCombo.findData(tournament_preset(tf)))
+        )
         self.ui.rulesetCombo.currentIndexChanged.connect(self.show_ruleset)
         self.ui.matchCombo.currentIndexChanged.connect(self.update_enabled)
         self.ui.refereeNameEdit.setText(referee)

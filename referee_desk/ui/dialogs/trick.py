@@ -27,7 +27,7 @@ from referee_desk.rules.trump import TrumpContext
 from referee_desk.ui import texts
 from referee_desk.ui.card_entry import CardPicker, attach_completer
 from referee_desk.ui.dialogs.base import Entries, EntryDialog, new_consequences, refusal_text
-from referee_desk.ui.dialogs.hand_summary import outcome_headline, preview_html
+from referee_desk.ui.dialogs.hand_summary import dig_text, outcome_headline, preview_html
 from referee_desk.ui.generated.ui_trick_dialog import Ui_TrickDialog
 from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
@@ -159,7 +159,7 @@ class TrickDialog(EntryDialog):
         hand = self.session.state.current_hand
         if hand is None or hand.level is None or not hand.trump_decided:
             return None
-        return TrumpContext(hand.level, hand.trump, self.session.state.ruleset.bridge_level_gap)
+        return TrumpContext.for_ruleset(hand.level, hand.trump, self.session.state.ruleset)
 
     def update_running(self) -> None:
         """Winner so far and points in the trick, from the rules core."""
@@ -186,7 +186,9 @@ class TrickDialog(EntryDialog):
             return
         try:
             discarded = [i for i in range(len(plays)) if self.discards[i].isChecked()]
-            result = trick_result(plays, context, discarded=discarded)
+            result = trick_result(
+                plays, context, discarded=discarded, ruleset=self.session.state.ruleset
+            )
         except RulesError as error:
             self.ui.winnerLabel.setText("")
             self.show_error(refusal_message(error))
@@ -212,6 +214,8 @@ class TrickDialog(EntryDialog):
             return
         after = self.session.state.last_seq
         details = [texts.consequence_line(c) for c in new_consequences(state, after)]
+        if dig := dig_text(state, after):
+            details.insert(0, dig)  # 12.5: the defenders' dig and its multiplier
         headline = self.tr("Last trick: %1").replace("%1", outcome_headline(state, after))
         self.ui.previewLabel.setText(preview_html(headline, details))
 

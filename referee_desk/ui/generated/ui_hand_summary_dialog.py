@@ -4,7 +4,7 @@
 ################################################################################
 ## Form generated from reading UI file 'hand_summary_dialog.ui'
 ##
-## Created by: Qt User Interface Compiler version 6.12.0
+## Created by: Qt User Interface Compiler version 6.11.3
 ##
 ## WARNING! All changes made in this file will be lost when recompiling UI file!
 ################################################################################
@@ -17,8 +17,8 @@ from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
     QImage, QKeySequence, QLinearGradient, QPainter,
     QPalette, QPixmap, QRadialGradient, QTransform)
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog,
-    QDialogButtonBox, QFormLayout, QLabel, QSizePolicy,
-    QVBoxLayout, QWidget)
+    QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
+    QSizePolicy, QVBoxLayout, QWidget)
 
 from referee_desk.ui.number_field import NumberField
 
@@ -77,6 +77,28 @@ class Ui_HandSummaryDialog(object):
 
         self.formLayout.setWidget(3, QFormLayout.ItemRole.FieldRole, self.winnerCombo)
 
+        self.kittyPointsLabel = QLabel(HandSummaryDialog)
+        self.kittyPointsLabel.setObjectName(u"kittyPointsLabel")
+
+        self.formLayout.setWidget(4, QFormLayout.ItemRole.LabelRole, self.kittyPointsLabel)
+
+        self.kittyPointsSpin = NumberField(HandSummaryDialog)
+        self.kittyPointsSpin.setObjectName(u"kittyPointsSpin")
+        self.kittyPointsSpin.setMaximum(400)
+        self.kittyPointsSpin.setSingleStep(5)
+
+        self.formLayout.setWidget(4, QFormLayout.ItemRole.FieldRole, self.kittyPointsSpin)
+
+        self.leadShapeLabel = QLabel(HandSummaryDialog)
+        self.leadShapeLabel.setObjectName(u"leadShapeLabel")
+
+        self.formLayout.setWidget(5, QFormLayout.ItemRole.LabelRole, self.leadShapeLabel)
+
+        self.leadShapeEdit = QLineEdit(HandSummaryDialog)
+        self.leadShapeEdit.setObjectName(u"leadShapeEdit")
+
+        self.formLayout.setWidget(5, QFormLayout.ItemRole.FieldRole, self.leadShapeEdit)
+
 
         self.mainLayout.addLayout(self.formLayout)
 
@@ -112,5 +134,8 @@ class Ui_HandSummaryDialog(object):
         self.lastTrickPointsLabel.setText(QCoreApplication.translate("HandSummaryDialog", u"Points in the last trick", None))
         self.lastTrickCardsLabel.setText(QCoreApplication.translate("HandSummaryDialog", u"Cards per player in the last trick", None))
         self.winnerLabel.setText(QCoreApplication.translate("HandSummaryDialog", u"Last trick won by", None))
+        self.kittyPointsLabel.setText(QCoreApplication.translate("HandSummaryDialog", u"Points in the kitty", None))
+        self.leadShapeLabel.setText(QCoreApplication.translate("HandSummaryDialog", u"Shape of the last lead", None))
+        self.leadShapeEdit.setPlaceholderText(QCoreApplication.translate("HandSummaryDialog", u"e.g. 2x3 for 445566, 1 1 1 1 for a throw SA SK SQ SJ", None))
     # retranslateUi
 

@@ -4,7 +4,7 @@
 ################################################################################
 ## Form generated from reading UI file 'main_window.ui'
 ##
-## Created by: Qt User Interface Compiler version 6.12.0
+## Created by: Qt User Interface Compiler version 6.11.3
 ##
 ## WARNING! All changes made in this file will be lost when recompiling UI file!
 ################################################################################
@@ -83,6 +83,11 @@ class Ui_MainWindow(object):
         self.actionTrick.setObjectName(u"actionTrick")
 #if QT_CONFIG(shortcut)
         self.actionTrick.setShortcut(u"T")
+#endif // QT_CONFIG(shortcut)
+        self.actionKitty = QAction(MainWindow)
+        self.actionKitty.setObjectName(u"actionKitty")
+#if QT_CONFIG(shortcut)
+        self.actionKitty.setShortcut(u"K")
 #endif // QT_CONFIG(shortcut)
         self.actionViolation = QAction(MainWindow)
         self.actionViolation.setObjectName(u"actionViolation")
@@ -440,6 +445,7 @@ class Ui_MainWindow(object):
         self.menuMatch.addAction(self.actionBid)
         self.menuMatch.addAction(self.actionHandResult)
         self.menuMatch.addAction(self.actionTrick)
+        self.menuMatch.addAction(self.actionKitty)
         self.menuMatch.addAction(self.actionViolation)
         self.menuMatch.addSeparator()
         self.menuMatch.addAction(self.actionThink)
@@ -473,6 +479,7 @@ class Ui_MainWindow(object):
         self.actionBid.setText(QCoreApplication.translate("MainWindow", u"Bid\u2026", None))
         self.actionHandResult.setText(QCoreApplication.translate("MainWindow", u"Hand result\u2026", None))
         self.actionTrick.setText(QCoreApplication.translate("MainWindow", u"Trick by trick\u2026", None))
+        self.actionKitty.setText(QCoreApplication.translate("MainWindow", u"Kitty\u2026", None))
         self.actionViolation.setText(QCoreApplication.translate("MainWindow", u"Violation\u2026", None))
         self.actionThink.setText(QCoreApplication.translate("MainWindow", u"Start thinking timer", None))
         self.actionOverrun.setText(QCoreApplication.translate("MainWindow", u"Record thinking-time overrun", None))

@@ -4,7 +4,7 @@
 ################################################################################
 ## Form generated from reading UI file 'open_match_dialog.ui'
 ##
-## Created by: Qt User Interface Compiler version 6.12.0
+## Created by: Qt User Interface Compiler version 6.11.3
 ##
 ## WARNING! All changes made in this file will be lost when recompiling UI file!
 ################################################################################
@@ -138,7 +138,7 @@ class Ui_OpenMatchDialog(object):
 
         self.rulesetView = QPlainTextEdit(self.newGroup)
         self.rulesetView.setObjectName(u"rulesetView")
-        self.rulesetView.setMinimumSize(QSize(0, 100))
+        self.rulesetView.setMinimumSize(QSize(0, 80))
         self.rulesetView.setReadOnly(True)
 
         self.newLayout.setWidget(9, QFormLayout.ItemRole.SpanningRole, self.rulesetView)

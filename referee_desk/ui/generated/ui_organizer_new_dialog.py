@@ -4,7 +4,7 @@
 ################################################################################
 ## Form generated from reading UI file 'organizer_new_dialog.ui'
 ##
-## Created by: Qt User Interface Compiler version 6.12.0
+## Created by: Qt User Interface Compiler version 6.11.3
 ##
 ## WARNING! All changes made in this file will be lost when recompiling UI file!
 ################################################################################
@@ -16,9 +16,9 @@ from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
     QFont, QFontDatabase, QGradient, QIcon,
     QImage, QKeySequence, QLinearGradient, QPainter,
     QPalette, QPixmap, QRadialGradient, QTransform)
-from PySide6.QtWidgets import (QAbstractButton, QApplication, QDialog, QDialogButtonBox,
-    QFormLayout, QLabel, QLineEdit, QSizePolicy,
-    QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog,
+    QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
+    QSizePolicy, QVBoxLayout, QWidget)
 
 class Ui_OrganizerNewDialog(object):
     def setupUi(self, OrganizerNewDialog):
@@ -99,6 +99,16 @@ class Ui_OrganizerNewDialog(object):
 
         self.formLayout.setWidget(6, QFormLayout.ItemRole.FieldRole, self.refereesEdit)
 
+        self.rulesetLabel = QLabel(OrganizerNewDialog)
+        self.rulesetLabel.setObjectName(u"rulesetLabel")
+
+        self.formLayout.setWidget(7, QFormLayout.ItemRole.LabelRole, self.rulesetLabel)
+
+        self.rulesetCombo = QComboBox(OrganizerNewDialog)
+        self.rulesetCombo.setObjectName(u"rulesetCombo")
+
+        self.formLayout.setWidget(7, QFormLayout.ItemRole.FieldRole, self.rulesetCombo)
+
 
         self.mainLayout.addLayout(self.formLayout)
 
@@ -123,6 +133,7 @@ class Ui_OrganizerNewDialog(object):
         self.organizerLabel.setBuddy(self.organizerEdit)
         self.tablesLabel.setBuddy(self.tablesEdit)
         self.refereesLabel.setBuddy(self.refereesEdit)
+        self.rulesetLabel.setBuddy(self.rulesetCombo)
 #endif // QT_CONFIG(shortcut)
 
         self.retranslateUi(OrganizerNewDialog)
@@ -141,5 +152,6 @@ class Ui_OrganizerNewDialog(object):
         self.organizerLabel.setText(QCoreApplication.translate("OrganizerNewDialog", u"Organizer", None))
         self.tablesLabel.setText(QCoreApplication.translate("OrganizerNewDialog", u"Tables (comma-separated)", None))
         self.refereesLabel.setText(QCoreApplication.translate("OrganizerNewDialog", u"Referees (comma-separated)", None))
+        self.rulesetLabel.setText(QCoreApplication.translate("OrganizerNewDialog", u"Rules", None))
     # retranslateUi
 

@@ -4,7 +4,7 @@
 ################################################################################
 ## Form generated from reading UI file 'violation_dialog.ui'
 ##
-## Created by: Qt User Interface Compiler version 6.12.0
+## Created by: Qt User Interface Compiler version 6.11.3
 ##
 ## WARNING! All changes made in this file will be lost when recompiling UI file!
 ################################################################################
@@ -17,8 +17,8 @@ from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
     QImage, QKeySequence, QLinearGradient, QPainter,
     QPalette, QPixmap, QRadialGradient, QTransform)
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog,
-    QDialogButtonBox, QFormLayout, QLabel, QPlainTextEdit,
-    QSizePolicy, QVBoxLayout, QWidget)
+    QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
+    QPlainTextEdit, QSizePolicy, QVBoxLayout, QWidget)
 
 from referee_desk.ui.number_field import NumberField
 
@@ -64,20 +64,40 @@ class Ui_ViolationDialog(object):
 
         self.formLayout.setWidget(1, QFormLayout.ItemRole.FieldRole, self.sideCombo)
 
+        self.cardsTextLabel = QLabel(ViolationDialog)
+        self.cardsTextLabel.setObjectName(u"cardsTextLabel")
+
+        self.formLayout.setWidget(2, QFormLayout.ItemRole.LabelRole, self.cardsTextLabel)
+
+        self.cardsTextEdit = QLineEdit(ViolationDialog)
+        self.cardsTextEdit.setObjectName(u"cardsTextEdit")
+
+        self.formLayout.setWidget(2, QFormLayout.ItemRole.FieldRole, self.cardsTextEdit)
+
+        self.shownLabel = QLabel(ViolationDialog)
+        self.shownLabel.setObjectName(u"shownLabel")
+
+        self.formLayout.setWidget(3, QFormLayout.ItemRole.LabelRole, self.shownLabel)
+
+        self.shownEdit = QLineEdit(ViolationDialog)
+        self.shownEdit.setObjectName(u"shownEdit")
+
+        self.formLayout.setWidget(3, QFormLayout.ItemRole.FieldRole, self.shownEdit)
+
         self.kindLabel = QLabel(ViolationDialog)
         self.kindLabel.setObjectName(u"kindLabel")
 
-        self.formLayout.setWidget(9, QFormLayout.ItemRole.LabelRole, self.kindLabel)
+        self.formLayout.setWidget(11, QFormLayout.ItemRole.LabelRole, self.kindLabel)
 
         self.kindCombo = QComboBox(ViolationDialog)
         self.kindCombo.setObjectName(u"kindCombo")
 
-        self.formLayout.setWidget(9, QFormLayout.ItemRole.FieldRole, self.kindCombo)
+        self.formLayout.setWidget(11, QFormLayout.ItemRole.FieldRole, self.kindCombo)
 
         self.secondsLabel = QLabel(ViolationDialog)
         self.secondsLabel.setObjectName(u"secondsLabel")
 
-        self.formLayout.setWidget(10, QFormLayout.ItemRole.LabelRole, self.secondsLabel)
+        self.formLayout.setWidget(12, QFormLayout.ItemRole.LabelRole, self.secondsLabel)
 
         self.secondsSpin = NumberField(ViolationDialog)
         self.secondsSpin.setObjectName(u"secondsSpin")
@@ -85,34 +105,34 @@ class Ui_ViolationDialog(object):
         self.secondsSpin.setMaximum(600)
         self.secondsSpin.setValue(11)
 
-        self.formLayout.setWidget(10, QFormLayout.ItemRole.FieldRole, self.secondsSpin)
+        self.formLayout.setWidget(12, QFormLayout.ItemRole.FieldRole, self.secondsSpin)
 
         self.cardsLabel = QLabel(ViolationDialog)
         self.cardsLabel.setObjectName(u"cardsLabel")
 
-        self.formLayout.setWidget(2, QFormLayout.ItemRole.LabelRole, self.cardsLabel)
+        self.formLayout.setWidget(4, QFormLayout.ItemRole.LabelRole, self.cardsLabel)
 
         self.cardsSpin = NumberField(ViolationDialog)
         self.cardsSpin.setObjectName(u"cardsSpin")
         self.cardsSpin.setMinimum(1)
         self.cardsSpin.setMaximum(54)
 
-        self.formLayout.setWidget(2, QFormLayout.ItemRole.FieldRole, self.cardsSpin)
+        self.formLayout.setWidget(4, QFormLayout.ItemRole.FieldRole, self.cardsSpin)
 
         self.choiceLabel = QLabel(ViolationDialog)
         self.choiceLabel.setObjectName(u"choiceLabel")
 
-        self.formLayout.setWidget(3, QFormLayout.ItemRole.LabelRole, self.choiceLabel)
+        self.formLayout.setWidget(5, QFormLayout.ItemRole.LabelRole, self.choiceLabel)
 
         self.choiceCombo = QComboBox(ViolationDialog)
         self.choiceCombo.setObjectName(u"choiceCombo")
 
-        self.formLayout.setWidget(3, QFormLayout.ItemRole.FieldRole, self.choiceCombo)
+        self.formLayout.setWidget(5, QFormLayout.ItemRole.FieldRole, self.choiceCombo)
 
         self.pointsLabel = QLabel(ViolationDialog)
         self.pointsLabel.setObjectName(u"pointsLabel")
 
-        self.formLayout.setWidget(4, QFormLayout.ItemRole.LabelRole, self.pointsLabel)
+        self.formLayout.setWidget(6, QFormLayout.ItemRole.LabelRole, self.pointsLabel)
 
         self.pointsSpin = NumberField(ViolationDialog)
         self.pointsSpin.setObjectName(u"pointsSpin")
@@ -120,51 +140,51 @@ class Ui_ViolationDialog(object):
         self.pointsSpin.setMaximum(1000)
         self.pointsSpin.setSingleStep(5)
 
-        self.formLayout.setWidget(4, QFormLayout.ItemRole.FieldRole, self.pointsSpin)
+        self.formLayout.setWidget(6, QFormLayout.ItemRole.FieldRole, self.pointsSpin)
 
         self.trumpLabel = QLabel(ViolationDialog)
         self.trumpLabel.setObjectName(u"trumpLabel")
 
-        self.formLayout.setWidget(5, QFormLayout.ItemRole.LabelRole, self.trumpLabel)
+        self.formLayout.setWidget(7, QFormLayout.ItemRole.LabelRole, self.trumpLabel)
 
         self.trumpCombo = QComboBox(ViolationDialog)
         self.trumpCombo.setObjectName(u"trumpCombo")
 
-        self.formLayout.setWidget(5, QFormLayout.ItemRole.FieldRole, self.trumpCombo)
+        self.formLayout.setWidget(7, QFormLayout.ItemRole.FieldRole, self.trumpCombo)
 
         self.levelsNsLabel = QLabel(ViolationDialog)
         self.levelsNsLabel.setObjectName(u"levelsNsLabel")
 
-        self.formLayout.setWidget(6, QFormLayout.ItemRole.LabelRole, self.levelsNsLabel)
+        self.formLayout.setWidget(8, QFormLayout.ItemRole.LabelRole, self.levelsNsLabel)
 
         self.levelsNsSpin = NumberField(ViolationDialog)
         self.levelsNsSpin.setObjectName(u"levelsNsSpin")
         self.levelsNsSpin.setMinimum(-12)
         self.levelsNsSpin.setMaximum(12)
 
-        self.formLayout.setWidget(6, QFormLayout.ItemRole.FieldRole, self.levelsNsSpin)
+        self.formLayout.setWidget(8, QFormLayout.ItemRole.FieldRole, self.levelsNsSpin)
 
         self.levelsEwLabel = QLabel(ViolationDialog)
         self.levelsEwLabel.setObjectName(u"levelsEwLabel")
 
-        self.formLayout.setWidget(7, QFormLayout.ItemRole.LabelRole, self.levelsEwLabel)
+        self.formLayout.setWidget(9, QFormLayout.ItemRole.LabelRole, self.levelsEwLabel)
 
         self.levelsEwSpin = NumberField(ViolationDialog)
         self.levelsEwSpin.setObjectName(u"levelsEwSpin")
         self.levelsEwSpin.setMinimum(-12)
         self.levelsEwSpin.setMaximum(12)
 
-        self.formLayout.setWidget(7, QFormLayout.ItemRole.FieldRole, self.levelsEwSpin)
+        self.formLayout.setWidget(9, QFormLayout.ItemRole.FieldRole, self.levelsEwSpin)
 
         self.textLabel = QLabel(ViolationDialog)
         self.textLabel.setObjectName(u"textLabel")
 
-        self.formLayout.setWidget(8, QFormLayout.ItemRole.LabelRole, self.textLabel)
+        self.formLayout.setWidget(10, QFormLayout.ItemRole.LabelRole, self.textLabel)
 
         self.textEdit = QPlainTextEdit(ViolationDialog)
         self.textEdit.setObjectName(u"textEdit")
 
-        self.formLayout.setWidget(8, QFormLayout.ItemRole.FieldRole, self.textEdit)
+        self.formLayout.setWidget(10, QFormLayout.ItemRole.FieldRole, self.textEdit)
 
 
         self.mainLayout.addLayout(self.formLayout)
@@ -199,6 +219,8 @@ class Ui_ViolationDialog(object):
         ViolationDialog.setWindowTitle(QCoreApplication.translate("ViolationDialog", u"Violation", None))
         self.seatLabel.setText(QCoreApplication.translate("ViolationDialog", u"Offending seat", None))
         self.sideLabel.setText(QCoreApplication.translate("ViolationDialog", u"Side", None))
+        self.cardsTextLabel.setText(QCoreApplication.translate("ViolationDialog", u"Cards", None))
+        self.shownLabel.setText(QCoreApplication.translate("ViolationDialog", u"Cards shown", None))
         self.kindLabel.setText(QCoreApplication.translate("ViolationDialog", u"What happened", None))
         self.secondsLabel.setText(QCoreApplication.translate("ViolationDialog", u"Seconds the play took", None))
         self.cardsLabel.setText(QCoreApplication.translate("ViolationDialog", u"Cards seen by the opponents", None))

@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import QDate, QEvent, Qt
 from PySide6.QtWidgets import QDialog, QLineEdit, QListWidgetItem, QSpinBox, QWidget
 
+from referee_desk.rules.ruleset import PRESETS
 from referee_desk.tournament.model import Format, Pair, Settings, TieBreak, TournamentInfo
 from referee_desk.ui.generated.ui_organizer_draw_dialog import Ui_OrganizerDrawDialog
 from referee_desk.ui.generated.ui_organizer_link_dialog import Ui_OrganizerLinkDialog
@@ -21,6 +22,7 @@ from referee_desk.ui.generated.ui_organizer_new_dialog import Ui_OrganizerNewDia
 from referee_desk.ui.generated.ui_organizer_pair_dialog import Ui_OrganizerPairDialog
 from referee_desk.ui.organizer import texts
 from referee_desk.ui.refusals import refusal_message
+from referee_desk.ui.texts import preset_name
 
 ERROR_STYLE = "color: #b00020; font-weight: bold;"
 
@@ -84,6 +86,13 @@ class OrganizerNewDialog(_OrganizerDialog):
         self.ui.endDate.setText(today)
         self.ui.buttonBox.accepted.connect(self.accept)
         self.ui.buttonBox.rejected.connect(self.reject)
+        # The preset is chosen when the tournament is made (issue 12); Guilin first.
+        for name in sorted(PRESETS, key=lambda n: (n != "guilin-2009", n)):
+            self.ui.rulesetCombo.addItem(preset_name(name), name)
+
+    def ruleset_name(self) -> str:
+        """The preset chosen for the tournament (``guilin-2009`` by default)."""
+        return str(self.ui.rulesetCombo.currentData())
 
     def info(self) -> TournamentInfo:
         name = self.ui.nameEdit.text().strip()

@@ -11,6 +11,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
+from referee_desk.rules.ruleset import GUILIN_2009, Ruleset, get_ruleset
 from referee_desk.tournament.model import Pair, Settings, TournamentInfo
 from referee_desk.tournament.pairs_io import read_pairs
 from referee_desk.tournament.repository import Tournament
@@ -34,15 +35,20 @@ class PairsMixin:
                         "OrganizerView", "Choose where to keep the tournament file."
                     )
                 )
-            self.create_tournament(path, info)
+            self.create_tournament(path, info, ruleset=get_ruleset(dialog.ruleset_name()))
 
-        return self.run_dialog(OrganizerNewDialog(create, self))
+        dialog = OrganizerNewDialog(create, self)
+        return self.run_dialog(dialog)
 
     def create_tournament(
-        self, path: str | Path, info: TournamentInfo, settings: Settings | None = None
+        self,
+        path: str | Path,
+        info: TournamentInfo,
+        settings: Settings | None = None,
+        ruleset: Ruleset = GUILIN_2009,
     ) -> None:
         """Create the tournament file and open it (in the main window when there is one)."""
-        Tournament.create(path, info, settings).close()
+        Tournament.create(path, info, settings, ruleset).close()
         if self.window_ is not None:
             if not self.window_.open_tournament(path, create=False):
                 raise ValueError(self.window_.last_message)

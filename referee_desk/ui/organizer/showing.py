@@ -16,6 +16,7 @@ from referee_desk.tournament.state import TournamentState
 from referee_desk.ui.organizer import texts
 from referee_desk.ui.organizer.bracket import build_bracket_scene
 from referee_desk.ui.organizer.models import OrganizerStandingsModel
+from referee_desk.ui.texts import preset_name
 
 
 def has_tournament(tf: TournamentFile) -> bool:
@@ -76,7 +77,9 @@ class OrganizerDisplayMixin:
         if settings.third_place:
             parts.append(QCoreApplication.translate("OrganizerView", "third-place match"))
         parts.append(
-            QCoreApplication.translate("OrganizerView", "ruleset %1").replace("%1", t.ruleset.name)
+            QCoreApplication.translate("OrganizerView", "ruleset %1").replace(
+                "%1", preset_name(t.ruleset.name)
+            )
         )
         if t.drawn:
             parts.append(

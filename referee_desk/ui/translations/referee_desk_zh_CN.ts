@@ -139,6 +139,33 @@
     </message>
 </context>
 <context>
+    <name>ConcealmentDialog</name>
+    <message>
+        <source>Concealed card (藏张)</source>
+        <translation>藏张</translation>
+    </message>
+    <message>
+        <source>A card held back and not played when it had to be (002 八.1). Noticed at once, it is simply corrected. Otherwise the non-offending side chooses: A) the hand ends (offenders declaring: the defenders take the deal; offenders defending: the declarers go up one level and keep the deal); B) %1 points to the defenders (taken from them if a defender hid the card) and play continues.</source>
+        <translation>该出的牌藏着不出（002 八.1）。当场发现的，改正即可；否则由未犯规方选择：A）本局结束（犯规方坐庄：闲家上台；犯规方为闲家：庄家升一级并继续坐庄）；B）闲家得分加 %1 分（闲家藏张则扣 %1 分），继续打牌。</translation>
+    </message>
+    <message>
+        <source>Seat that hid a card</source>
+        <translation>藏张者</translation>
+    </message>
+    <message>
+        <source>Choice made by</source>
+        <translation>选择者</translation>
+    </message>
+    <message>
+        <source>A: the hand ends</source>
+        <translation>A：本局结束</translation>
+    </message>
+    <message>
+        <source>B: %1 points, play continues</source>
+        <translation>B：%1 分，继续打牌</translation>
+    </message>
+</context>
+<context>
     <name>ConductWarningDialog</name>
     <message>
         <source>Conduct warning</source>
@@ -285,6 +312,19 @@
         <translation>下盘 %1 坐庄</translation>
     </message>
     <message>
+        <source>Shape of the last lead: “%1” is not a unit (write 1, 2, 3 or 2x3).</source>
+        <extracomment>One unit of a typed lead shape: ``2x3`` (three consecutive pairs), ``2`` (a pair).</extracomment>
+        <translation>最后一轮首出牌型：“%1”不是一个牌型（请写 1、2、3 或 2x3）。</translation>
+    </message>
+    <message>
+        <source>Kitty %1 points: the declarers won the last trick, no dig</source>
+        <translation>底牌 %1 分：庄家赢得最后一轮，不抠底</translation>
+    </message>
+    <message>
+        <source>Kitty %1 points × %2 = %3 to the defenders</source>
+        <translation>底牌 %1 分 × %2 = %3 分归闲家</translation>
+    </message>
+    <message>
         <source>Hand result</source>
         <translation>本盘结果</translation>
     </message>
@@ -304,12 +344,47 @@
         <source>Last trick won by</source>
         <translation>最后一墩赢家</translation>
     </message>
+    <message>
+        <source>Points in the kitty</source>
+        <translation>底牌分数</translation>
+    </message>
+    <message>
+        <source>Shape of the last lead</source>
+        <translation>最后一轮首出牌型</translation>
+    </message>
+    <message>
+        <source>e.g. 2x3 for 445566, 1 1 1 1 for a throw SA SK SQ SJ</source>
+        <translation>例：445566 写 2x3，甩牌 SA SK SQ SJ 写 1 1 1 1</translation>
+    </message>
+</context>
+<context>
+    <name>KittyDialog</name>
+    <message>
+        <source>Kitty (底牌)</source>
+        <translation>底牌</translation>
+    </message>
+    <message>
+        <source>After the bidding the dealer takes the %1 kitty cards and buries as many face down. Enter the buried cards, or only their points. When the defenders win the last trick they add the kitty&apos;s points times the last lead&apos;s multiplier.</source>
+        <translation>叫牌结束后庄家拿起 %1 张底牌，再扣下同样张数（埋底）。录入扣下的牌，或只录入其分数。闲家赢得最后一轮时，底牌分乘以最后一轮首出牌型的倍数计入闲家得分。</translation>
+    </message>
+    <message>
+        <source>Dealer</source>
+        <translation>庄家</translation>
+    </message>
+    <message>
+        <source>Buried cards (optional)</source>
+        <translation>扣底的牌（可不填）</translation>
+    </message>
+    <message>
+        <source>Points in the kitty</source>
+        <translation>底牌分数</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>Committee sign-in…</source>
-        <extracomment>The violation menu keys of committee entries (8.11 ruling, 8.8 decision). Rolling backups: one after every this many events, and one on close (issue 5). The open tournament file changed (opened, reopened after recovery, or closed).</extracomment>
+        <extracomment>The violation menu keys of committee entries (8.11 ruling, 8.8 decision). Rolling backups: one after every this many events, and one on close (issue 5). The open tournament file changed (opened, reopened after recovery, or closed). Every menu entry (key, dialog class, action); a key may serve two presets (2: 劳改 or 藏张, 3: open bid or failed throw), one of them shown.</extracomment>
         <translation>仲裁委员会登录…</translation>
     </message>
     <message>
@@ -414,6 +489,10 @@
     <message>
         <source>Over by %1 s (O records)</source>
         <translation>超时 %1 秒（按 O 记录）</translation>
+    </message>
+    <message>
+        <source>no time limit</source>
+        <translation>无时限</translation>
     </message>
     <message>
         <source>No match</source>
@@ -648,6 +727,10 @@
         <translation>逐墩录入…</translation>
     </message>
     <message>
+        <source>Kitty…</source>
+        <translation>底牌…</translation>
+    </message>
+    <message>
         <source>Violation…</source>
         <translation>违规…</translation>
     </message>
@@ -812,6 +895,10 @@
     <message>
         <source>Referee %1</source>
         <translation>裁判 %1</translation>
+    </message>
+    <message>
+        <source>Rules: %1</source>
+        <translation>规则：%1</translation>
     </message>
     <message>
         <source>Match over: %1 wins (%2, %3)</source>
@@ -1115,6 +1202,10 @@
     <message>
         <source>Referees (comma-separated)</source>
         <translation>裁判（用逗号分隔）</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>规则</translation>
     </message>
     <message>
         <source>The tournament needs a name.</source>
@@ -1940,6 +2031,74 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <translation>时间到时</translation>
     </message>
     <message>
+        <source>kitty cards</source>
+        <translation>底牌张数</translation>
+    </message>
+    <message>
+        <source>levels played</source>
+        <translation>打的级数</translation>
+    </message>
+    <message>
+        <source>fixed trump ranks</source>
+        <translation>常主</translation>
+    </message>
+    <message>
+        <source>2s also fixed trumps (three decks)</source>
+        <translation>2 也为常主（三副牌）</translation>
+    </message>
+    <message>
+        <source>bombs beat tractors</source>
+        <translation>炸弹大于拖拉机</translation>
+    </message>
+    <message>
+        <source>level cards and jokers join trump tractors</source>
+        <translation>级牌、王可连成主拖拉机</translation>
+    </message>
+    <message>
+        <source>throws allowed</source>
+        <translation>允许甩牌</translation>
+    </message>
+    <message>
+        <source>failed throw: points</source>
+        <translation>甩牌失败：罚分</translation>
+    </message>
+    <message>
+        <source>kitty multiplier</source>
+        <translation>抠底倍数</translation>
+    </message>
+    <message>
+        <source>shutout bonus (levels)</source>
+        <translation>光头加级</translation>
+    </message>
+    <message>
+        <source>most levels per hand</source>
+        <translation>每局最多升级</translation>
+    </message>
+    <message>
+        <source>points below 0 count as 0 in the table</source>
+        <translation>负分按 0 分计级</translation>
+    </message>
+    <message>
+        <source>passing A needs a kitty dig</source>
+        <translation>过 A 须抠底</translation>
+    </message>
+    <message>
+        <source>level fallen back to from A</source>
+        <translation>打 A 未抠底退回</translation>
+    </message>
+    <message>
+        <source>concealed card (藏张) rule</source>
+        <translation>藏张规则</translation>
+    </message>
+    <message>
+        <source>concealed card: points</source>
+        <translation>藏张：分数</translation>
+    </message>
+    <message>
+        <source>a bid shows a little joker</source>
+        <translation>叫牌须亮小王</translation>
+    </message>
+    <message>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -1970,6 +2129,38 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     <message>
         <source>the hand in play is finished</source>
         <translation>打完当前一盘</translation>
+    </message>
+    <message>
+        <source>play stops at once</source>
+        <translation>立即停止</translation>
+    </message>
+    <message>
+        <source>kitty × multiplier to the defenders</source>
+        <translation>底牌分×倍数归闲家</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>by the last lead&apos;s shape</source>
+        <translation>按最后一轮首出牌型</translation>
+    </message>
+    <message>
+        <source>2 to the power of the largest unit&apos;s cards</source>
+        <translation>2 的最大牌型张数次方</translation>
+    </message>
+    <message>
+        <source>3 to A</source>
+        <translation>3 到 A</translation>
+    </message>
+    <message>
+        <source>2 to A</source>
+        <translation>2 到 A</translation>
+    </message>
+    <message>
+        <source>10 and 2</source>
+        <translation>10 和 2</translation>
     </message>
 </context>
 <context>
@@ -2134,6 +2325,34 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <translation>比赛结束</translation>
     </message>
     <message>
+        <source>kitty buried</source>
+        <translation>埋底</translation>
+    </message>
+    <message>
+        <source>failed throw</source>
+        <translation>甩牌失败</translation>
+    </message>
+    <message>
+        <source>concealed card</source>
+        <translation>藏张</translation>
+    </message>
+    <message>
+        <source>Guilin 2009 (four decks)</source>
+        <translation>桂林 2009（四副牌）</translation>
+    </message>
+    <message>
+        <source>QQ four decks</source>
+        <translation>QQ 四副牌</translation>
+    </message>
+    <message>
+        <source>three decks</source>
+        <translation>三副牌</translation>
+    </message>
+    <message>
+        <source>bid (level cards shown)</source>
+        <translation>亮主</translation>
+    </message>
+    <message>
         <source>dark bid</source>
         <translation>暗叫</translation>
     </message>
@@ -2160,6 +2379,49 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     <message>
         <source>disqualification</source>
         <translation>取消资格</translation>
+    </message>
+</context>
+<context>
+    <name>ThrowFailedDialog</name>
+    <message>
+        <source>Failed throw (甩牌失败)</source>
+        <translation>甩牌失败</translation>
+    </message>
+    <message>
+        <source>A lead of several units of one suit (甩牌) fails when an opponent holds a unit of the same shape that beats one of its parts; the opponent shows it. The thrower plays only the smallest beaten part; the other cards go back to the hand.</source>
+        <translation>同一门多个牌型一起首出（甩牌）时，若对方持有同牌型且更大的牌，甩牌失败，由对方亮出。甩牌者只出被管住的最小部分，其余牌收回手中。</translation>
+    </message>
+    <message>
+        <source>Each failed throw costs %1 points (002): taken from the defenders if a defender threw, given to them if a declarer threw.</source>
+        <translation>每次甩错牌罚 %1 分（002）：闲家甩错扣闲家得分，庄家甩错加给闲家。</translation>
+    </message>
+    <message>
+        <source>Thrower</source>
+        <translation>甩牌者</translation>
+    </message>
+    <message>
+        <source>Cards shown by</source>
+        <translation>亮牌者</translation>
+    </message>
+    <message>
+        <source>Cards thrown</source>
+        <translation>甩出的牌</translation>
+    </message>
+    <message>
+        <source>Cards shown</source>
+        <translation>亮出的牌</translation>
+    </message>
+    <message>
+        <source>Forced play</source>
+        <translation>必须出的牌</translation>
+    </message>
+    <message>
+        <source>%1: enter the cards.</source>
+        <translation>%1：请填写牌。</translation>
+    </message>
+    <message>
+        <source>Forced play: %1</source>
+        <translation>必须出：%1</translation>
     </message>
 </context>
 <context>
@@ -2244,6 +2506,14 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     <message>
         <source>Side</source>
         <translation>方</translation>
+    </message>
+    <message>
+        <source>Cards</source>
+        <translation>牌</translation>
+    </message>
+    <message>
+        <source>Cards shown</source>
+        <translation>亮出的牌</translation>
     </message>
     <message>
         <source>What happened</source>

@@ -25,6 +25,8 @@ from referee_desk.ui.session import MatchSession
 ROWS: dict[str, tuple[str, str]] = {
     "seat": ("seatLabel", "seatCombo"),
     "side": ("sideLabel", "sideCombo"),
+    "cards_text": ("cardsTextLabel", "cardsTextEdit"),
+    "shown": ("shownLabel", "shownEdit"),
     "cards": ("cardsLabel", "cardsSpin"),
     "choice": ("choiceLabel", "choiceCombo"),
     "points": ("pointsLabel", "pointsSpin"),
@@ -74,6 +76,8 @@ class ViolationDialog(EntryDialog):
         for field in self.number_fields():
             field.textChanged.connect(self.update_preview)
         ui.textEdit.textChanged.connect(self.update_preview)
+        ui.cardsTextEdit.textChanged.connect(self.update_preview)
+        ui.shownEdit.textChanged.connect(self.update_preview)
 
     def number_fields(self) -> tuple[NumberField, ...]:
         ui = self.ui
@@ -84,6 +88,11 @@ class ViolationDialog(EntryDialog):
         label_name, field_name = ROWS[row]
         label = getattr(self.ui, label_name).text().rstrip(":：")
         return getattr(self.ui, field_name).checked_value(label)
+
+    @staticmethod
+    def offered(ruleset: Any) -> bool:
+        """Does the match's preset have this violation (issue 12)? Most are in all."""
+        return True
 
     @staticmethod
     def title() -> str:

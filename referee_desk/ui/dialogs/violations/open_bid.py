@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QCoreApplication
 
 from referee_desk.ui.dialogs.base import Entries
@@ -11,6 +13,11 @@ from referee_desk.ui.dialogs.violations.base import ViolationDialog
 class OpenBidDialog(ViolationDialog):
     ARTICLE = "8.1"
     FIELDS = ("seat",)
+
+    @staticmethod
+    def offered(ruleset: Any) -> bool:
+        """The presets bid openly by showing level cards (12.3): no 明叫 to record."""
+        return bool(ruleset.race_needs_lj)
 
     @staticmethod
     def title() -> str:

@@ -43,6 +43,11 @@ class RevokeDialog(ViolationDialog):
         self.ui.formLayout.setRowVisible(self.ui.pointsSpin, needed)
 
     @staticmethod
+    def offered(ruleset: Any) -> bool:
+        """``three-deck`` has 藏张 in its place (12.8); its wording is hidden there."""
+        return not ruleset.concealment
+
+    @staticmethod
     def title() -> str:
         return QCoreApplication.translate("RevokeDialog", "Revoke (劳改)")
 
