@@ -54,3 +54,23 @@ def ready_matches(tf: TournamentFile) -> list[DrawnMatch]:
         return out
     except (ValueError, KeyError, sqlite3.Error):
         return []
+
+
+def drawn_match_of_record(tf: TournamentFile, record_id: str) -> Any | None:
+    """The drawn match a desk's record counts for (for its report's title), if any."""
+    if not _has_tournament(tf):
+        return None
+    from referee_desk.exports.drawn_match import drawn_match
+    from referee_desk.tournament.repository import Tournament
+
+    try:
+        tournament = Tournament(tf)
+        if not tournament.drawn:
+            return None
+        for state in tournament.state().matches:
+            match_id = state.match.match_id
+            if tournament.record_id(match_id) == record_id:
+                return drawn_match(tournament, match_id)
+    except (ValueError, KeyError, sqlite3.Error):
+        return None
+    return None

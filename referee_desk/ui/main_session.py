@@ -124,12 +124,19 @@ class MatchController:
     def export_report(self, path: str | Path) -> bool:
         """Write the match report PDF of the open match (exports layer)."""
         from referee_desk.exports.pdf_match_report import export_match_report_pdf
+        from referee_desk.exports.seal_status import file_fingerprint, seal_status
+        from referee_desk.ui.drawn_matches import drawn_match_of_record
 
         assert self.session is not None and self.w.tf is not None
-        seal = self.w.tf.seal(self.session.match_id)
+        tf = self.w.tf
+        record_id = self.session.match_id
         try:
             export_match_report_pdf(
-                self.session.events, path, seal_hash=seal.head_hash if seal else None
+                self.session.events,
+                path,
+                drawn=drawn_match_of_record(tf, record_id),
+                seal=seal_status(tf, record_id),
+                key_fingerprint=file_fingerprint(tf),
             )
         except (ValueError, OSError) as error:
             self.w.show_message(

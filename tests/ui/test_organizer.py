@@ -118,7 +118,7 @@ def test_install_adds_a_tab_menus_and_follows_the_window_file(
     assert tabs.widget(0).findChild(type(window.ui.bidButton), "bidButton") is window.ui.bidButton
     file_menu = [a.menu() for a in window.ui.menuFile.actions() if a.menu() is not None]
     assert organizer.export_menu in file_menu
-    assert len(organizer.export_menu.actions()) == 4
+    assert len(organizer.export_menu.actions()) == 6
     assert organizer.tournament_menu.menuAction() in window.menuBar().actions()
     # The window's test file is a desk file without a tournament: said, and not changed.
     assert organizer.t is None
@@ -564,6 +564,17 @@ def test_every_document_is_exported_with_progress_and_can_be_opened(
     record = organizer.t.file.events(organizer.t.record_id(target))
     assert record[-1].hash[:16] in text.replace("\n", "")
     assert "8.8" in text
+    # Titled by the drawn match with its table, the desk's record id beside (issue 11 item 3).
+    drawn = organizer.t.match(target)
+    assert f"比赛报告 Match report · {target}" in text and drawn.table in text
+    assert organizer.t.record_id(target) in text
+    # Round pack of round 1 and the player index, from the same menu (issue 11 item 9).
+    _export(organizer, qtbot, "round_pack", out / "round1.pdf")
+    text = _pdf_text(out / "round1.pdf")
+    assert "对阵表" in text and all(p.player1 in text for p in pm.values())
+    _export(organizer, qtbot, "players", out / "players.pdf")
+    text = _pdf_text(out / "players.pdf")
+    assert all(p.player1 in text and p.player2 in text for p in pm.values())
     # Scoresheet: blank to fill by hand, pre-filled with the selected match's header.
     ready = next(s for s in organizer.state.matches if s.status is Status.READY)
     organizer.select_match(ready.match.match_id)

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QUrl
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressDialog
 
 from referee_desk.ui.organizer.exporting import ExportJob, Progress, start
 
 #: The documents of File ▸ Export, by kind.
-EXPORT_KINDS = ("bracket", "results", "match", "scoresheet")
+EXPORT_KINDS = ("bracket", "results", "match", "scoresheet", "round_pack", "players")
 
 
 class ExportsMixin:
@@ -28,11 +28,18 @@ class ExportsMixin:
             "results": "results.pdf",
             "match": f"{match_id or 'match'}.pdf",
             "scoresheet": "scoresheet.pdf",
+            "round_pack": "round-pack.pdf",
+            "players": "players.pdf",
         }[kind]
         return f"{name}-{suffix}"
 
     def choose_export(self, kind: str) -> None:
         match_id = self.selected_match_id()
+        round_number: int | None = None
+        if kind == "round_pack":
+            round_number = self.choose_round()
+            if round_number is None:
+                return
         if kind == "match" and match_id is None:
             self.show_message(
                 QCoreApplication.translate("OrganizerView", "No match selected"),
@@ -53,14 +60,39 @@ class ExportsMixin:
             filters,
         )
         if path:
-            self.export_document(kind, path, match_id)
+            self.export_document(kind, path, match_id, round_number=round_number)
+
+    def choose_round(self) -> int | None:
+        """The round to print a pack for, picked from the rounds in order of play."""
+        from referee_desk.tournament.rounds import play_rounds
+
+        if self.t is None or not self.t.drawn:
+            return None
+        rounds = play_rounds(self.t.state().matches)
+        if not rounds:
+            return None
+        items = [f"{r.number} · {r.label}" for r in rounds]
+        item, ok = QInputDialog.getItem(
+            self,
+            QCoreApplication.translate("OrganizerView", "Round pack"),
+            QCoreApplication.translate("OrganizerView", "Round:"),
+            items,
+            0,
+            False,
+        )
+        return rounds[items.index(item)].number if ok and item in items else None
 
     def export_document(
-        self, kind: str, path: str | Path, match_id: str | None = None
+        self,
+        kind: str,
+        path: str | Path,
+        match_id: str | None = None,
+        *,
+        round_number: int | None = None,
     ) -> ExportJob | None:
         """Read what the document needs here, write it in a worker, show progress."""
         try:
-            work = self._export_work(kind, Path(path), match_id)
+            work = self._export_work(kind, Path(path), match_id, round_number)
         except (ValueError, OSError) as error:
             self._refused(QCoreApplication.translate("OrganizerView", "Export refused"), error)
             self.export_failed.emit(kind, str(error))
@@ -91,7 +123,7 @@ class ExportsMixin:
             progress.setLabelText(
                 QCoreApplication.translate("OrganizerView", "Writing %1: %2")
                 .replace("%1", Path(path).name)
-                .replace("%2", what)
+                .replace("%2", _document_name(what))
             )
 
         def finish() -> None:
@@ -127,7 +159,7 @@ class ExportsMixin:
         return start(job)
 
     def _export_work(
-        self, kind: str, path: Path, match_id: str | None
+        self, kind: str, path: Path, match_id: str | None, round_number: int | None = None
     ) -> Callable[[Progress], Path]:
         from referee_desk.exports import fonts
 
@@ -147,6 +179,24 @@ class ExportsMixin:
                     "OrganizerView", "Make the draw first: there is nothing to print yet."
                 )
             )
+        if kind in ("round_pack", "players"):
+            from referee_desk.exports.snapshot import take_snapshot
+
+            fonts.choose_font(font)
+            snap = take_snapshot(t)
+            if kind == "players":
+                from referee_desk.exports.pdf_player_index import export_player_index_pdf
+
+                return lambda progress: _single(
+                    progress, "players", lambda: export_player_index_pdf(snap, path, font_path=font)
+                )
+            from referee_desk.exports.pdf_round_pack import export_round_pack_pdf
+
+            number = round_number if round_number is not None else 1
+            return lambda progress: _single(
+                progress, "round_pack",
+                lambda: export_round_pack_pdf(snap, path, number, font_path=font),
+            )  # fmt: skip
         if kind in ("bracket", "results"):
             from referee_desk.exports.snapshot import take_snapshot
 
@@ -176,13 +226,18 @@ class ExportsMixin:
                         "OrganizerView", "Match %1 has no record in this file yet."
                     ).replace("%1", match_id)
                 )
-            seal = t.file.seal(record)
+            from referee_desk.exports.drawn_match import drawn_match
+            from referee_desk.exports.seal_status import file_fingerprint, seal_status
+
+            seal = seal_status(t.file, record)
+            drawn = drawn_match(t, match_id)
+            fingerprint = file_fingerprint(t.file)
             name = t.info.name
             return lambda progress: _single(
                 progress, "match",
                 lambda: export_match_report_pdf(
-                    events, path, font_path=font,
-                    seal_hash=seal.head_hash if seal else None, tournament_name=name,
+                    events, path, font_path=font, tournament_name=name,
+                    drawn=drawn, seal=seal, key_fingerprint=fingerprint,
                 ),
             )  # fmt: skip
         raise ValueError(f"unknown document {kind!r}; known: {', '.join(EXPORT_KINDS)}")
@@ -235,6 +290,22 @@ class ExportsMixin:
         from PySide6.QtCore import QThreadPool
 
         QThreadPool.globalInstance().waitForDone()
+
+
+def _document_name(what: str) -> str:
+    """The progress label of a one-step document in the user's language."""
+    names = {
+        "match": QCoreApplication.translate("OrganizerView", "match report"),
+        "scoresheet": QCoreApplication.translate("OrganizerView", "scoresheet"),
+        "round_pack": QCoreApplication.translate("OrganizerView", "round pack"),
+        "players": QCoreApplication.translate("OrganizerView", "player index"),
+        "info": QCoreApplication.translate("OrganizerView", "information sheet"),
+        "groups": QCoreApplication.translate("OrganizerView", "group sheets"),
+        "matches": QCoreApplication.translate("OrganizerView", "match list"),
+        "pdf": QCoreApplication.translate("OrganizerView", "pages"),
+    }
+    # The knockout's sheets are named in Chinese and English by the exports already.
+    return names.get(what, what)
 
 
 def _single(progress: Progress, what: str, work: Callable[[], Path]) -> Path:

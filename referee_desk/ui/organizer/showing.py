@@ -172,7 +172,7 @@ class OrganizerDisplayMixin:
         self.action_import_records.setEnabled(writable and drawn)
         self.action_link.setEnabled(writable and drawn)
         self.action_lots.setEnabled(writable and bool(self.groups_needing_lots()))
-        for kind in ("bracket", "results", "match"):
+        for kind in ("bracket", "results", "match", "round_pack", "players"):
             self.export_actions[kind].setEnabled(drawn)
         self.export_actions["scoresheet"].setEnabled(True)
         self.ui.editPairButton.setEnabled(self.action_edit_pair.isEnabled())

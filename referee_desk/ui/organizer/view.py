@@ -218,6 +218,10 @@ class OrganizerView(
         self.export_actions["results"].setText(self.tr("Results (PDF)…"))
         self.export_actions["match"].setText(self.tr("Match report of the selected match (PDF)…"))
         self.export_actions["scoresheet"].setText(self.tr("Blank table scoresheet (PDF)…"))
+        self.export_actions["round_pack"].setText(
+            self.tr("Round pack: pairings, table cards, scoresheets (PDF)…")
+        )
+        self.export_actions["players"].setText(self.tr("Player index: find your table (PDF)…"))
         self.ui.legendLabel.setText(
             self.tr(
                 "Bold: the winner. Red marks: wins by forfeit (8.10), disqualification (8.8) "

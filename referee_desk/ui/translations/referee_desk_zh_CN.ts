@@ -1524,6 +1524,14 @@
         <translation>空白比赛记录表（PDF）…</translation>
     </message>
     <message>
+        <source>Round pack: pairings, table cards, scoresheets (PDF)…</source>
+        <translation>轮次资料包：对阵表、桌牌、记分表（PDF）…</translation>
+    </message>
+    <message>
+        <source>Player index: find your table (PDF)…</source>
+        <translation>选手索引：查找你的桌号（PDF）…</translation>
+    </message>
+    <message>
         <source>Bold: the winner. Red marks: wins by forfeit (8.10), disqualification (8.8) or committee ruling (8.11). Orange: held while a committee ruling is pending.</source>
         <translation>粗体：胜方。红色标记：因弃权（8.10）、取消资格（8.8）或仲裁裁定（8.11）获胜。橙色：仲裁裁定未出，暂停晋级。</translation>
     </message>
@@ -1711,6 +1719,14 @@
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
+        <source>Round pack</source>
+        <translation>轮次资料包</translation>
+    </message>
+    <message>
+        <source>Round:</source>
+        <translation>轮次：</translation>
+    </message>
+    <message>
         <source>Export refused</source>
         <translation>导出被拒绝</translation>
     </message>
@@ -1759,6 +1775,38 @@
     <message>
         <source>Open</source>
         <translation>打开</translation>
+    </message>
+    <message>
+        <source>match report</source>
+        <translation>比赛报告</translation>
+    </message>
+    <message>
+        <source>scoresheet</source>
+        <translation>记分表</translation>
+    </message>
+    <message>
+        <source>round pack</source>
+        <translation>轮次资料包</translation>
+    </message>
+    <message>
+        <source>player index</source>
+        <translation>选手索引</translation>
+    </message>
+    <message>
+        <source>information sheet</source>
+        <translation>赛事信息页</translation>
+    </message>
+    <message>
+        <source>group sheets</source>
+        <translation>小组表</translation>
+    </message>
+    <message>
+        <source>match list</source>
+        <translation>比赛列表</translation>
+    </message>
+    <message>
+        <source>pages</source>
+        <translation>页面</translation>
     </message>
     <message>
         <source>Import pair list…</source>
