@@ -302,17 +302,18 @@ class Play(PresetPlay):
         self.next_dealer = upcoming
         self.deal_holder = winner
         self.shuffler, self.cutter = sc.shuffler, sc.cutter
-        self.consequences.append(
-            Consequence.make(
-                seq,
-                "2.3",
-                "next_hand",
-                hand.number,
-                dealer=upcoming.value,
-                shuffler=sc.shuffler.value,
-                cutter=sc.cutter.value,
+        if not result.passed_a:  # passing A ends the match (1.5): no next hand to announce
+            self.consequences.append(
+                Consequence.make(
+                    seq,
+                    "2.3",
+                    "next_hand",
+                    hand.number,
+                    dealer=upcoming.value,
+                    shuffler=sc.shuffler.value,
+                    cutter=sc.cutter.value,
+                )
             )
-        )
         hand.status = FINISHED
         self.hands.append(hand.frozen())
         self.hand = None
