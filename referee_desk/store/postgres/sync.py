@@ -23,7 +23,9 @@ from referee_desk.store.postgres import marks
 from referee_desk.store.postgres.connection import redact
 from referee_desk.store.postgres.errors import ServerError, ServerUnreachable
 from referee_desk.store.postgres.marks import Conflict
+from referee_desk.store.postgres.seals import push_seal
 from referee_desk.store.postgres.server import TournamentServer
+from referee_desk.store.signatures import SCHEME
 
 #: Events per transaction when a desk catches up.
 BATCH = 500
@@ -41,6 +43,7 @@ class PushReport:
     pushed: dict[str, int] = field(default_factory=dict)
     unchanged: tuple[str, ...] = ()
     conflicts: tuple[Conflict, ...] = ()
+    seals: int = 0  # locks sent (each checked by the server on insert)
 
     @property
     def total_pushed(self) -> int:
@@ -100,6 +103,8 @@ def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) ->
     found: list[Conflict] = []
     heads: dict[str, tuple[int, str]] = {}
     cleared: list[str] = []
+    seals_taken: dict[str, str] = {}
+    seals_sent = 0
     try:
         for match_id in tf.match_ids():
             local_head = tf.head(match_id)
@@ -117,13 +122,55 @@ def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) ->
                 pushed[match_id] = outcome
             else:
                 unchanged.append(match_id)
+        blocked = {c.match_id for c in found}
+        seals_sent = _push_seals(tf, server, blocked, open_conflicts, seals_taken, found)
     except (psycopg.OperationalError, psycopg.InterfaceError) as error:
         raise ServerUnreachable(f"{redact(server.url)}: lost the server: {_line(error)}") from None
     finally:
         known = marks.latest_server(tf)
-        if heads or found or cleared or known is None or known[0] != server.server_id:
-            marks.record_push(tf, server.server_id, server.shown, heads, found, cleared)
-    return PushReport(pushed, tuple(unchanged), tuple(found))
+        if (
+            heads
+            or found
+            or cleared
+            or seals_taken
+            or known is None
+            or known[0] != server.server_id
+        ):
+            marks.record_push(
+                tf, server.server_id, server.shown, heads, found, cleared, seals_taken
+            )
+    return PushReport(pushed, tuple(unchanged), tuple(found), seals_sent)
+
+
+def _push_seals(
+    tf: TournamentFile,
+    server: TournamentServer,
+    blocked: set[str],
+    open_conflicts: set[str],
+    taken: dict[str, str],
+    found: list[Conflict],
+) -> int:
+    """Send each match's latest lock the server has not taken yet; the number sent.
+
+    A refused lock (key not registered, forged, another head) is a ``seal`` conflict:
+    the events stay on the server, the organizer sees why. Old keyed (HMAC) seals are
+    not sent: no server can check them.
+    """
+    before = marks.pushed_seals(tf, server.server_id)
+    sent = 0
+    for match_id, seal in tf.seals().items():
+        if match_id in blocked or seal.scheme != SCHEME:
+            continue
+        if before.get(match_id) == seal.signature and match_id not in open_conflicts:
+            continue
+        outcome = push_seal(server, tf.tournament_id, seal)
+        if isinstance(outcome, Conflict):
+            found.append(outcome)
+            _report(server, tf, outcome)
+            continue
+        taken[match_id] = seal.signature
+        sent += int(outcome)
+    return sent
 
 
 def _push_match(
