@@ -187,3 +187,31 @@ def test_a_version_1_server_is_migrated_with_its_events(pg_database, desk_file, 
         with TournamentServer.open(desk_url) as desk:
             assert push(tf, desk).seals == 1
             assert [s.valid for s in seals(desk)] == [True]
+
+
+def test_cli_registers_keys_pushes_seals_and_verify_reports_them(hall, desk_file, capsys):
+    from referee_desk.cli.main import main
+
+    path = _locked_file(desk_file, "t1", {"R1-T1": 5})
+    assert main(["sync", str(path), hall.desk_urls[0]]) == 1  # the seal: key not registered
+    assert "is not registered on the server" in capsys.readouterr().err
+    assert main(["server", "keys", hall.organizer_url, str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "registered key" in out and "1 signing keys registered" in out
+    assert main(["sync", str(path), hall.desk_urls[0]]) == 0
+    assert "1 seals sent (checked by the server)" in capsys.readouterr().out
+    assert main(["verify", hall.organizer_url]) == 0
+    out = capsys.readouterr().out
+    with TournamentFile.open(path) as tf:
+        fingerprint = tf.seal("R1-T1").key_fingerprint
+    assert f"seal R1-T1: event 5 signed by key {fingerprint}" in out
+    assert "locked by 王磊: valid" in out
+    assert main(["server", "keys", hall.desk_urls[0], "--key", "ab" * 32]) == 1
+    assert "only the organizer registers signing keys" in capsys.readouterr().err
+
+
+def test_cli_upgrade_says_when_there_is_nothing_to_do(hall, capsys) -> None:
+    from referee_desk.cli.main import main
+
+    assert main(["server", "upgrade", hall.admin_url]) == 0
+    assert "already at version 2" in capsys.readouterr().out
