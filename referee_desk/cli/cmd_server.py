@@ -51,6 +51,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="*", help="tournament or desk files whose trusted keys to add")
     p.add_argument("--key", action="append", default=[], help="a public key (64 hex digits)")
     p.add_argument("--label", default="desk", help="the label of a --key (e.g. desk 3号桌)")
+    p.add_argument(
+        "--approve",
+        action="append",
+        default=[],
+        metavar="FINGERPRINT",
+        help="register a key a desk offered (compare it with the desk's keys show; or all)",
+    )
     p = sub.add_parser("upgrade", help="bring a server of an older schema to this version")
     p.add_argument("url", help="the superuser's address, as for init")
     p = sub.add_parser("watch", help="print each event as it lands (LISTEN/NOTIFY)")
@@ -241,7 +248,13 @@ def _status(args: argparse.Namespace) -> int:
 def _keys(args: argparse.Namespace) -> int:
     """Register keys (from files and --key), then list every key the server knows."""
     from referee_desk.store import TournamentFile
-    from referee_desk.store.postgres.seals import register_file_signers, register_signer, signers
+    from referee_desk.store.postgres.seals import (
+        approve_offers,
+        key_offers,
+        register_file_signers,
+        register_signer,
+        signers,
+    )
     from referee_desk.store.postgres.server import TournamentServer
 
     with TournamentServer.open(args.url) as server:
@@ -252,10 +265,21 @@ def _keys(args: argparse.Namespace) -> int:
         for public_key in args.key:
             if register_signer(server, public_key, args.label, "desk"):
                 print(f"registered key {public_key[:16]}… ({args.label})")
+        for offer in approve_offers(server, args.approve) if args.approve else []:
+            print(
+                f"registered key {offer.fingerprint} ({offer.label}) offered by {offer.offered_by}"
+            )
         known = signers(server)
         print(f"{server.shown}: {len(known)} signing keys registered")
         for key in known:
             print(f"  key {key.fingerprint} ({key.label}, {key.role})")
+        if server.is_desk:
+            return 0
+        for offer in key_offers(server):
+            print(
+                f"  offered, not registered: key {offer.fingerprint} ({offer.label}) by "
+                f"{offer.offered_by}; register it with --approve {offer.fingerprint}"
+            )
     return 0
 
 

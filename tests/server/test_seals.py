@@ -215,3 +215,21 @@ def test_cli_upgrade_says_when_there_is_nothing_to_do(hall, capsys) -> None:
 
     assert main(["server", "upgrade", hall.admin_url]) == 0
     assert "already at version 2" in capsys.readouterr().out
+
+
+def test_a_refused_seal_offers_the_desks_key_and_the_organizer_approves_it(hall, desk_file):
+    from referee_desk.store.postgres.seals import approve_offers, key_offers
+
+    path, seal, _tid = _one_seal(desk_file, hall)  # refused: the desk offered its key
+    with TournamentServer.open(hall.organizer_url) as organizer:
+        (offer,) = key_offers(organizer)
+        assert offer.fingerprint == seal.key_fingerprint
+        assert offer.offered_by == hall.desk_roles[0]
+        assert signers(organizer) == []  # an offer is not a registration
+        with pytest.raises(ServerRefused, match="no key offered with fingerprint 00"):
+            approve_offers(organizer, ["00" * 16])
+        assert approve_offers(organizer, [offer.fingerprint]) == [offer]
+        assert key_offers(organizer) == []
+    with TournamentFile.open(path) as tf, TournamentServer.open(hall.desk_urls[0]) as desk:
+        assert push(tf, desk).seals == 1
+        assert sync_state(tf).status == "synced"

@@ -326,6 +326,18 @@ CREATE TABLE referee_desk.signers (
         CHECK (fingerprint = left(encode(sha256(decode(public_key, 'hex')), 'hex'), 32))
 );
 
+-- A desk offers its public key when a seal of it is refused for want of registration;
+-- only the organizer turns an offer into a registered key (server keys --approve).
+CREATE TABLE referee_desk.key_offers (
+    fingerprint text PRIMARY KEY CHECK (fingerprint ~ '^[0-9a-f]{{32}}$'),
+    public_key text NOT NULL CHECK (public_key ~ '^[0-9a-f]{{64}}$'),
+    label text NOT NULL DEFAULT '',
+    offered_by text NOT NULL DEFAULT session_user,
+    offered_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    CONSTRAINT key_offers_fingerprint_of_key
+        CHECK (fingerprint = left(encode(sha256(decode(public_key, 'hex')), 'hex'), 32))
+);
+
 CREATE TABLE referee_desk.seals (
     id bigserial PRIMARY KEY,
     match_id text NOT NULL,
@@ -356,8 +368,8 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION
             'match %: seal at event % refused: key % is not registered on the server '
-            '(the organizer runs: referee-desk server keys URL FILE)',
-            NEW.match_id, NEW.head_seq, NEW.key_fingerprint;
+            '(the organizer runs: referee-desk server keys URL --approve %)',
+            NEW.match_id, NEW.head_seq, NEW.key_fingerprint, NEW.key_fingerprint;
     END IF;
     SELECT e.hash INTO held FROM events e
         WHERE e.match_id = NEW.match_id AND e.seq = NEW.head_seq;
@@ -409,7 +421,9 @@ CREATE POLICY organizer_reads_seals ON referee_desk.seals FOR SELECT TO {organiz
 CREATE POLICY organizer_inserts_seals ON referee_desk.seals FOR INSERT TO {organizer}
     WITH CHECK (true);
 
-REVOKE ALL ON referee_desk.signers, referee_desk.seals FROM PUBLIC;
+REVOKE ALL ON referee_desk.signers, referee_desk.seals, referee_desk.key_offers FROM PUBLIC;
+GRANT SELECT ON referee_desk.key_offers TO {organizer};
+GRANT INSERT (fingerprint, public_key, label) ON referee_desk.key_offers TO {desks};
 REVOKE ALL ON FUNCTION referee_desk.ed25519_ok(text, bytea, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION referee_desk.seals_check() FROM PUBLIC;
 GRANT SELECT ON referee_desk.signers TO {desks}, {organizer};

@@ -117,8 +117,74 @@ def seals(server: TournamentServer) -> list[ServerSeal]:
     return found
 
 
-def push_seal(server: TournamentServer, tournament_id: str, seal: Seal) -> bool | Conflict:
-    """Send one lock; True when sent, False when the server had it, or why it refused."""
+@dataclass(frozen=True, slots=True)
+class KeyOffer:
+    """A desk's public key offered for registration (the organizer approves it)."""
+
+    fingerprint: str
+    public_key: str
+    label: str
+    offered_by: str
+
+
+def offer_key(server: TournamentServer, public_key: str, label: str) -> None:
+    """A desk offers its key; nothing happens for a key already offered or a non-desk."""
+    if not server.is_desk:
+        return
+    try:
+        with server.connection.transaction():
+            server.connection.execute(
+                "INSERT INTO referee_desk.key_offers (fingerprint, public_key, label) "
+                "VALUES (%s, %s, %s)",
+                (fingerprint_of(public_key), public_key, label),
+            )
+    except (
+        psycopg.errors.UniqueViolation,  # offered before (desks may not read the offers)
+        psycopg.errors.InsufficientPrivilege,
+        psycopg.errors.CheckViolation,
+        ValueError,
+    ):
+        return
+
+
+def key_offers(server: TournamentServer) -> list[KeyOffer]:
+    """Keys desks offered that are not registered yet (organizer)."""
+    rows = server.connection.execute(
+        "SELECT o.fingerprint, o.public_key, o.label, o.offered_by FROM referee_desk.key_offers o "
+        "WHERE NOT EXISTS (SELECT 1 FROM referee_desk.signers s "
+        "WHERE s.fingerprint = o.fingerprint) ORDER BY o.offered_at"
+    ).fetchall()
+    server.connection.rollback()
+    return [KeyOffer(*r) for r in rows]
+
+
+def approve_offers(server: TournamentServer, which: list[str]) -> list[KeyOffer]:
+    """Register offered keys (fingerprints, or ``all``); the ones registered.
+
+    The organizer compares each fingerprint with the one the desk shows
+    (``referee-desk keys show``) before approving it.
+    """
+    offers = key_offers(server)
+    chosen = offers if "all" in which else [o for o in offers if o.fingerprint in which]
+    missing = sorted(set(which) - {"all"} - {o.fingerprint for o in offers})
+    if missing:
+        raise ServerRefused(f"{server.shown}: no key offered with fingerprint {missing[0]}")
+    for offer in chosen:
+        register_signer(server, offer.public_key, f"{offer.label} ({offer.offered_by})", "desk")
+    return chosen
+
+
+def push_seal(
+    server: TournamentServer,
+    tournament_id: str,
+    seal: Seal,
+    public_key: str | None = None,
+    label: str = "",
+) -> bool | Conflict:
+    """Send one lock; True when sent, False when the server had it, or why it refused.
+
+    Refused for want of a registered key, the desk offers ``public_key`` to the organizer.
+    """
     row = (
         seal.match_id,
         seal.head_seq,
@@ -139,7 +205,10 @@ def push_seal(server: TournamentServer, tournament_id: str, seal: Seal) -> bool 
         psycopg.errors.InsufficientPrivilege,
         psycopg.errors.CheckViolation,
     ) as error:
-        return Conflict(seal.match_id, seal.head_seq, "seal", _server_reason(error))
+        reason = _server_reason(error)
+        if public_key and "is not registered on the server" in reason:
+            offer_key(server, public_key, label)
+        return Conflict(seal.match_id, seal.head_seq, "seal", reason)
 
 
 def _server_reason(error: psycopg.Error) -> str:

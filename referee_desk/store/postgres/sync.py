@@ -163,7 +163,10 @@ def _push_seals(
             continue
         if before.get(match_id) == seal.signature and match_id not in open_conflicts:
             continue
-        outcome = push_seal(server, tf.tournament_id, seal)
+        fingerprint = seal.key_fingerprint or ""
+        public_key = tf.seals_.signatures.public_key(fingerprint)
+        label = tf.seals_.signatures.key_info(fingerprint).label
+        outcome = push_seal(server, tf.tournament_id, seal, public_key, label)
         if isinstance(outcome, Conflict):
             found.append(outcome)
             _report(server, tf, outcome)
