@@ -193,3 +193,55 @@ def test_the_server_address_is_kept_in_the_settings(tmp_path) -> None:
         DeskSettings(tmp_path / "desk.ini").server_url
         == "postgresql://cup_t01:pw@10.0.0.2:5432/cup"
     )
+
+
+def test_desk_opened_on_a_server_address_pulls_its_drawn_match(qtbot, window, cluster, tmp_path):
+    """``referee-desk URL``: a journal file per desk, the drawn opening pulled, then synced."""
+    import psycopg
+
+    from referee_desk.store.postgres.init import init_server
+    from referee_desk.store.postgres.server import TournamentServer
+    from referee_desk.ui.dialogs.open_match import OpenMatchDialog
+    from referee_desk.ui.sync_status import open_desk_on_server
+
+    name = f"cup{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(cluster.url(), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    admin = cluster.url(name)
+    report = init_server(admin, ["1号桌", "2号桌"])
+    desk_url = report.desks[0].url(admin)
+    with TournamentServer.open(report.organizer.url(admin)) as organizer:
+        organizer.assign("R1-T1", "1号桌", dict(MATCH_PAYLOAD))
+        organizer.assign("R1-T2", "2号桌", dict(MATCH_PAYLOAD, table="4"))  # not this desk's
+    assert open_desk_on_server(window, desk_url)
+    assert window.tf is not None
+    journal = window.tf.path
+    assert journal.name.endswith(f"-{name}-{report.desks[0].role}.sqlite")
+    assert Path(os.environ["REFEREE_DESK_CONFIG_DIR"]) in journal.parents
+    assert window.tf.match_ids() == ["R1-T1"]  # only this desk's drawn match
+    (opened,) = window.tf.events("R1-T1")
+    assert opened.type == "match_opened" and opened.payload["pairs"] == MATCH_PAYLOAD["pairs"]
+    assert isinstance(window.active_dialog, OpenMatchDialog)  # the referee picks the match
+    window.active_dialog.reject()
+    pusher = window.desk_sync.pusher
+    assert pusher.wait_until(lambda s: s.status == "synced" and bool(s.server), timeout=20)
+    qtbot.waitUntil(lambda: _label(window) == "Synced", timeout=20000)
+    with TournamentServer.open(desk_url) as server:
+        assert server.events("R1-T1") == window.tf.events("R1-T1")
+    window.close_tournament()
+    # Opened again: the same journal, nothing pulled twice.
+    assert open_desk_on_server(window, desk_url)
+    assert window.tf is not None and window.tf.path == journal
+    assert len(window.tf.events("R1-T1")) == 1
+    window.active_dialog.reject()
+
+
+def test_desk_on_an_unreachable_server_still_records(qtbot, window) -> None:
+    from referee_desk.ui.sync_status import open_desk_on_server
+
+    url = f"postgresql://cup_t01:pw@127.0.0.1:{_pg_cluster_module().free_port()}/cup"
+    assert open_desk_on_server(window, url)
+    assert window.tf is not None and not window.tf.read_only
+    assert "The drawn matches could not be fetched" in window.last_message
+    assert "cannot reach the server" in window.last_message
+    assert window.desk_sync.pusher is not None

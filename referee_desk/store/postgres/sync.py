@@ -11,8 +11,11 @@ the organizer; the desk's file remembers it until a later push of that match suc
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import psycopg
 
@@ -301,6 +304,42 @@ def open_from_server(
     who = referee or str(opening.get("referee") or "")
     draft = new_event([], "match_opened", opening, referee=who, now=now, match_id=match_id)
     return tf.append(draft, expected_seq=1, by=by)
+
+
+def pull_openings(tf: TournamentFile, server: TournamentServer) -> list[str]:
+    """Pull every drawn opening given to this desk that the file does not hold yet.
+
+    Each becomes its match's ``match_opened`` (``open_from_server``); returns the match
+    ids pulled, in the server's order. Matches the file already has are left alone.
+    """
+    held = set(tf.match_ids())
+    pulled = []
+    for assignment in server.assignments():
+        if assignment.match_id in held or assignment.opening is None:
+            continue
+        if server.is_desk and assignment.desk_role != server.role:
+            continue
+        open_from_server(tf, server, assignment.match_id)
+        pulled.append(assignment.match_id)
+    return pulled
+
+
+def journal_path(url: str, folder: str | Path) -> Path:
+    """The desk's own journal file for a server address: one per server, database, desk.
+
+    ``referee-desk URL`` records into it (the desk's offline journal) and pushes it.
+    """
+    parts = urlsplit(url)
+    name = "-".join(
+        [
+            parts.hostname or "localhost",
+            str(parts.port or 5432),
+            parts.path.strip("/") or "db",
+            parts.username or "desk",
+        ]
+    )
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    return Path(folder) / f"{safe}.sqlite"
 
 
 def sync_file(path: str, url: str) -> PushReport:

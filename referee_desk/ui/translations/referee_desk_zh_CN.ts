@@ -2033,6 +2033,20 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <source>Not reached: %1</source>
         <translation>连不上：%1</translation>
     </message>
+    <message>
+        <source>Server not reached</source>
+        <translation>连不上服务器</translation>
+    </message>
+    <message>
+        <source>The drawn matches could not be fetched: %1
+This desk records into %2 and sends it when the server answers.</source>
+        <translation>未能取回抽签的比赛：%1
+本桌记录在 %2，服务器恢复后自动上传。</translation>
+    </message>
+    <message>
+        <source>%1 drawn matches fetched from the server</source>
+        <translation>已从服务器取回 %1 场抽签比赛</translation>
+    </message>
 </context>
 <context>
     <name>Texts</name>
