@@ -142,7 +142,9 @@ class DeskSync:
         pusher, self.pusher = self.pusher, None
         if pusher is not None:
             pusher.on_state = None
-            pusher.stop()
+            # A push under way finishes on its own (a daemon thread with its own handle
+            # and connection): the desk waits at most this long for it.
+            pusher.stop(timeout=3.0)
 
     def _emit(self, state: SyncState) -> None:
         """Called on the pusher's thread; the window may already be gone."""
