@@ -67,6 +67,11 @@ def state_tooltip(state: SyncState, url: str, last_error: str | None = None) -> 
     return "\n".join(lines)
 
 
+#: The sample tournament the desk builds when started without a file (``ui.sample``):
+#: never pushed, so a practice run cannot claim the hall's matches on the server.
+SAMPLE_FILE_NAME = "sample-tournament.sqlite"
+
+
 class _StateBridge(QObject):
     """Carries the pusher thread's states to the GUI thread (a queued signal)."""
 
@@ -126,7 +131,7 @@ class DeskSync:
         self.stop()
         url = self.w.settings.server_url
         tf = self.w.tf
-        if tf is None or not url:
+        if tf is None or not url or tf.path.name == SAMPLE_FILE_NAME:
             self.label.clear_state()
             return
         from referee_desk.store.postgres.pusher import BackgroundPusher  # loads psycopg

@@ -245,3 +245,16 @@ def test_desk_on_an_unreachable_server_still_records(qtbot, window) -> None:
     assert "The drawn matches could not be fetched" in window.last_message
     assert "cannot reach the server" in window.last_message
     assert window.desk_sync.pusher is not None
+
+
+def test_the_sample_tournament_is_never_pushed(qtbot, window, tmp_path) -> None:
+    from referee_desk.ui.sample import build_sample_tournament
+
+    window.settings.server_url = "postgresql://cup_t01:pw@127.0.0.1:5432/cup"
+    (tmp_path / "sample").mkdir()
+    sample = build_sample_tournament(tmp_path / "sample")
+    assert window.open_tournament(sample)
+    assert window.desk_sync.pusher is None  # a practice run claims nothing on the server
+    assert not window_label_visible(window)
+    assert window.open_tournament(tmp_path / "real.sqlite")
+    assert window.desk_sync.pusher is not None
