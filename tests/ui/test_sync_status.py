@@ -178,6 +178,7 @@ def test_closing_the_file_stops_the_pusher(qtbot, desk, desk_urls) -> None:
     qtbot.waitUntil(lambda: _label(desk) == "Synced", timeout=20000)
     desk.close_tournament()
     assert desk.desk_sync.pusher is None
+    pusher._thread.join(timeout=20)  # a push under way may outlast the desk's 3 s wait
     assert not pusher._thread.is_alive()
     assert not window_label_visible(desk)
 
