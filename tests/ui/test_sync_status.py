@@ -102,6 +102,7 @@ def test_desk_pushes_in_the_background_and_shows_synced(qtbot, desk, desk_urls, 
     match_id = desk.session.match_id
     count = desk.tf.head(match_id)[0]
     assert count == 7
+    assert desk.desk_sync.pusher.wait_until(lambda s: s.status == "synced", timeout=20)
     qtbot.waitUntil(lambda: _label(desk) == "Synced", timeout=20000)
     assert desk.desk_sync.label.isVisible()
     assert "***" in desk.desk_sync.label.toolTip()  # the password is never shown
@@ -112,7 +113,7 @@ def test_desk_pushes_in_the_background_and_shows_synced(qtbot, desk, desk_urls, 
     languages.apply("en")
     # One more entry: waiting, then synced again, without the desk asking.
     _entry(desk)
-    qtbot.waitUntil(lambda: desk.desk_sync.pusher.state.waiting == 0, timeout=20000)
+    assert desk.desk_sync.pusher.wait_until(lambda s: s.status == "synced", timeout=20)
     with TournamentServer.open(desk_urls[0]) as server:
         assert server.head(match_id)[0] == count + 1
 
