@@ -4,7 +4,9 @@ Actions: ``init`` (schema, organizer role, one role per table), ``password`` (a 
 password for a lost address), ``publish`` (give the drawn matches and their openings to
 the tables' desks), ``assign`` (one match to one desk), ``collect`` (the server's
 records into the tournament file, for standings and documents), ``status`` (what the
-server holds, conflicts desks reported), ``watch`` (print every event as it lands).
+server holds, conflicts desks reported), ``watch`` (print every event as it lands),
+``keys`` (register the signing keys whose seals the server takes), ``upgrade`` (bring an
+older server schema to this version).
 A refusal is one line on stderr: exit 1 (refused) or 2 (cannot reach or log in).
 """
 
@@ -42,6 +44,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     p = sub.add_parser("status", help="what the server holds, and conflicts")
     p.add_argument("url")
+    p = sub.add_parser(
+        "keys", help="register the keys a tournament file trusts, so their seals are taken"
+    )
+    p.add_argument("url", help="the organizer's address")
+    p.add_argument("files", nargs="*", help="tournament or desk files whose trusted keys to add")
+    p.add_argument("--key", action="append", default=[], help="a public key (64 hex digits)")
+    p.add_argument("--label", default="desk", help="the label of a --key (e.g. desk 3号桌)")
+    p.add_argument(
+        "--approve",
+        action="append",
+        default=[],
+        metavar="FINGERPRINT",
+        help="register a key a desk offered (compare it with the desk's keys show; or all)",
+    )
+    p = sub.add_parser("upgrade", help="bring a server of an older schema to this version")
+    p.add_argument("url", help="the superuser's address, as for init")
     p = sub.add_parser("watch", help="print each event as it lands (LISTEN/NOTIFY)")
     p.add_argument("url")
     p.add_argument("--count", type=int, default=0, help="stop after this many events")
@@ -62,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         "collect": _collect,
         "status": _status,
         "watch": _watch,
+        "keys": _keys,
+        "upgrade": _upgrade,
     }
     try:
         return action[args.action](args)
@@ -223,6 +243,56 @@ def _status(args: argparse.Namespace) -> int:
                 f"from {conflict.reported_by} at {conflict.reported_at}: {conflict.detail}"
             )
     return 1 if found else 0
+
+
+def _keys(args: argparse.Namespace) -> int:
+    """Register keys (from files and --key), then list every key the server knows."""
+    from referee_desk.store import TournamentFile
+    from referee_desk.store.postgres.seals import (
+        approve_offers,
+        key_offers,
+        register_file_signers,
+        register_signer,
+        signers,
+    )
+    from referee_desk.store.postgres.server import TournamentServer
+
+    with TournamentServer.open(args.url) as server:
+        for path in args.files:
+            with TournamentFile.open(path, create=False, read_only=True) as tf:
+                for added in register_file_signers(server, tf):
+                    print(f"registered key {added.fingerprint} ({added.label}) from {path}")
+        for public_key in args.key:
+            if register_signer(server, public_key, args.label, "desk"):
+                print(f"registered key {public_key[:16]}… ({args.label})")
+        for offer in approve_offers(server, args.approve) if args.approve else []:
+            print(
+                f"registered key {offer.fingerprint} ({offer.label}) offered by {offer.offered_by}"
+            )
+        known = signers(server)
+        print(f"{server.shown}: {len(known)} signing keys registered")
+        for key in known:
+            print(f"  key {key.fingerprint} ({key.label}, {key.role})")
+        if server.is_desk:
+            return 0
+        for offer in key_offers(server):
+            print(
+                f"  offered, not registered: key {offer.fingerprint} ({offer.label}) by "
+                f"{offer.offered_by}; register it with --approve {offer.fingerprint}"
+            )
+    return 0
+
+
+def _upgrade(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.init import upgrade_server
+    from referee_desk.store.postgres.schema import SERVER_SCHEMA_VERSION
+
+    before = upgrade_server(args.url)
+    if before == SERVER_SCHEMA_VERSION:
+        print(f"server schema already at version {before}; nothing to do")
+    else:
+        print(f"server schema upgraded from version {before} to {SERVER_SCHEMA_VERSION}")
+    return 0
 
 
 def _watch(args: argparse.Namespace) -> int:

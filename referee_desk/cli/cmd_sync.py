@@ -49,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     for match_id, count in report.pushed.items():
         print(f"  {match_id}: {count} events sent")
+    if report.seals:
+        print(f"  {report.seals} seals sent (checked by the server)")
     for conflict in report.conflicts:
         print(f"sync: CONFLICT {conflict}", file=sys.stderr)
     print(

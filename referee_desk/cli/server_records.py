@@ -31,6 +31,10 @@ def verify(args: argparse.Namespace) -> int:
         return 1
     suffix = f" (agrees with {args.against})" if args.against else ""
     print(f"OK {shown}: hash chains intact, every event acceptable{suffix}")
+    from referee_desk.store.postgres.records import seal_lines  # locks checked by the server
+
+    for line in seal_lines(args.file):
+        print(line)
     if args.heads:
         for match_id, count, head in server_heads(args.file):
             print(f"  {match_id}: {count} events, head {head}")

@@ -23,7 +23,11 @@ from referee_desk.ui.settings import LANGUAGES, DeskSettings
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="referee-desk", description="Open the referee's desk.")
-    parser.add_argument("file", nargs="?", help="tournament file (.sqlite), created when missing")
+    parser.add_argument(
+        "file",
+        nargs="?",
+        help="tournament file (.sqlite), created when missing, or the desk's postgresql:// address",
+    )
     parser.add_argument("--language", choices=LANGUAGES, help="interface language for this run")
     parser.add_argument("--settings", help="INI file for preferences (default: the user's)")
     return parser.parse_args(argv)
@@ -31,6 +35,11 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 def open_desk(window: MainWindow, file: str | None) -> None:
     """Open FILE (then the match chooser), or the sample tournament with a match open."""
+    if file and file.startswith(("postgresql://", "postgres://")):  # the tournament server
+        from referee_desk.ui.sync_status import open_desk_on_server
+
+        open_desk_on_server(window, file)
+        return
     if file:
         if window.open_tournament(Path(file)):
             window.open_match_dialog()

@@ -35,6 +35,9 @@ class DeskPreferences:
         def done(result: int) -> None:
             if result == QDialog.DialogCode.Accepted:
                 self.w.settings.bottom_seat = dialog.bottom_seat
+                if dialog.server_url != self.w.settings.server_url:
+                    self.w.settings.server_url = dialog.server_url
+                    self.w.desk_sync.restart()
                 if dialog.language != self.w.languages.current:
                     self.set_language(dialog.language)
                 self.w.refresh_view()

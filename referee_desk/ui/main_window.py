@@ -65,6 +65,7 @@ from referee_desk.ui.organizer import install_organizer
 from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 from referee_desk.ui.settings import DeskSettings
+from referee_desk.ui.sync_status import install_sync_status
 from referee_desk.ui.think_timer import ThinkTimer
 
 #: The violation menu keys of committee entries (8.11 ruling, 8.8 decision).
@@ -140,6 +141,7 @@ class MainWindow(QMainWindow):
         install_organizer(self)
         for widget in (*self.organizer.findChildren(QPushButton), self.organizer.ui.infoLabel):
             widget.setSizePolicy(QSizePolicy.Policy.Ignored, widget.sizePolicy().verticalPolicy())
+        install_sync_status(self)  # the server sync label and its background pusher
 
     # ------------------------------------------------------------------ setup
 

@@ -59,6 +59,15 @@ class DeskSettings:
         self._qs.setValue("referee/name", value)
 
     @property
+    def server_url(self) -> str:
+        """The tournament server this desk pushes to (``postgresql://…``); "" for none."""
+        return str(self._qs.value("sync/server_url", ""))
+
+    @server_url.setter
+    def server_url(self, value: str) -> None:
+        self._qs.setValue("sync/server_url", value.strip())
+
+    @property
     def bottom_seat(self) -> Seat:
         """The seat drawn at the bottom of the table diagram (nearest the referee)."""
         value = str(self._qs.value("table/bottom_seat", Seat.S.value))

@@ -170,6 +170,11 @@ def test_a_drawn_match_played_at_a_desk_counts_in_the_standings(hall, tmp_path, 
         assert tf.events(match.match_id)[0].payload == played[0].payload
         for event in played[1:]:
             tf.append(event, lock=event.type == "match_ended")
+    code, _, err = _run(capsys, "sync", str(table), desk_url)
+    assert code == 1 and "is not registered on the server" in err  # the lock waits for its key
+    code, out, _ = _run(capsys, "server", "keys", hall.organizer_url)
+    assert "offered, not registered" in out  # the desk offered its key with the refused lock
+    assert _run(capsys, "server", "keys", hall.organizer_url, "--approve", "all")[0] == 0
     assert _run(capsys, "sync", str(table), desk_url)[0] == 0
     code, out, err = _run(capsys, "server", "collect", hall.organizer_url, str(cup))
     assert code == 0, err

@@ -45,6 +45,12 @@ def _hall(cluster: PrivateCluster, tables: int):
 
 
 def test_server_killed_during_pushes_desks_keep_recording_and_catch_up(own_cluster, tmp_path):
+    from referee_desk.store import keys
+
+    # The computer's desk key exists before the desks start (made on first use, it is
+    # not safe to make from four threads at once: keys._write_private's partial file is
+    # named by pid only).
+    keys.desk_signer()
     organizer_url, desk_urls = _hall(own_cluster, 4)
     per_desk = 300
     started = threading.Barrier(5)
@@ -116,8 +122,17 @@ def test_a_desk_offline_for_a_whole_match_then_syncing(hall, tmp_path) -> None:
     # The record read back from the server passes the store's own checks, seals included.
     assert verify_path(out) is None
     assert verify_path(out, against=path) is None
+    with TournamentFile.open(path) as tf:  # the lock waits for the organizer to know the key
+        assert [c.kind for c in sync_state(tf).conflicts] == ["seal"]
+    from referee_desk.store.postgres.seals import approve_offers, seals
+
+    with TournamentServer.open(hall.organizer_url) as organizer:
+        assert len(approve_offers(organizer, ["all"])) == 1
+    assert sync_file(str(path), hall.desk_urls[1]).seals == 1
     with TournamentFile.open(path) as tf:
         assert sync_state(tf).status == "synced"
+    with TournamentServer.open(hall.organizer_url) as organizer:
+        assert [(s.match_id, s.valid) for s in seals(organizer)] == [("R3-T2", True)]
 
 
 def test_two_desks_racing_to_claim_the_same_matches(hall, desk_file) -> None:

@@ -67,10 +67,13 @@ def init_server(url: str, tables: Sequence[str]) -> InitReport:
             database = conn.execute("SELECT current_database()").fetchone()[0]
             encoding = conn.execute("SHOW server_encoding").fetchone()[0]
             version = schema.installed_version(conn)
+        if version is not None and version < schema.SERVER_SCHEMA_VERSION:
+            _upgrade(conn, shown, database, version)
+            version = schema.SERVER_SCHEMA_VERSION
         if version == schema.SERVER_SCHEMA_VERSION:
             return _add_tables(conn, shown, database, labels)
         if version is not None:
-            check_schema(conn, shown)  # raises: older or newer
+            check_schema(conn, shown)  # raises: newer
         if encoding != "UTF8":
             raise NotARefereeDeskServer(
                 f"{shown}: the database's encoding is {encoding}; Referee Desk needs UTF8 "
@@ -99,16 +102,92 @@ def init_server(url: str, tables: Sequence[str]) -> InitReport:
         try:
             with conn.transaction():
                 _create(conn, database, roles, organizer, desks, server_id)
-        except psycopg.errors.InsufficientPrivilege as error:
-            raise ServerRefused(
-                f"{shown}: {_line(error)}; run server init as the server's superuser "
-                "(e.g. postgres) or a role with CREATEROLE that owns the database"
-            ) from None
         except psycopg.Error as error:
-            raise ServerRefused(f"{shown}: server init refused: {_line(error)}") from None
+            raise _refusal(shown, "server init", error) from None
         return InitReport(database, server_id, organizer, desks)
     finally:
         conn.close()
+
+
+def upgrade_server(url: str) -> int:
+    """Bring a database of an older server schema to the current one; the old version.
+
+    As the superuser (version 2 adds PL/Python). One transaction: a refusal changes
+    nothing. Returns the version found (the current one: nothing to do).
+    """
+    shown = redact(url)
+    conn = connect(url, check=False)
+    try:
+        with conn.transaction():
+            database = conn.execute("SELECT current_database()").fetchone()[0]
+            version = schema.installed_version(conn)
+        if version is None:
+            check_schema(conn, shown)  # raises: not a Referee Desk database
+        assert version is not None
+        if version < schema.SERVER_SCHEMA_VERSION:
+            _upgrade(conn, shown, database, version)
+        elif version > schema.SERVER_SCHEMA_VERSION:
+            check_schema(conn, shown)  # raises: newer
+        return version
+    finally:
+        conn.close()
+
+
+def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) -> None:
+    """Apply the migrations after ``version`` in one transaction (version 1 → 2)."""
+    if version != 1:
+        check_schema(conn, shown)  # raises: no migration from there
+    organizer = _meta(conn, "organizer_role")
+    desks = _meta(conn, "desks_role")
+    try:
+        with conn.transaction():
+            _apply_v2(conn, database, organizer, desks)
+            conn.execute(
+                "UPDATE referee_desk.meta SET value = %s WHERE key = 'schema_version'",
+                (str(schema.SERVER_SCHEMA_VERSION),),
+            )
+    except psycopg.Error as error:
+        raise _refusal(
+            shown, f"upgrading the server schema from version {version}", error
+        ) from None
+
+
+def _apply_v2(conn: psycopg.Connection, database: str, organizer: str, desks: str) -> None:
+    """Seals and signing keys, and a check that the server's Ed25519 works (RFC 8032)."""
+    conn.execute(
+        schema.SCHEMA_V2.format(
+            desks=sql.Identifier(desks).as_string(conn),
+            organizer=sql.Identifier(organizer).as_string(conn),
+            db=sql.Identifier(database).as_string(conn),
+        )
+    )
+    row = conn.execute(
+        "SELECT referee_desk.ed25519_ok(%s, ''::bytea, %s), "
+        "referee_desk.ed25519_ok(%s, 'x'::bytea, %s)",
+        (
+            schema.RFC8032_PUBLIC_KEY,
+            schema.RFC8032_SIGNATURE,
+            schema.RFC8032_PUBLIC_KEY,
+            schema.RFC8032_SIGNATURE,
+        ),
+    ).fetchone()
+    if row != (True, False):
+        raise psycopg.errors.RaiseException("the server's Ed25519 check fails RFC 8032 test 1")
+
+
+def _refusal(shown: str, what: str, error: psycopg.Error) -> ServerRefused:
+    """One line naming the cause, with what to do for the usual ones."""
+    text = _line(error)
+    if isinstance(error, psycopg.errors.InsufficientPrivilege):
+        return ServerRefused(
+            f"{shown}: {text}; run {what} as the server's superuser (e.g. postgres)"
+        )
+    if "plpython3u" in text or "cryptography" in text:
+        return ServerRefused(
+            f"{shown}: {what} refused: the server lacks PL/Python with cryptography "
+            f"(install {schema.PLPYTHON_PACKAGES} on the server): {text}"
+        )
+    return ServerRefused(f"{shown}: {what} refused: {text}")
 
 
 def _add_tables(
@@ -217,6 +296,7 @@ def _create(
             desks=ident(roles.desks), organizer=ident(roles.organizer), db=ident(database)
         )
     )
+    _apply_v2(conn, database, roles.organizer, roles.desks)
     conn.cursor().executemany(
         "INSERT INTO referee_desk.meta (key, value) VALUES (%s, %s)",
         [

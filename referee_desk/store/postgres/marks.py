@@ -22,7 +22,7 @@ from referee_desk.store import TournamentFile
 
 SUFFIX = ".sync"
 
-ConflictKind = Literal["fork", "claimed", "refused", "behind"]
+ConflictKind = Literal["fork", "claimed", "refused", "behind", "seal"]
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS sync_servers (server_id TEXT PRIMARY KEY, address TEXT NOT NULL,"
@@ -32,6 +32,8 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS sync_conflicts (server_id TEXT NOT NULL, match_id TEXT NOT NULL,"
     " seq INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL, at TEXT NOT NULL,"
     " PRIMARY KEY (server_id, match_id))",
+    "CREATE TABLE IF NOT EXISTS sync_seals (server_id TEXT NOT NULL, match_id TEXT NOT NULL,"
+    " signature TEXT NOT NULL, PRIMARY KEY (server_id, match_id))",
 )
 
 
@@ -104,6 +106,17 @@ def pushed_heads(tf: TournamentFile, server_id: str) -> dict[str, tuple[int, str
     return {m: (s, h) for m, s, h in rows}
 
 
+def pushed_seals(tf: TournamentFile, server_id: str) -> dict[str, str]:
+    """The signature of each match's lock the server took (match_id → signature)."""
+    with _open(tf, write=False) as conn:
+        if conn is None:
+            return {}
+        rows = conn.execute(
+            "SELECT match_id, signature FROM sync_seals WHERE server_id = ?", (server_id,)
+        ).fetchall()
+    return dict(rows)
+
+
 def conflicts(tf: TournamentFile, server_id: str) -> list[Conflict]:
     with _open(tf, write=False) as conn:
         if conn is None:
@@ -123,6 +136,7 @@ def record_push(
     heads: dict[str, tuple[int, str]],
     found: list[Conflict],
     cleared: list[str],
+    seals: dict[str, str] | None = None,
 ) -> None:
     """Remember what the server now holds and which matches are (no longer) in conflict."""
     now = utc_now()
@@ -140,6 +154,10 @@ def record_push(
             "ON CONFLICT (server_id, match_id) DO UPDATE SET seq = excluded.seq, "
             "hash = excluded.hash",
             [(server_id, m, s, h) for m, (s, h) in heads.items()],
+        )
+        conn.executemany(
+            "INSERT OR REPLACE INTO sync_seals (server_id, match_id, signature) VALUES (?, ?, ?)",
+            [(server_id, m, signature) for m, signature in (seals or {}).items()],
         )
         conn.executemany(
             "DELETE FROM sync_conflicts WHERE server_id = ? AND match_id = ?",

@@ -14,6 +14,7 @@ from pathlib import Path
 from referee_desk.store import Problem
 from referee_desk.store.interchange import verify_path
 from referee_desk.store.jsonl import write_jsonl
+from referee_desk.store.postgres.seals import ServerSeal, seals
 from referee_desk.store.postgres.server import TournamentServer
 
 
@@ -29,10 +30,54 @@ def verify_server(url: str, *, against: str | None = None) -> Problem | None:
         with TournamentServer.open(url) as server:
             shown = server.shown
             write_jsonl(server.all_events(), copy)
+            seal_problem = _seal_problem(server)
         found = verify_path(copy, against=against)
     if found is None:
-        return None
+        return seal_problem
     return Problem(found.reason, found.match_id, found.seq, file=shown)
+
+
+def _seal_problem(server: TournamentServer) -> Problem | None:
+    """A seal on the server that does not verify here or no longer matches the record.
+
+    (The server checked each on insert; this is the same check, made again by the store.)
+    """
+    for seal in seals(server):
+        if not seal.valid:
+            return Problem(
+                f"the seal at event {seal.head_seq} (key {seal.key_fingerprint}) does not "
+                "verify against the server's registered key",
+                seal.match_id,
+                seal.head_seq,
+                file=server.shown,
+            )
+        if server.hash_at(seal.match_id, seal.head_seq) != seal.head_hash:
+            return Problem(
+                f"the seal at event {seal.head_seq} locks another record than the server's",
+                seal.match_id,
+                seal.head_seq,
+                file=server.shown,
+            )
+    return None
+
+
+def server_seals(url: str) -> list[ServerSeal]:
+    """Every lock on the server, with its signer and whether it verifies (``verify URL``)."""
+    with TournamentServer.open(url) as server:
+        return seals(server)
+
+
+def seal_lines(url: str) -> list[str]:
+    """One line per lock on the server, as ``verify URL`` prints them."""
+    lines = []
+    for seal in server_seals(url):
+        verdict = "valid" if seal.valid else "DOES NOT VERIFY"
+        lines.append(
+            f"  seal {seal.match_id}: event {seal.head_seq} signed by key {seal.key_fingerprint} "
+            f"({seal.signer_label}) at {seal.sealed_at}, locked by {seal.sealed_by or '?'}: "
+            f"{verdict}"
+        )
+    return lines
 
 
 def server_heads(url: str) -> list[tuple[str, int, str]]:

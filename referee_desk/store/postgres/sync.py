@@ -11,8 +11,11 @@ the organizer; the desk's file remembers it until a later push of that match suc
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import psycopg
 
@@ -23,7 +26,9 @@ from referee_desk.store.postgres import marks
 from referee_desk.store.postgres.connection import redact
 from referee_desk.store.postgres.errors import ServerError, ServerUnreachable
 from referee_desk.store.postgres.marks import Conflict
+from referee_desk.store.postgres.seals import push_seal
 from referee_desk.store.postgres.server import TournamentServer
+from referee_desk.store.signatures import SCHEME
 
 #: Events per transaction when a desk catches up.
 BATCH = 500
@@ -41,6 +46,7 @@ class PushReport:
     pushed: dict[str, int] = field(default_factory=dict)
     unchanged: tuple[str, ...] = ()
     conflicts: tuple[Conflict, ...] = ()
+    seals: int = 0  # locks sent (each checked by the server on insert)
 
     @property
     def total_pushed(self) -> int:
@@ -100,6 +106,8 @@ def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) ->
     found: list[Conflict] = []
     heads: dict[str, tuple[int, str]] = {}
     cleared: list[str] = []
+    seals_taken: dict[str, str] = {}
+    seals_sent = 0
     try:
         for match_id in tf.match_ids():
             local_head = tf.head(match_id)
@@ -117,13 +125,58 @@ def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) ->
                 pushed[match_id] = outcome
             else:
                 unchanged.append(match_id)
+        blocked = {c.match_id for c in found}
+        seals_sent = _push_seals(tf, server, blocked, open_conflicts, seals_taken, found)
     except (psycopg.OperationalError, psycopg.InterfaceError) as error:
         raise ServerUnreachable(f"{redact(server.url)}: lost the server: {_line(error)}") from None
     finally:
         known = marks.latest_server(tf)
-        if heads or found or cleared or known is None or known[0] != server.server_id:
-            marks.record_push(tf, server.server_id, server.shown, heads, found, cleared)
-    return PushReport(pushed, tuple(unchanged), tuple(found))
+        if (
+            heads
+            or found
+            or cleared
+            or seals_taken
+            or known is None
+            or known[0] != server.server_id
+        ):
+            marks.record_push(
+                tf, server.server_id, server.shown, heads, found, cleared, seals_taken
+            )
+    return PushReport(pushed, tuple(unchanged), tuple(found), seals_sent)
+
+
+def _push_seals(
+    tf: TournamentFile,
+    server: TournamentServer,
+    blocked: set[str],
+    open_conflicts: set[str],
+    taken: dict[str, str],
+    found: list[Conflict],
+) -> int:
+    """Send each match's latest lock the server has not taken yet; the number sent.
+
+    A refused lock (key not registered, forged, another head) is a ``seal`` conflict:
+    the events stay on the server, the organizer sees why. Old keyed (HMAC) seals are
+    not sent: no server can check them.
+    """
+    before = marks.pushed_seals(tf, server.server_id)
+    sent = 0
+    for match_id, seal in tf.seals().items():
+        if match_id in blocked or seal.scheme != SCHEME:
+            continue
+        if before.get(match_id) == seal.signature and match_id not in open_conflicts:
+            continue
+        fingerprint = seal.key_fingerprint or ""
+        public_key = tf.seals_.signatures.public_key(fingerprint)
+        label = tf.seals_.signatures.key_info(fingerprint).label
+        outcome = push_seal(server, tf.tournament_id, seal, public_key, label)
+        if isinstance(outcome, Conflict):
+            found.append(outcome)
+            _report(server, tf, outcome)
+            continue
+        taken[match_id] = seal.signature
+        sent += int(outcome)
+    return sent
 
 
 def _push_match(
@@ -251,6 +304,42 @@ def open_from_server(
     who = referee or str(opening.get("referee") or "")
     draft = new_event([], "match_opened", opening, referee=who, now=now, match_id=match_id)
     return tf.append(draft, expected_seq=1, by=by)
+
+
+def pull_openings(tf: TournamentFile, server: TournamentServer) -> list[str]:
+    """Pull every drawn opening given to this desk that the file does not hold yet.
+
+    Each becomes its match's ``match_opened`` (``open_from_server``); returns the match
+    ids pulled, in the server's order. Matches the file already has are left alone.
+    """
+    held = set(tf.match_ids())
+    pulled = []
+    for assignment in server.assignments():
+        if assignment.match_id in held or assignment.opening is None:
+            continue
+        if server.is_desk and assignment.desk_role != server.role:
+            continue
+        open_from_server(tf, server, assignment.match_id)
+        pulled.append(assignment.match_id)
+    return pulled
+
+
+def journal_path(url: str, folder: str | Path) -> Path:
+    """The desk's own journal file for a server address: one per server, database, desk.
+
+    ``referee-desk URL`` records into it (the desk's offline journal) and pushes it.
+    """
+    parts = urlsplit(url)
+    name = "-".join(
+        [
+            parts.hostname or "localhost",
+            str(parts.port or 5432),
+            parts.path.strip("/") or "db",
+            parts.username or "desk",
+        ]
+    )
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    return Path(folder) / f"{safe}.sqlite"
 
 
 def sync_file(path: str, url: str) -> PushReport:

@@ -1,10 +1,12 @@
-"""Preferences: the interface language (applied at once) and the seat nearest the referee."""
+"""Preferences: the interface language (applied at once), the seat nearest the referee and
+the tournament server the desk pushes to."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget
 
 from referee_desk.rules.seats import Seat
+from referee_desk.store.postgres.address import is_server_url
 from referee_desk.ui.dialogs.base import TranslatedDialog
 from referee_desk.ui.dialogs.seat_combos import fill_seats, select
 from referee_desk.ui.generated.ui_settings_dialog import Ui_SettingsDialog
@@ -19,16 +21,32 @@ class SettingsDialog(TranslatedDialog):
         self.settings = settings
         self.ui = Ui_SettingsDialog()
         self.ui.setupUi(self)
-        self.ui.buttonBox.accepted.connect(self.accept)
+        self.ui.buttonBox.accepted.connect(self._accept_if_valid)
         self.ui.buttonBox.rejected.connect(self.reject)
         for language in LANGUAGES:
             self.ui.languageCombo.addItem(_LANGUAGE_NAMES[language], language)
         select(self.ui.languageCombo, settings.language)
         self.retranslate()
         select(self.ui.bottomSeatCombo, settings.bottom_seat.value)
+        self.ui.serverUrlEdit.setText(settings.server_url)
 
     def retranslate(self) -> None:
         fill_seats(self.ui.bottomSeatCombo)
+
+    def _accept_if_valid(self) -> None:
+        """A server address must be a postgresql:// URL (or empty: no sync)."""
+        url = self.server_url
+        if url and not is_server_url(url):
+            self.ui.serverUrlError.setText(
+                self.tr("Not a server address (postgresql://user:password@host:port/db).")
+            )
+            self.ui.serverUrlEdit.setFocus()
+            return
+        self.accept()
+
+    @property
+    def server_url(self) -> str:
+        return self.ui.serverUrlEdit.text().strip()
 
     @property
     def language(self) -> str:

@@ -4,7 +4,7 @@
 ################################################################################
 ## Form generated from reading UI file 'settings_dialog.ui'
 ##
-## Created by: Qt User Interface Compiler version 6.12.0
+## Created by: Qt User Interface Compiler version 6.11.3
 ##
 ## WARNING! All changes made in this file will be lost when recompiling UI file!
 ################################################################################
@@ -17,8 +17,8 @@ from PySide6.QtGui import (QBrush, QColor, QConicalGradient, QCursor,
     QImage, QKeySequence, QLinearGradient, QPainter,
     QPalette, QPixmap, QRadialGradient, QTransform)
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog,
-    QDialogButtonBox, QFormLayout, QLabel, QSizePolicy,
-    QVBoxLayout, QWidget)
+    QDialogButtonBox, QFormLayout, QLabel, QLineEdit,
+    QSizePolicy, QVBoxLayout, QWidget)
 
 class Ui_SettingsDialog(object):
     def setupUi(self, SettingsDialog):
@@ -49,6 +49,22 @@ class Ui_SettingsDialog(object):
 
         self.formLayout.setWidget(1, QFormLayout.ItemRole.FieldRole, self.bottomSeatCombo)
 
+        self.serverUrlLabel = QLabel(SettingsDialog)
+        self.serverUrlLabel.setObjectName(u"serverUrlLabel")
+
+        self.formLayout.setWidget(2, QFormLayout.ItemRole.LabelRole, self.serverUrlLabel)
+
+        self.serverUrlEdit = QLineEdit(SettingsDialog)
+        self.serverUrlEdit.setObjectName(u"serverUrlEdit")
+
+        self.formLayout.setWidget(2, QFormLayout.ItemRole.FieldRole, self.serverUrlEdit)
+
+        self.serverUrlError = QLabel(SettingsDialog)
+        self.serverUrlError.setObjectName(u"serverUrlError")
+        self.serverUrlError.setWordWrap(True)
+
+        self.formLayout.setWidget(3, QFormLayout.ItemRole.FieldRole, self.serverUrlError)
+
 
         self.mainLayout.addLayout(self.formLayout)
 
@@ -58,6 +74,9 @@ class Ui_SettingsDialog(object):
 
         self.mainLayout.addWidget(self.buttonBox)
 
+#if QT_CONFIG(shortcut)
+        self.serverUrlLabel.setBuddy(self.serverUrlEdit)
+#endif // QT_CONFIG(shortcut)
 
         self.retranslateUi(SettingsDialog)
 
@@ -68,5 +87,8 @@ class Ui_SettingsDialog(object):
         SettingsDialog.setWindowTitle(QCoreApplication.translate("SettingsDialog", u"Settings", None))
         self.languageLabel.setText(QCoreApplication.translate("SettingsDialog", u"Language", None))
         self.bottomSeatLabel.setText(QCoreApplication.translate("SettingsDialog", u"Seat nearest the referee", None))
+        self.serverUrlLabel.setText(QCoreApplication.translate("SettingsDialog", u"Tournament server", None))
+        self.serverUrlEdit.setPlaceholderText(QCoreApplication.translate("SettingsDialog", u"postgresql://\u2026 (empty: this desk does not sync)", None))
+        self.serverUrlError.setText("")
     # retranslateUi
 

@@ -2225,6 +2225,68 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <source>Seat nearest the referee</source>
         <translation>离裁判最近的座位</translation>
     </message>
+    <message>
+        <source>Tournament server</source>
+        <translation>赛事服务器</translation>
+    </message>
+    <message>
+        <source>postgresql://… (empty: this desk does not sync)</source>
+        <translation>postgresql://…（留空：本桌不同步）</translation>
+    </message>
+    <message>
+        <source>Not a server address (postgresql://user:password@host:port/db).</source>
+        <translation>不是服务器地址（postgresql://用户:密码@主机:端口/数据库）。</translation>
+    </message>
+</context>
+<context>
+    <name>SyncStatus</name>
+    <message>
+        <source>Conflict: match %1, event %2</source>
+        <translation>冲突：比赛 %1，第 %2 条</translation>
+    </message>
+    <message>
+        <source>Synced</source>
+        <translation>已同步</translation>
+    </message>
+    <message>
+        <source>%1 events waiting</source>
+        <translation>%1 条待上传</translation>
+    </message>
+    <message>
+        <source>%1 (server not reached)</source>
+        <translation>%1（连不上服务器）</translation>
+    </message>
+    <message>
+        <source>Server: %1</source>
+        <translation>服务器：%1</translation>
+    </message>
+    <message>
+        <source>Last push: %1</source>
+        <translation>上次上传：%1</translation>
+    </message>
+    <message>
+        <source>Conflict in match %1 at event %2: %3</source>
+        <translation>比赛 %1 第 %2 条冲突：%3</translation>
+    </message>
+    <message>
+        <source>Not reached: %1</source>
+        <translation>连不上：%1</translation>
+    </message>
+    <message>
+        <source>Server not reached</source>
+        <extracomment>The sample tournament the desk builds when started without a file (``ui.sample``): never pushed, so a practice run cannot claim the hall&apos;s matches on the server.</extracomment>
+        <translation>连不上服务器</translation>
+    </message>
+    <message>
+        <source>The drawn matches could not be fetched: %1
+This desk records into %2 and sends it when the server answers.</source>
+        <translation>未能取回抽签的比赛：%1
+本桌记录在 %2，服务器恢复后自动上传。</translation>
+    </message>
+    <message>
+        <source>%1 drawn matches fetched from the server</source>
+        <translation>已从服务器取回 %1 场抽签比赛</translation>
+    </message>
 </context>
 <context>
     <name>Texts</name>

@@ -1,0 +1,213 @@
+"""The desk's sync state in the status bar, and the background pusher behind it.
+
+When the settings name a server (``DeskSettings.server_url``), the open file gets a
+``BackgroundPusher``: the desk appends to its own file as always (nothing waits for the
+network) and wakes the pusher; the pusher's thread reports each new ``SyncState``
+through a Qt signal, so the label is only ever touched on the GUI thread. The label
+reads 已同步 (synced), N 条待上传 (N events waiting) or 冲突 (conflict).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
+from PySide6.QtWidgets import QLabel, QWidget
+
+from referee_desk.store.postgres.address import redact
+from referee_desk.store.postgres.sync import SyncState, sync_state
+
+if TYPE_CHECKING:
+    from referee_desk.store.postgres.pusher import BackgroundPusher
+    from referee_desk.ui.main_window import MainWindow
+
+
+def state_text(state: SyncState, last_error: str | None = None) -> str:
+    """One short line for the status bar (translated)."""
+    if state.status == "conflict":
+        first = state.conflicts[0]
+        return (
+            QCoreApplication.translate("SyncStatus", "Conflict: match %1, event %2")
+            .replace("%1", first.match_id)
+            .replace("%2", str(first.seq))
+        )
+    if state.status == "synced":
+        return QCoreApplication.translate("SyncStatus", "Synced")
+    text = QCoreApplication.translate("SyncStatus", "%1 events waiting").replace(
+        "%1", str(state.waiting)
+    )
+    if last_error:
+        text = QCoreApplication.translate("SyncStatus", "%1 (server not reached)").replace(
+            "%1", text
+        )
+    return text
+
+
+def state_tooltip(state: SyncState, url: str, last_error: str | None = None) -> str:
+    """Where the desk pushes, when it last did, and why it is not reaching the server."""
+    lines = [QCoreApplication.translate("SyncStatus", "Server: %1").replace("%1", redact(url))]
+    if state.last_push_at:
+        lines.append(
+            QCoreApplication.translate("SyncStatus", "Last push: %1").replace(
+                "%1", state.last_push_at
+            )
+        )
+    for conflict in state.conflicts:
+        lines.append(
+            QCoreApplication.translate("SyncStatus", "Conflict in match %1 at event %2: %3")
+            .replace("%1", conflict.match_id)
+            .replace("%2", str(conflict.seq))
+            .replace("%3", conflict.reason)
+        )
+    if last_error:
+        lines.append(
+            QCoreApplication.translate("SyncStatus", "Not reached: %1").replace("%1", last_error)
+        )
+    return "\n".join(lines)
+
+
+#: The sample tournament the desk builds when started without a file (``ui.sample``):
+#: never pushed, so a practice run cannot claim the hall's matches on the server.
+SAMPLE_FILE_NAME = "sample-tournament.sqlite"
+
+
+class _StateBridge(QObject):
+    """Carries the pusher thread's states to the GUI thread (a queued signal)."""
+
+    state_changed = Signal(object)
+
+
+class SyncStatusLabel(QLabel):
+    """The status-bar label; hidden while the desk has no server or no file."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("syncStatusLabel")
+        self.state: SyncState | None = None
+        self.url = ""
+        self.last_error: str | None = None
+        self.hide()
+
+    def show_state(self, state: SyncState, url: str, last_error: str | None) -> None:
+        self.state, self.url, self.last_error = state, url, last_error
+        self._paint()
+        self.show()
+
+    def clear_state(self) -> None:
+        self.state = None
+        self.hide()
+
+    def _paint(self) -> None:
+        if self.state is None:
+            return
+        self.setText(state_text(self.state, self.last_error))
+        self.setToolTip(state_tooltip(self.state, self.url, self.last_error))
+        colour = {"synced": "#1b5e20", "conflict": "#b71c1c"}.get(self.state.status, "#8a5a00")
+        self.setStyleSheet(f"QLabel {{ color: {colour}; font-weight: bold; padding: 0 6px; }}")
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self._paint()
+        super().changeEvent(event)
+
+
+class DeskSync:
+    """The open file's pusher and its label; restarted when the file or server changes."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.w = window
+        self.label = SyncStatusLabel(window)
+        self.pusher: BackgroundPusher | None = None
+        self._bridge = _StateBridge(window)
+        self._bridge.state_changed.connect(self._on_state, Qt.ConnectionType.QueuedConnection)
+        window.statusBar().addPermanentWidget(self.label)
+        window.file_changed.connect(self.restart)
+        # Every append resets the event log's model: push soon (never blocks).
+        window.model.modelReset.connect(self.wake)
+
+    def restart(self) -> None:
+        """Stop the old pusher; start one for the open file when a server is set."""
+        self.stop()
+        url = self.w.settings.server_url
+        tf = self.w.tf
+        if tf is None or not url or tf.path.name == SAMPLE_FILE_NAME:
+            self.label.clear_state()
+            return
+        from referee_desk.store.postgres.pusher import BackgroundPusher  # loads psycopg
+
+        self.label.show_state(sync_state(tf), url, None)
+        self.pusher = BackgroundPusher(tf.path, url, on_state=self._emit).start()
+
+    def wake(self) -> None:
+        if self.pusher is not None:
+            self.pusher.wake()
+
+    def stop(self) -> None:
+        pusher, self.pusher = self.pusher, None
+        if pusher is not None:
+            pusher.on_state = None
+            # A push under way finishes on its own (a daemon thread with its own handle
+            # and connection): the desk waits at most this long for it.
+            pusher.stop(timeout=3.0)
+
+    def _emit(self, state: SyncState) -> None:
+        """Called on the pusher's thread; the window may already be gone."""
+        with contextlib.suppress(RuntimeError):
+            self._bridge.state_changed.emit(state)
+
+    def _on_state(self, state: SyncState) -> None:
+        pusher = self.pusher
+        if pusher is None:  # a late report of a pusher already stopped
+            return
+        self.label.show_state(state, pusher.url, pusher.last_error)
+
+
+def open_desk_on_server(window: MainWindow, url: str) -> bool:
+    """``referee-desk URL``: record into this desk's journal file and sync it with URL.
+
+    The journal (one file per server, database and desk, in the config folder) is the
+    desk's offline record; the drawn openings the organizer published for this desk are
+    pulled into it (when the server answers), then the match chooser opens. Unreachable,
+    the desk works from the journal and pushes once the server is back.
+    """
+    from referee_desk.store import keys
+    from referee_desk.store.postgres.errors import ServerError
+    from referee_desk.store.postgres.server import TournamentServer
+    from referee_desk.store.postgres.sync import journal_path, pull_openings
+
+    path = journal_path(url, keys.config_dir() / "journals")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    window.settings.server_url = url
+    if not window.open_tournament(path):
+        return False
+    assert window.tf is not None
+    try:
+        with TournamentServer.open(url) as server:
+            pulled = pull_openings(window.tf, server)
+    except (ServerError, OSError) as error:
+        window.show_message(
+            QCoreApplication.translate("SyncStatus", "Server not reached"),
+            QCoreApplication.translate(
+                "SyncStatus",
+                "The drawn matches could not be fetched: %1\nThis desk records into %2 and "
+                "sends it when the server answers.",
+            )
+            .replace("%1", str(error))
+            .replace("%2", str(path)),
+        )
+        return True
+    window.desk_sync.wake()
+    window.statusBar().showMessage(
+        QCoreApplication.translate(
+            "SyncStatus", "%1 drawn matches fetched from the server"
+        ).replace("%1", str(len(pulled)))
+    )
+    window.open_match_dialog()
+    return True
+
+
+def install_sync_status(window: MainWindow) -> DeskSync:
+    """Put the sync label in the window's status bar; ``window.desk_sync`` owns it."""
+    window.desk_sync = DeskSync(window)
+    return window.desk_sync
