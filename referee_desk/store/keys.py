@@ -20,6 +20,7 @@ import contextlib
 import getpass
 import hashlib
 import os
+import secrets
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,16 +86,32 @@ class Signer:
         return self.private_key.sign(message).hex()
 
 
-def _write_private(path: Path, data: bytes) -> None:
+def _write_private(path: Path, data: bytes, *, exclusive: bool = False) -> bool:
+    """Write a private key file durably; with ``exclusive``, only if none exists yet.
+
+    The partial file's name is unique to this call (process, thread, random), so two
+    desks making their key at once never share it. Exclusive creation links the
+    finished file into place: whoever links first wins and the other one's key is
+    never used (it returns False and the caller reads the winner's).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    partial = path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(8)}.partial")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         os.write(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
-    os.replace(partial, path)
+    if not exclusive:
+        os.replace(partial, path)
+        return True
+    try:
+        os.link(partial, path)
+    except FileExistsError:
+        return False
+    finally:
+        partial.unlink(missing_ok=True)
+    return True
 
 
 def _desk_label() -> str:
@@ -114,6 +131,19 @@ def desk_signer() -> Signer:
     cached = _desk_cache.get(path)
     if cached is not None and path.exists():
         return cached
+    if not path.exists():
+        fresh = Ed25519PrivateKey.generate()
+        pem = fresh.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+        try:
+            _write_private(path, pem, exclusive=True)  # another desk may have won: read it
+        except OSError as error:
+            raise StoreError(
+                f"{path}: cannot store the desk's signing key ({error.strerror or error})"
+            ).keyed("store.desk_key_unwritable", path=str(path)) from None
     if path.exists():
         try:
             key = serialization.load_pem_private_key(path.read_bytes(), password=None)
@@ -126,18 +156,9 @@ def desk_signer() -> Signer:
                 "store.desk_key_unreadable", path=str(path)
             )
     else:
-        key = Ed25519PrivateKey.generate()
-        pem = key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
+        raise StoreError(f"{path}: the desk's signing key vanished while it was made").keyed(
+            "store.desk_key_unwritable", path=str(path)
         )
-        try:
-            _write_private(path, pem)
-        except OSError as error:
-            raise StoreError(
-                f"{path}: cannot store the desk's signing key ({error.strerror or error})"
-            ).keyed("store.desk_key_unwritable", path=str(path)) from None
     signer = Signer(key, f"desk {_desk_label()}", "desk")
     _desk_cache[path] = signer
     return signer
