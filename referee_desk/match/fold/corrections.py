@@ -12,8 +12,8 @@ from referee_desk.match import events as ev
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.books import Books
+from referee_desk.match.fold.naming import refusals_named_by
 from referee_desk.match.schema_check import validate_schema
-from referee_desk.rules.errors import RulesError
 
 
 class Corrections(Books):
@@ -76,17 +76,5 @@ class Corrections(Books):
         self._fold(event, fixes, strict=True)
 
     def _refold(self, event: Event) -> None:
-        try:
+        with refusals_named_by(event):
             self._fold(event, self.fixes, strict=False)
-        except EventRefused as exc:
-            if exc.seq is None:
-                raise EventRefused(
-                    exc.reason,
-                    seq=event.seq,
-                    event_type=event.type,
-                    key=exc.key,
-                    params=exc.params,
-                ) from None
-            raise
-        except (RulesError, KeyError, TypeError, ValueError) as exc:
-            raise EventRefused(str(exc), seq=event.seq, event_type=event.type) from None
