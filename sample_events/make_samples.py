@@ -15,7 +15,7 @@ import json
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -281,17 +281,7 @@ class Match:
             bidders = [
                 s for s in due.play_order_from() if s.side.value != open_bid_by_side(open_bid_by)
             ]
-            for s in bidders:
-                counts = Counter(c.suit for c in hands[s] if c.rank == level and c.suit)
-                if counts:
-                    suit, _ = max(counts.items(), key=lambda kv: (kv[1], kv[0].value))
-                    self.ev(
-                        "bid",
-                        {"seat": s.value, "kind": "dark", "cards": [suit.value + level.label]},
-                        after=35,
-                    )
-                    trump = suit.value
-                    break
+            trump = self.first_level_bid(hands, bidders, level)
         self.ev("bidding_closed", {"dealer": due.value, "trump": trump}, after=20)
 
     def summary(
@@ -390,8 +380,16 @@ class Match:
         level = self.state.levels[due.side]
         hands, kitty = deal_with_kitty(self.rng, self.ruleset)
         self.ev("hand_started", {"dealer": due.value}, after=120)
-        trump = "NT"
-        for s in due.play_order_from():
+        trump = self.first_level_bid(hands, bidders=due.play_order_from(), level=level)
+        self.ev("bidding_closed", {"dealer": due.value, "trump": trump}, after=20)
+        return hands, kitty
+
+    def first_level_bid(
+        self, hands: dict[Seat, list[Card]], bidders: Sequence[Seat], level: Rank
+    ) -> str:
+        """The first of ``bidders`` holding a level card bids its most-held level suit;
+        that suit is trump ("NT" when nobody holds one)."""
+        for s in bidders:
             counts = Counter(c.suit for c in hands[s] if c.rank == level and c.suit)
             if counts:
                 suit, _ = max(counts.items(), key=lambda kv: (kv[1], kv[0].value))
@@ -400,10 +398,8 @@ class Match:
                     {"seat": s.value, "kind": "dark", "cards": [suit.value + level.label]},
                     after=35,
                 )
-                trump = suit.value
-                break
-        self.ev("bidding_closed", {"dealer": due.value, "trump": trump}, after=20)
-        return hands, kitty
+                return suit.value
+        return "NT"
 
     def bury(self, kitty: list[Card] | None = None, points: int | None = None) -> None:
         """12.1 埋底: the dealer buries the kitty (the cards, or only their points)."""
