@@ -12,8 +12,9 @@ from referee_desk.match import events as ev
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.books import Books
-from referee_desk.match.fold.naming import refusals_named_by
+from referee_desk.match.fold.naming import refusal_at
 from referee_desk.match.schema_check import validate_schema
+from referee_desk.rules.errors import RulesError
 
 
 class Corrections(Books):
@@ -76,5 +77,7 @@ class Corrections(Books):
         self._fold(event, fixes, strict=True)
 
     def _refold(self, event: Event) -> None:
-        with refusals_named_by(event):
+        try:
             self._fold(event, self.fixes, strict=False)
+        except (RulesError, KeyError, TypeError, ValueError) as exc:  # EventRefused included
+            raise refusal_at(exc, event) from None

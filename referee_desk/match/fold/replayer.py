@@ -25,12 +25,13 @@ from referee_desk.match.fold.clock_end import ClockAndEnd
 from referee_desk.match.fold.corrections import Corrections
 from referee_desk.match.fold.hand import FINISHED, VOIDED
 from referee_desk.match.fold.memo import event_ms, parsed_payload, to_epoch_ms
-from referee_desk.match.fold.naming import refusals_named_by
+from referee_desk.match.fold.naming import refusal_at
 from referee_desk.match.fold.penalties import Penalties
 from referee_desk.match.fold.play import Play
 from referee_desk.match.fold.trick_input import prepare_payload, prepared_trick
 from referee_desk.match.schema_check import validate_schema
 from referee_desk.match.state import Consequence, Correction, MatchInfo, MatchState, Note
+from referee_desk.rules.errors import RulesError
 from referee_desk.rules.levels import first_level
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat, Side
@@ -48,13 +49,15 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
 
     def apply(self, event: Event) -> None:
         """Check ``event`` against the state and fold it in; raise EventRefused if it cannot."""
-        with refusals_named_by(event):
+        try:
             self._check_envelope(event)
             if event.type == ev.CORRECTION:
                 self._apply_correction(event)
             else:
                 self._fold(event, self.fixes, strict=True)
             self.events.append(event)
+        except (RulesError, KeyError, TypeError, ValueError) as exc:  # EventRefused included
+            raise refusal_at(exc, event) from None
 
     def state(self, now: str | datetime | int | None = None) -> MatchState:
         """The frozen state; ``now`` reads the clock (and a derived time-out) at that time."""
