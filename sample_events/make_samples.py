@@ -15,7 +15,7 @@ import json
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -194,10 +194,7 @@ class Match:
         level = self.state.levels[seat.side]
 
         def best(hands: dict[Seat, list[Card]], s: Seat) -> tuple[Suit, int]:
-            counts = Counter(c.suit for c in hands[s] if c.rank == level and c.suit)
-            if not counts:
-                return Suit.S, 0
-            suit, n = max(counts.items(), key=lambda kv: (kv[1], kv[0].value))
+            suit, n = most_held_level_suit(hands[s], level)
             return suit, n if LITTLE_JOKER in hands[s] else 0
 
         def ok(hands: dict[Seat, list[Card]]) -> bool:
@@ -281,17 +278,7 @@ class Match:
             bidders = [
                 s for s in due.play_order_from() if s.side.value != open_bid_by_side(open_bid_by)
             ]
-            for s in bidders:
-                counts = Counter(c.suit for c in hands[s] if c.rank == level and c.suit)
-                if counts:
-                    suit, _ = max(counts.items(), key=lambda kv: (kv[1], kv[0].value))
-                    self.ev(
-                        "bid",
-                        {"seat": s.value, "kind": "dark", "cards": [suit.value + level.label]},
-                        after=35,
-                    )
-                    trump = suit.value
-                    break
+            trump = self.first_level_bid(hands, bidders, level)
         self.ev("bidding_closed", {"dealer": due.value, "trump": trump}, after=20)
 
     def summary(
@@ -352,10 +339,7 @@ class Match:
         level = self.state.levels[seat.side]
 
         def best(hands: dict[Seat, list[Card]], s: Seat) -> tuple[Suit, int]:
-            counts = Counter(c.suit for c in hands[s] if c.rank == level and c.suit)
-            if not counts:
-                return Suit.S, 0
-            return max(counts.items(), key=lambda kv: (kv[1], kv[0].value))
+            return most_held_level_suit(hands[s], level)
 
         for _ in range(500):
             hands, kitty = deal_with_kitty(self.rng, self.ruleset)
@@ -390,20 +374,25 @@ class Match:
         level = self.state.levels[due.side]
         hands, kitty = deal_with_kitty(self.rng, self.ruleset)
         self.ev("hand_started", {"dealer": due.value}, after=120)
-        trump = "NT"
-        for s in due.play_order_from():
-            counts = Counter(c.suit for c in hands[s] if c.rank == level and c.suit)
-            if counts:
-                suit, _ = max(counts.items(), key=lambda kv: (kv[1], kv[0].value))
+        trump = self.first_level_bid(hands, bidders=due.play_order_from(), level=level)
+        self.ev("bidding_closed", {"dealer": due.value, "trump": trump}, after=20)
+        return hands, kitty
+
+    def first_level_bid(
+        self, hands: dict[Seat, list[Card]], bidders: Sequence[Seat], level: Rank
+    ) -> str:
+        """The first of ``bidders`` holding a level card bids its most-held level suit;
+        that suit is trump ("NT" when nobody holds one)."""
+        for s in bidders:
+            suit, n = most_held_level_suit(hands[s], level)
+            if n:
                 self.ev(
                     "bid",
                     {"seat": s.value, "kind": "dark", "cards": [suit.value + level.label]},
                     after=35,
                 )
-                trump = suit.value
-                break
-        self.ev("bidding_closed", {"dealer": due.value, "trump": trump}, after=20)
-        return hands, kitty
+                return suit.value
+        return "NT"
 
     def bury(self, kitty: list[Card] | None = None, points: int | None = None) -> None:
         """12.1 埋底: the dealer buries the kitty (the cards, or only their points)."""
@@ -525,6 +514,15 @@ def failed_throw(
                     "forced": format_cards(check.forced.cards),
                 }
     return None
+
+
+def most_held_level_suit(cards: list[Card], level: Rank) -> tuple[Suit, int]:
+    """The suit of the most level cards in ``cards`` and how many ((S, 0) when none);
+    a tie goes to the suit letter last in the alphabet (S, H, D, C)."""
+    counts = Counter(c.suit for c in cards if c.rank == level and c.suit)
+    if not counts:
+        return Suit.S, 0
+    return max(counts.items(), key=lambda kv: (kv[1], kv[0].value))
 
 
 def open_bid_by_side(seat: str | None) -> str | None:

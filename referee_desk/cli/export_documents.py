@@ -13,6 +13,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def _guard(work: Callable[[], str]) -> int:
@@ -75,6 +76,26 @@ def _open(path: str):
     return Tournament.open(path, read_only=False)
 
 
+def _snapshot_pdf(args: argparse.Namespace, export: Callable[..., None], *extra: Any, **named: Any):
+    """Write the tournament file's snapshot as a PDF with ``export``; return the snapshot.
+
+    What every PDF of the whole tournament does alike: warn about the font, read the
+    print options, take the snapshot, and print the notices the export leaves.
+    """
+    from referee_desk.exports.snapshot import take_snapshot
+
+    _font_warning(args.font)
+    options = _options(args)
+    with _open(args.file) as t:
+        snap = take_snapshot(t)
+    notices: list[str] = []
+    export(
+        snap, args.output, *extra, **named, font_path=args.font, options=options, notices=notices
+    )
+    _print_notices(notices)
+    return snap
+
+
 def export_bracket(args: argparse.Namespace) -> int:
     def work() -> str:
         from referee_desk.exports.snapshot import take_snapshot
@@ -91,15 +112,8 @@ def export_bracket(args: argparse.Namespace) -> int:
 def export_results(args: argparse.Namespace) -> int:
     def work() -> str:
         from referee_desk.exports.pdf_results import export_results_pdf
-        from referee_desk.exports.snapshot import take_snapshot
 
-        _font_warning(args.font)
-        options = _options(args)
-        with _open(args.file) as t:
-            snap = take_snapshot(t)
-        notices: list[str] = []
-        export_results_pdf(snap, args.output, font_path=args.font, options=options, notices=notices)
-        _print_notices(notices)
+        snap = _snapshot_pdf(args, export_results_pdf)
         return f"results written: {args.output}" + _problems(snap)
 
     return _guard(work)
@@ -268,20 +282,10 @@ def _match_header(t, match_id: str) -> dict[str, str]:
 def export_round_pack(args: argparse.Namespace) -> int:
     def work() -> str:
         from referee_desk.exports.pdf_round_pack import export_round_pack_pdf
-        from referee_desk.exports.snapshot import take_snapshot
 
         if args.round is None:
             raise ValueError("round-pack needs --round N (1 = the first round played)")
-        _font_warning(args.font)
-        options = _options(args)
-        with _open(args.file) as t:
-            snap = take_snapshot(t)
-        notices: list[str] = []
-        export_round_pack_pdf(
-            snap, args.output, args.round, start=args.start or "", font_path=args.font,
-            options=options, notices=notices,
-        )  # fmt: skip
-        _print_notices(notices)
+        _snapshot_pdf(args, export_round_pack_pdf, args.round, start=args.start or "")
         return f"round pack of round {args.round} written: {args.output}"
 
     return _guard(work)
@@ -290,17 +294,8 @@ def export_round_pack(args: argparse.Namespace) -> int:
 def export_players(args: argparse.Namespace) -> int:
     def work() -> str:
         from referee_desk.exports.pdf_player_index import export_player_index_pdf
-        from referee_desk.exports.snapshot import take_snapshot
 
-        _font_warning(args.font)
-        options = _options(args)
-        with _open(args.file) as t:
-            snap = take_snapshot(t)
-        notices: list[str] = []
-        export_player_index_pdf(
-            snap, args.output, font_path=args.font, options=options, notices=notices
-        )
-        _print_notices(notices)
+        _snapshot_pdf(args, export_player_index_pdf)
         return f"player index written: {args.output}"
 
     return _guard(work)

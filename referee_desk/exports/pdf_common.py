@@ -121,6 +121,16 @@ def glyph_warning(styles: Styles, texts) -> str:
     return missing_glyph_warning(styles.fonts.uncovered(texts))
 
 
+def none_if_empty(rows: list[list[object]], column: int) -> list[list[object]]:
+    """The table's rows; a table of only its header gets one row saying 无 none in
+    ``column`` (an empty section is shown as empty, not left out)."""
+    if len(rows) != 1:
+        return rows
+    row: list[object] = [""] * len(rows[0])
+    row[column] = "无 none"
+    return [*rows, row]
+
+
 def grid(
     rows: list[list[object]],
     widths: Sequence[float],

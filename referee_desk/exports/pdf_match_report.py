@@ -37,6 +37,7 @@ from referee_desk.exports.pdf_common import (
     glyph_warning,
     grid,
     make_styles,
+    none_if_empty,
     p,
     ruleset_footer,
     ruleset_line,
@@ -178,9 +179,7 @@ def export_match_report_pdf(
     rows += [
         [c.seq, c.hand or "", c.article, word_consequence(c, "zh_CN")] for c in state.consequences
     ] or []
-    if len(rows) == 1:
-        rows.append(["", "", "", "无 none"])
-    story.append(grid(rows, [12 * mm, 16 * mm, 20 * mm, 132 * mm], s))
+    story.append(grid(none_if_empty(rows, 3), [12 * mm, 16 * mm, 20 * mm, 132 * mm], s))
 
     story.append(p("违规 Violations", s.h1))
     rows = [["#", "盘 Hand", "违规 Violation", "条款 Article", "座位 Seat", "说明 Detail"]]
@@ -198,9 +197,11 @@ def export_match_report_pdf(
             ]
         )
     extra = [("BACKGROUND", (0, 1), (-1, len(rows) - 1), VIOLATION_BG)] if len(rows) > 1 else []
-    if len(rows) == 1:
-        rows.append(["", "", "无 none", "", "", ""])
-    story.append(grid(rows, [12 * mm, 14 * mm, 32 * mm, 18 * mm, 22 * mm, 82 * mm], s, extra))
+    story.append(
+        grid(
+            none_if_empty(rows, 2), [12 * mm, 14 * mm, 32 * mm, 18 * mm, 22 * mm, 82 * mm], s, extra
+        )
+    )
 
     if state.flags:
         story.append(p("记录疑点 Flags (what the record itself shows)", s.h1))
@@ -221,16 +222,12 @@ def export_match_report_pdf(
     for c in state.corrections:
         change = correction_change(by_seq, c.seq, c.target_seq)
         rows.append([c.seq, f"#{c.target_seq}", ACTIONS.get(c.action, c.action), change, c.reason])
-    if len(rows) == 1:
-        rows.append(["", "", "", "", "无 none"])
-    story.append(grid(rows, [12 * mm, 20 * mm, 18 * mm, 80 * mm, 50 * mm], s))
+    story.append(grid(none_if_empty(rows, 4), [12 * mm, 20 * mm, 18 * mm, 80 * mm, 50 * mm], s))
 
     story.append(p("备注 Notes", s.h1))
     rows = [["#", "关于 About", "内容 Note"]]
     rows += [[n.seq, f"#{n.about_seq}" if n.about_seq else "", n.text] for n in state.notes]
-    if len(rows) == 1:
-        rows.append(["", "", "无 none"])
-    story.append(grid(rows, [12 * mm, 20 * mm, 148 * mm], s))
+    story.append(grid(none_if_empty(rows, 2), [12 * mm, 20 * mm, 148 * mm], s))
     long_texts = [n for n in state.notes if len(n.text) > MAX_CELL_CHARS]
     for n in long_texts:
         story.append(p(f"备注 #{n.seq} 全文 full text:", s.h2))
@@ -444,10 +441,11 @@ def _hands_table(state, s: Styles):
                 after,
             ]
         )
-    if len(rows) == 1:
-        rows.append(["", "", "", "", "", "", "无 none", ""])
     return grid(
-        rows, [14 * mm, 16 * mm, 22 * mm, 14 * mm, 16 * mm, 22 * mm, 52 * mm, 24 * mm], s, extra
+        none_if_empty(rows, 6),
+        [14 * mm, 16 * mm, 22 * mm, 14 * mm, 16 * mm, 22 * mm, 52 * mm, 24 * mm],
+        s,
+        extra,
     )
 
 

@@ -12,7 +12,7 @@ from reportlab.lib.units import mm
 from referee_desk.exports.event_text import CONCEALMENT_CHOICES, SEATS, SIDES, cards_text
 from referee_desk.exports.event_text import shape_text as _shape_words
 from referee_desk.exports.labels import preset_title
-from referee_desk.exports.pdf_common import Styles, grid, p
+from referee_desk.exports.pdf_common import Styles, grid, none_if_empty, p
 from referee_desk.rules.wording import describe_line
 
 
@@ -99,9 +99,7 @@ def _kitty_table(state, s: Styles):
                 dig_text(h),
             ]
         )
-    if len(rows) == 1:
-        rows.append(["", "无 none", "", "", "", ""])
-    return grid(rows, [14 * mm, 40 * mm, 36 * mm, 32 * mm, 14 * mm, 44 * mm], s)
+    return grid(none_if_empty(rows, 1), [14 * mm, 40 * mm, 36 * mm, 32 * mm, 14 * mm, 44 * mm], s)
 
 
 def kitty_text(kitty) -> str:
@@ -150,9 +148,11 @@ def _throw_table(state, worded: dict[int, list[str]], s: Styles):
                     "; ".join(worded.get(f.seq, ())),
                 ]
             )
-    if len(rows) == 1:
-        rows.append(["", "", "无 none", "", "", "", "", ""])
-    return grid(rows, [10 * mm, 12 * mm, 30 * mm, 22 * mm, 22 * mm, 18 * mm, 16 * mm, 50 * mm], s)
+    return grid(
+        none_if_empty(rows, 2),
+        [10 * mm, 12 * mm, 30 * mm, 22 * mm, 22 * mm, 18 * mm, 16 * mm, 50 * mm],
+        s,
+    )
 
 
 def _conceal_table(state, worded: dict[int, list[str]], s: Styles):
@@ -173,9 +173,9 @@ def _conceal_table(state, worded: dict[int, list[str]], s: Styles):
                     "; ".join(worded.get(c.seq, ())),
                 ]
             )
-    if len(rows) == 1:
-        rows.append(["", "", "无 none", "", "", "", ""])
-    return grid(rows, [10 * mm, 12 * mm, 18 * mm, 22 * mm, 40 * mm, 16 * mm, 62 * mm], s)
+    return grid(
+        none_if_empty(rows, 2), [10 * mm, 12 * mm, 18 * mm, 22 * mm, 40 * mm, 16 * mm, 62 * mm], s
+    )
 
 
 def _choice_text(choice: str, points: int) -> str:

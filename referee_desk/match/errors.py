@@ -39,6 +39,12 @@ class EventRefused(ValueError):
         prefix = f"{' '.join(where)} refused: " if where else "refused: "
         super().__init__(prefix + reason)
 
+    def at(self, seq: int, event_type: str) -> EventRefused:
+        """The same refusal, named by its event (checks deep in a fold do not know it)."""
+        return EventRefused(
+            self.reason, seq=seq, event_type=event_type, key=self.key, params=self.params
+        )
+
 
 class SchemaRefused(EventRefused):
     """An event whose envelope or payload does not match the JSON Schema."""

@@ -20,10 +20,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee_desk.match.errors import EventRefused
+from referee_desk.rules.wording import (
+    END_REASON_NAMES,
+    SEAT_NAMES,
+    SIDE_NAMES,
+    TRUMP_NAMES,
+    number_text,
+)
 
-_SEATS = {"zh_CN": {"N": "北", "E": "东", "S": "南", "W": "西"}}
-_SIDES = {"zh_CN": {"NS": "南北", "EW": "东西"}}
-_TRUMPS = {"zh_CN": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "无主"}}
 _STATUS = {
     "en": {
         "bidding": "bidding",
@@ -544,14 +548,6 @@ REFUSALS: dict[str, tuple[str, str]] = {
         "规则 {ruleset} 为明叫（12.3）：没有明叫违例（8.1）",
     ),
 }
-_END_REASONS = {
-    "zh_CN": {
-        "passed_a": "打过A",
-        "time_out": "比赛时间到",
-        "forfeit": "弃权",
-        "disqualification": "取消资格",
-    }
-}
 #: What a schema check found wrong, by JSON Schema keyword.
 _PROBLEMS = {
     "en": {
@@ -594,18 +590,17 @@ class _Value:
 
     def __format__(self, spec: str) -> str:
         tables: dict[str, Mapping[str, Mapping[str, str]]] = {
-            "seat": _SEATS,
-            "side": _SIDES,
-            "trump": _TRUMPS,
+            "seat": SEAT_NAMES,
+            "side": SIDE_NAMES,
+            "trump": TRUMP_NAMES,
             "event": EVENT_NAMES,
             "status": _STATUS,
             "field": FIELD_NAMES,
-            "end_reason": _END_REASONS,
+            "end_reason": END_REASON_NAMES,
             "problem": _PROBLEMS,
         }
         if spec == "num":
-            n = int(self.value)
-            return str(n) if n >= 0 else f"−{-n}"
+            return number_text(int(self.value))
         if spec in tables:
             return self._look(tables[spec])
         return str(self.value)

@@ -46,8 +46,9 @@ class Worded(Protocol):
     def text(self) -> str: ...
 
 
-_SIDES = {"zh_CN": {"NS": "南北", "EW": "东西"}}
-_SEATS = {"zh_CN": {"N": "北", "E": "东", "S": "南", "W": "西"}}
+#: Glossary names (RULES.md section 13) shared with the refusal phrasebook of the match layer.
+SIDE_NAMES = {"zh_CN": {"NS": "南北", "EW": "东西"}}
+SEAT_NAMES = {"zh_CN": {"N": "北", "E": "东", "S": "南", "W": "西"}}
 _ROLES = {
     "en": {"declarers": "declarers", "defenders": "defenders"},
     "zh_CN": {"declarers": "庄家方", "defenders": "防守方"},
@@ -56,7 +57,7 @@ _ROLE1 = {
     "en": {"declarers": "declarer", "defenders": "defender"},
     "zh_CN": {"declarers": "庄家方", "defenders": "防守方"},
 }
-_TRUMPS = {"zh_CN": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "无主"}}
+TRUMP_NAMES = {"zh_CN": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "无主"}}
 _REVOKE_KINDS = {
     "zh_CN": {
         "withheld": "有牌不出",
@@ -65,7 +66,7 @@ _REVOKE_KINDS = {
         "card_count": "牌数不对",
     }
 }
-_END_REASONS = {
+END_REASON_NAMES = {
     "zh_CN": {
         "passed_a": "打过A",
         "time_out": "比赛时间到",
@@ -340,7 +341,8 @@ def make_args(**kwargs: Any) -> Args:
     return tuple(kwargs.items())
 
 
-def _num(n: int) -> str:
+def number_text(n: int) -> str:
+    """An integer with a true minus sign (−3), as both phrasebooks print it."""
     return str(n) if n >= 0 else f"−{-n}"
 
 
@@ -366,21 +368,21 @@ class _Value:
         if spec == "":
             return str(v)
         if spec == "num":
-            return _num(int(v))
+            return number_text(int(v))
         if spec == "signed":
             return _signed(int(v))
         if spec == "side":
-            return self._look(_SIDES)
+            return self._look(SIDE_NAMES)
         if spec == "seat":
-            return self._look(_SEATS)
+            return self._look(SEAT_NAMES)
         if spec == "level":
             return str(v)
         if spec == "trump":
-            return self._look(_TRUMPS)
+            return self._look(TRUMP_NAMES)
         if spec == "revoke_kind":
             return self._look(_REVOKE_KINDS)
         if spec == "end_reason":
-            return self._look(_END_REASONS)
+            return self._look(END_REASON_NAMES)
         if spec == "correction":
             return self._look(_CORRECTIONS)
         if spec == "role1":
@@ -392,7 +394,7 @@ class _Value:
             side = self.args.get(f"{v}_side")
             if side is None:
                 return name
-            where = _SIDES.get(self.language, {}).get(side, side)
+            where = SIDE_NAMES.get(self.language, {}).get(side, side)
             return f"{name} {where}" if self.language == "en" else f"{name}{where}"
         raise WordingError(f"unknown placeholder kind {spec!r}")
 

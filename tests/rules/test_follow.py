@@ -7,11 +7,11 @@ brute-force oracle that tries every split and every n-card subset (tests only).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from multisets import sub_multisets
 
 from referee_desk.rules.cards import Card, parse_cards
 from referee_desk.rules.errors import IllegalInputError, RulesError
@@ -453,24 +453,11 @@ def test_legal_follows_is_lazy() -> None:
 _VALUE = {UnitKind.PAIR: 1, UnitKind.TRIPLE: 1, UnitKind.BOMB: 2}
 
 
-def _sub_multisets(counts: list[tuple[Card, int]], size: int | None = None) -> Iterator[tuple]:
-    if not counts:
-        if size in (None, 0):
-            yield ()
-        return
-    (card, count), rest = counts[0], counts[1:]
-    for take in range(count + 1):
-        if size is not None and take > size:
-            break
-        for tail in _sub_multisets(rest, None if size is None else size - take):
-            yield (card,) * take + tail
-
-
 def brute_profile(cards: tuple[Card, ...], ctx: TrumpContext) -> tuple[int, ...]:
     """RULES.md 5: the greatest descending list over every split into units."""
     counts = sorted(Counter(cards).items())
     units = []
-    for sub in _sub_multisets(counts):
+    for sub in sub_multisets(counts):
         u = classify(sub, ctx)
         if u is None or u.kind is UnitKind.SINGLE:
             continue
@@ -504,7 +491,7 @@ def brute_key(play: tuple[Card, ...], lead, ctx: TrumpContext):
 def brute_free_pair(held: tuple[Card, ...], ctx: TrumpContext) -> bool:
     counts = Counter(held)
     in_chain = set()
-    for sub in _sub_multisets(sorted(counts.items())):
+    for sub in sub_multisets(sorted(counts.items())):
         u = classify(sub, ctx)
         if u is not None and u.length > 1:
             in_chain.update(sub)
@@ -526,7 +513,7 @@ def brute_legal(lead, held: tuple[Card, ...], play: tuple[Card, ...], ctx, spare
         and not brute_free_pair(held, ctx)
     ):
         return True
-    keys = [brute_key(s, lead, ctx) for s in _sub_multisets(sorted(Counter(held).items()), n)]
+    keys = [brute_key(s, lead, ctx) for s in sub_multisets(sorted(Counter(held).items()), n)]
     return brute_key(play, lead, ctx) == max(keys)
 
 
@@ -582,7 +569,7 @@ def test_max_key_matches_brute_force(situation) -> None:
     held = tuple(c for c in hand if ctx.effective_suit(c) == lead.suit)
     if req.mode is not FollowMode.SHAPE:
         return
-    subsets = _sub_multisets(sorted(Counter(held).items()), lead.size)
+    subsets = sub_multisets(sorted(Counter(held).items()), lead.size)
     assert req.key == max(brute_key(s, lead, ctx) for s in subsets)
     assert brute_key(req.example, lead, ctx) == req.key
 
@@ -632,7 +619,7 @@ def test_legal_follows_are_exactly_the_brute_force_legal_plays(situation) -> Non
     held = tuple(c for c in hand if ctx.effective_suit(c) == lead.suit)
     produced = [tuple(sorted(p)) for p in legal_follows(lead.cards, hand, ctx)]
     assert len(produced) == len(set(produced))
-    everything = _sub_multisets(sorted(Counter(hand).items()), lead.size)
+    everything = sub_multisets(sorted(Counter(hand).items()), lead.size)
     expected = {tuple(sorted(p)) for p in everything if brute_legal(lead, held, p, ctx)}
     assert set(produced) == expected
 

@@ -9,7 +9,8 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_follow import _sub_multisets, brute_key, brute_legal, brute_profile
+from multisets import sub_multisets
+from test_follow import brute_key, brute_legal, brute_profile
 
 from referee_desk.rules.cards import parse_cards
 from referee_desk.rules.follow import FollowMode, check_follow, follow_requirement, legal_follows
@@ -65,7 +66,7 @@ def test_max_key_matches_brute_force(situation) -> None:
     held = tuple(c for c in hand if ctx.effective_suit(c) == lead.suit)
     if req.mode is not FollowMode.SHAPE:
         return
-    subsets = _sub_multisets(sorted(Counter(held).items()), lead.size)
+    subsets = sub_multisets(sorted(Counter(held).items()), lead.size)
     assert req.key == max(brute_key(s, lead, ctx) for s in subsets)
     assert brute_key(req.example, lead, ctx) == req.key
 
@@ -88,6 +89,6 @@ def test_legal_follows_are_exactly_the_brute_force_legal_plays(situation) -> Non
     held = tuple(c for c in hand if ctx.effective_suit(c) == lead.suit)
     produced = [tuple(sorted(p)) for p in legal_follows(lead.cards, hand, ctx, ruleset)]
     assert len(produced) == len(set(produced))
-    everything = _sub_multisets(sorted(Counter(hand).items()), lead.size)
+    everything = sub_multisets(sorted(Counter(hand).items()), lead.size)
     expected = {tuple(sorted(p)) for p in everything if brute_legal(lead, held, p, ctx)}
     assert set(produced) == expected

@@ -11,12 +11,12 @@ wins against a throw by every split of a ruff.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from functools import lru_cache
 from itertools import pairwise
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from multisets import sub_multisets
 
 from referee_desk.rules.cards import Card, Rank, Suit, format_cards, parse_cards
 from referee_desk.rules.follow import check_follow
@@ -132,7 +132,7 @@ class PresetModel:
             return False
         in_chain = {
             c
-            for sub in _subs(sorted(counts.items()))
+            for sub in sub_multisets(sorted(counts.items()))
             if (u := self.unit(sub)) is not None and u[1] > 1
             for c in sub
         }
@@ -151,7 +151,7 @@ class PresetModel:
                     best = keyed
                 return
             first = min(c for c in rest if rest[c] > 0)
-            for sub in _subs(sorted((+rest).items())):
+            for sub in sub_multisets(sorted((+rest).items())):
                 if first in sub and (u := self.unit(sub)) is not None:
                     search(rest - Counter(sub), [*acc, u])
 
@@ -162,7 +162,7 @@ class PresetModel:
         held = [c for c in shown if self.suit(c) == comps[0][3]]
         out = []
         for comp in comps:
-            for sub in _subs(sorted(Counter(held).items())):
+            for sub in sub_multisets(sorted(Counter(held).items())):
                 u = self.unit(sub)
                 if u is not None and u[1:3] == comp[1:3] and u[4] > comp[4]:
                     out.append(comp)
@@ -181,7 +181,7 @@ class PresetModel:
                 return
             comp = comps[i]
             size = comp[1] * comp[2]
-            for sub in _subs(sorted((+rest).items()), size):
+            for sub in sub_multisets(sorted((+rest).items()), size):
                 if comp[0] == "single" or (comp[0] == "triple" and spared):
                     key: tuple = ()
                 else:
@@ -200,7 +200,9 @@ class PresetModel:
         if any(self.suit(c) != comps[0][3] for c in play):
             return False
         spared = self.exempt(held)
-        top = max(self.vector(s, comps, spared) for s in _subs(sorted(Counter(held).items()), n))
+        top = max(
+            self.vector(s, comps, spared) for s in sub_multisets(sorted(Counter(held).items()), n)
+        )
         return self.vector(play, comps, spared) == top
 
     def ruff(self, play, comps) -> tuple | None:
@@ -217,7 +219,7 @@ class PresetModel:
                     best = first
                 return
             shape = comps[i][1:3]
-            for sub in _subs(sorted((+rest).items()), shape[0] * shape[1]):
+            for sub in sub_multisets(sorted((+rest).items()), shape[0] * shape[1]):
                 u = self.unit(sub)
                 if u is not None and u[1:3] == shape:
                     search(rest - Counter(sub), i + 1, u[4] if i == 0 else first)
@@ -239,7 +241,7 @@ class PresetModel:
 def _profile(model: PresetModel, cards: tuple[Card, ...]) -> tuple[int, ...]:
     counts = Counter(cards)
     candidates = []
-    for sub in _subs(sorted(counts.items())):
+    for sub in sub_multisets(sorted(counts.items())):
         u = model.unit(sub)
         if u is None or u[0] == "single":
             continue
@@ -257,19 +259,6 @@ def _profile(model: PresetModel, cards: tuple[Card, ...]) -> tuple[int, ...]:
 
     search(counts, 0, ())
     return best
-
-
-def _subs(counts: list, size: int | None = None) -> Iterator[tuple]:
-    if not counts:
-        if size in (None, 0):
-            yield ()
-        return
-    (card, count), rest = counts[0], counts[1:]
-    for take in range(count + 1):
-        if size is not None and take > size:
-            break
-        for tail in _subs(rest, None if size is None else size - take):
-            yield (card,) * take + tail
 
 
 SETTINGS = [
@@ -307,7 +296,7 @@ def test_units_agree_with_the_model(setting, counts) -> None:
     cards = [
         card for card, k in zip(TRUMP_POOL, counts, strict=True) for _ in range(min(k, model.decks))
     ]
-    for sub in list(_subs(sorted(Counter(cards[:9]).items())))[:200]:
+    for sub in list(sub_multisets(sorted(Counter(cards[:9]).items())))[:200]:
         u, m = classify(sub, c), model.unit(sub)
         assert (None if u is None else (str(u.kind), u.length, u.each, u.suit)) == (
             None if m is None else m[:4]
@@ -339,7 +328,7 @@ def test_unit_follow_agrees_with_the_model(case) -> None:
         return
     n = len(lead)
     held = [x for x in hand if model.suit(x) == unit[3]]
-    for play in list(_subs(sorted(Counter(hand).items()), n))[:120]:
+    for play in list(sub_multisets(sorted(Counter(hand).items()), n))[:120]:
         verdict = check_follow(lead, hand, play, c, ruleset)
         if len(held) <= n:
             expected = not (Counter(held) - Counter(play))
@@ -348,7 +337,7 @@ def test_unit_follow_agrees_with_the_model(case) -> None:
         elif unit[0] == "single" or (unit[0] == "triple" and model.exempt(held)):
             expected = True
         else:
-            top = max(model.key(s, unit) for s in _subs(sorted(Counter(held).items()), n))
+            top = max(model.key(s, unit) for s in sub_multisets(sorted(Counter(held).items()), n))
             expected = model.key(play, unit) == top
         assert verdict.legal is expected, (
             format_cards(lead),
@@ -405,7 +394,7 @@ def test_throw_follow_agrees_with_the_model(case) -> None:
     hand = tuple(x for x, k in Counter(hand).items() for _ in range(min(k, model.decks)))
     if len(hand) < len(throw):
         return
-    for play in list(_subs(sorted(Counter(hand).items()), len(throw)))[:60]:
+    for play in list(sub_multisets(sorted(Counter(hand).items()), len(throw)))[:60]:
         verdict = check_follow(throw, hand, play, c, ruleset)
         expected = model.throw_legal(throw, hand, play)
         assert verdict.legal is expected, (

@@ -12,12 +12,12 @@ import json
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from itertools import pairwise
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from multisets import sub_multisets
 
 from referee_desk.rules.cards import Card, Rank, Suit, format_cards, parse_card, parse_cards
 from referee_desk.rules.errors import CardNotationError, IllegalInputError, RulesError
@@ -1108,7 +1108,7 @@ class Model:
             return known
         counts = Counter(cards)
         candidates = []
-        for sub in _sub_multisets(sorted(counts.items())):
+        for sub in sub_multisets(sorted(counts.items())):
             u = self.unit(sub)
             if u is None or u[0] == "single":
                 continue
@@ -1152,13 +1152,13 @@ class Model:
         if lead[0] == "triple" and spares and max(counts.values()) < 3:
             in_chain = {
                 c
-                for sub in _sub_multisets(sorted(counts.items()))
+                for sub in sub_multisets(sorted(counts.items()))
                 if (u := self.unit(sub)) is not None and u[1] > 1
                 for c in sub
             }
             if not any(k >= 2 and c not in in_chain for c, k in counts.items()):
                 return True
-        best = max(self.key(s, lead) for s in _sub_multisets(sorted(counts.items()), n))
+        best = max(self.key(s, lead) for s in sub_multisets(sorted(counts.items()), n))
         return self.key(play, lead) == best
 
     # -- 6: trick winner ----------------------------------------------------------
@@ -1186,19 +1186,6 @@ class Model:
             elif u[3] == "trump" and strength(u) >= strength(w):
                 best, w = i, u
         return best
-
-
-def _sub_multisets(counts: list, size: int | None = None) -> Iterator[tuple]:
-    if not counts:
-        if size in (None, 0):
-            yield ()
-        return
-    (card, count), rest = counts[0], counts[1:]
-    for take in range(count + 1):
-        if size is not None and take > size:
-            break
-        for tail in _sub_multisets(rest, None if size is None else size - take):
-            yield (card,) * take + tail
 
 
 SETTINGS = [
@@ -1241,7 +1228,7 @@ def test_follow_agrees_with_the_independent_model(situation, spares: bool) -> No
         assert (model.unit(lead) is None) == (classify(lead, c) is None)
         return
     ruleset = get_ruleset(overrides={"triple_lead_spares_tractors": spares})
-    plays = list(_sub_multisets(sorted(Counter(hand).items()), len(lead)))[:150]
+    plays = list(sub_multisets(sorted(Counter(hand).items()), len(lead)))[:150]
     for play in plays:
         verdict = check_follow(lead, hand, play, c, ruleset)
         assert verdict.legal is model.legal(lead, hand, play, spares), (
@@ -1301,7 +1288,7 @@ def test_units_agree_with_the_independent_model(setting, counts) -> None:
     level, trump, bridge = setting
     model, c = Model(level, trump, bridge), TrumpContext(level, trump, bridge)
     cards = [card for card, k in zip(POOL, counts, strict=True) for _ in range(k)]
-    for sub in list(_sub_multisets(sorted(Counter(cards[:9]).items())))[:200]:
+    for sub in list(sub_multisets(sorted(Counter(cards[:9]).items())))[:200]:
         u, m = classify(sub, c), model.unit(sub)
         assert (None if u is None else (str(u.kind), u.length, u.each, u.suit)) == (
             None if m is None else m[:4]

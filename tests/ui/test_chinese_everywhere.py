@@ -113,6 +113,14 @@ class Harvest:
             for word in english_words(self.window.last_message):
                 self.found.setdefault(f"{word} in {self.window.last_message!r}", step)
 
+    def look_at_every_violation(self) -> None:
+        """Open each violation dialog of the menu (keys 1-8), look, and close it."""
+        for menu_key in ("1", "2", "3", "4", "5", "6", "7", "8"):
+            self.window.violation_actions[menu_key].trigger()
+            QApplication.processEvents()
+            self.look(f"violation {menu_key}")
+            self.window.active_dialog.reject()
+
 
 @pytest.fixture
 def chinese(desk: Any, languages: Any) -> Any:
@@ -183,11 +191,7 @@ def test_a_match_in_chinese_shows_no_english(chinese: Any, qtbot: Any) -> None:
     keys.key(Qt.Key.Key_Escape)
     seen.look("trick closed")
 
-    for menu_key in ("1", "2", "3", "4", "5", "6", "7", "8"):
-        desk.violation_actions[menu_key].trigger()
-        QApplication.processEvents()
-        seen.look(f"violation {menu_key}")
-        desk.active_dialog.reject()
+    seen.look_at_every_violation()
     desk.violation_actions["6"].trigger()
     keys.type("s")
     keys.key(ENTER, Qt.KeyboardModifier.ControlModifier)  # empty text: refused
@@ -294,11 +298,7 @@ def test_a_three_deck_match_in_chinese_shows_no_english(
     keys.key(ENTER)
     assert desk.active_dialog is None
     seen.look("kitty recorded")
-    for menu_key in ("1", "2", "3", "4", "5", "6", "7", "8"):
-        desk.violation_actions[menu_key].trigger()
-        QApplication.processEvents()
-        seen.look(f"violation {menu_key}")
-        desk.active_dialog.reject()
+    seen.look_at_every_violation()
     desk.violation_actions["3"].trigger()
     dialog = desk.active_dialog
     dialog.ui.cardsTextEdit.setText("SK SK SQ")

@@ -12,6 +12,7 @@ from referee_desk.match import events as ev
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.books import Books
+from referee_desk.match.fold.naming import refusal_at
 from referee_desk.match.schema_check import validate_schema
 from referee_desk.rules.errors import RulesError
 
@@ -78,15 +79,5 @@ class Corrections(Books):
     def _refold(self, event: Event) -> None:
         try:
             self._fold(event, self.fixes, strict=False)
-        except EventRefused as exc:
-            if exc.seq is None:
-                raise EventRefused(
-                    exc.reason,
-                    seq=event.seq,
-                    event_type=event.type,
-                    key=exc.key,
-                    params=exc.params,
-                ) from None
-            raise
-        except (RulesError, KeyError, TypeError, ValueError) as exc:
-            raise EventRefused(str(exc), seq=event.seq, event_type=event.type) from None
+        except (RulesError, KeyError, TypeError, ValueError) as exc:  # EventRefused included
+            raise refusal_at(exc, event) from None

@@ -25,6 +25,7 @@ from referee_desk.match.fold.clock_end import ClockAndEnd
 from referee_desk.match.fold.corrections import Corrections
 from referee_desk.match.fold.hand import FINISHED, VOIDED
 from referee_desk.match.fold.memo import event_ms, parsed_payload, to_epoch_ms
+from referee_desk.match.fold.naming import refusal_at
 from referee_desk.match.fold.penalties import Penalties
 from referee_desk.match.fold.play import Play
 from referee_desk.match.fold.trick_input import prepare_payload, prepared_trick
@@ -55,18 +56,8 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
             else:
                 self._fold(event, self.fixes, strict=True)
             self.events.append(event)
-        except EventRefused as exc:
-            if exc.seq is None:
-                raise EventRefused(
-                    exc.reason,
-                    seq=event.seq,
-                    event_type=event.type,
-                    key=exc.key,
-                    params=exc.params,
-                ) from None
-            raise
-        except (RulesError, KeyError, TypeError, ValueError) as exc:
-            raise EventRefused(str(exc), seq=event.seq, event_type=event.type) from None
+        except (RulesError, KeyError, TypeError, ValueError) as exc:  # EventRefused included
+            raise refusal_at(exc, event) from None
 
     def state(self, now: str | datetime | int | None = None) -> MatchState:
         """The frozen state; ``now`` reads the clock (and a derived time-out) at that time."""

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
+from referee_desk.rules.seats import Seat
 from referee_desk.ui import texts
 from referee_desk.ui.dialogs.base import Entries, EntryDialog, new_consequences
 from referee_desk.ui.dialogs.hand_summary import preview_html
@@ -16,6 +17,7 @@ from referee_desk.ui.dialogs.seat_combos import (
     fill_sides,
     fill_trumps,
     letters_pick_seats,
+    select,
 )
 from referee_desk.ui.generated.ui_violation_dialog import Ui_ViolationDialog
 from referee_desk.ui.number_field import NumberField
@@ -121,6 +123,18 @@ class ViolationDialog(EntryDialog):
     def fill_side_combo(self) -> None:
         fill_sides(self.ui.sideCombo)
 
+    def fill_side_with_opponents(self, *, none: str = "") -> None:
+        """The side row offers the seats opposing the seat row's player (all four until
+        one is chosen), keeping the current choice when it is still offered."""
+        seat = self.ui.seatCombo.currentData()
+        seats = tuple(Seat) if seat is None else Seat(seat).side.other.seats
+        combo = self.ui.sideCombo
+        combo.blockSignals(True)
+        current = combo.currentData()
+        fill_seats(combo, seats, none=none)
+        select(combo, current)
+        combo.blockSignals(False)
+
     def retranslate_fields(self) -> None:
         """Kind-specific labels and combo items."""
 
@@ -153,7 +167,12 @@ class ViolationDialog(EntryDialog):
             return
         self.clear_error()
         lines = consequence_text(state, self.session.state.last_seq).split("\n")
+        lines[:0] = self.preview_lead_lines(state)
         self.ui.consequenceLabel.setText(preview_html(lines[0], lines[1:]))
+
+    def preview_lead_lines(self, state: Any) -> list[str]:
+        """Lines a kind puts before the derived consequences (none by default)."""
+        return []
 
 
 def consequence_text(state: Any, after_seq: int) -> str:

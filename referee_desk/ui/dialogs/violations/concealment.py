@@ -11,9 +11,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from referee_desk.rules.seats import Seat
 from referee_desk.ui.dialogs.base import Entries
-from referee_desk.ui.dialogs.seat_combos import fill_seats, letters_pick_seats, select
+from referee_desk.ui.dialogs.seat_combos import letters_pick_seats, select
 from referee_desk.ui.dialogs.violations.base import ViolationDialog
 
 
@@ -45,13 +44,7 @@ class ConcealmentDialog(ViolationDialog):
 
     def fill_side_combo(self) -> None:
         """The choice is made by a player of the non-offending side."""
-        offender = self.ui.seatCombo.currentData()
-        seats = tuple(Seat) if offender is None else Seat(offender).side.other.seats
-        self.ui.sideCombo.blockSignals(True)
-        current = self.ui.sideCombo.currentData()
-        fill_seats(self.ui.sideCombo, seats)
-        select(self.ui.sideCombo, current)
-        self.ui.sideCombo.blockSignals(False)
+        self.fill_side_with_opponents()
 
     def retranslate_fields(self) -> None:
         self.ui.seatLabel.setText(self.tr("Seat that hid a card"))

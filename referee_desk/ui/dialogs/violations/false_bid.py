@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from referee_desk.rules.seats import Seat
 from referee_desk.ui.dialogs.base import Entries
-from referee_desk.ui.dialogs.seat_combos import fill_seats, select
 from referee_desk.ui.dialogs.violations.base import ViolationDialog
 
 
@@ -28,13 +26,7 @@ class FalseBidDialog(ViolationDialog):
         )
 
     def fill_side_combo(self) -> None:
-        offender = self.ui.seatCombo.currentData()
-        seats = tuple(Seat) if offender is None else Seat(offender).side.other.seats
-        self.ui.sideCombo.blockSignals(True)
-        current = self.ui.sideCombo.currentData()
-        fill_seats(self.ui.sideCombo, seats, none=self.tr("nobody (no-trump)"))
-        select(self.ui.sideCombo, current)
-        self.ui.sideCombo.blockSignals(False)
+        self.fill_side_with_opponents(none=self.tr("nobody (no-trump)"))
 
     def retranslate_fields(self) -> None:
         self.ui.sideLabel.setText(self.tr("Trump named by"))

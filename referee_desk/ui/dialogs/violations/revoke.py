@@ -14,10 +14,9 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from referee_desk.rules.seats import Seat
 from referee_desk.ui import texts
 from referee_desk.ui.dialogs.base import Entries
-from referee_desk.ui.dialogs.seat_combos import fill_seats, select
+from referee_desk.ui.dialogs.seat_combos import select
 from referee_desk.ui.dialogs.violations.base import ViolationDialog
 
 REVOKE_KINDS = ("withheld", "not_following", "wrong_follow", "card_count")
@@ -62,15 +61,7 @@ class RevokeDialog(ViolationDialog):
 
     def fill_side_combo(self) -> None:
         """The choice is made by a player of the non-offending side."""
-        offender = self.ui.seatCombo.currentData()
-        seats = tuple(Seat)
-        if offender is not None:
-            seats = Seat(offender).side.other.seats
-        self.ui.sideCombo.blockSignals(True)
-        current = self.ui.sideCombo.currentData()
-        fill_seats(self.ui.sideCombo, seats)
-        select(self.ui.sideCombo, current)
-        self.ui.sideCombo.blockSignals(False)
+        self.fill_side_with_opponents()
 
     def retranslate_fields(self) -> None:
         self.ui.sideLabel.setText(self.tr("Choice made by"))

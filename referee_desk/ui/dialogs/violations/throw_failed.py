@@ -14,15 +14,13 @@ from PySide6.QtCore import QCoreApplication
 
 from referee_desk.rules.cards import format_cards, parse_cards
 from referee_desk.rules.errors import RulesError
-from referee_desk.rules.seats import Seat
 from referee_desk.rules.throws import check_throw
 from referee_desk.rules.trump import TrumpContext
 from referee_desk.ui.card_entry import attach_completer
 from referee_desk.ui.dialogs.base import Entries
-from referee_desk.ui.dialogs.hand_summary import preview_html
-from referee_desk.ui.dialogs.seat_combos import fill_seats, letters_pick_seats, select
+from referee_desk.ui.dialogs.seat_combos import letters_pick_seats, select
 from referee_desk.ui.dialogs.trick import next_leader
-from referee_desk.ui.dialogs.violations.base import ViolationDialog, consequence_text
+from referee_desk.ui.dialogs.violations.base import ViolationDialog
 from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.texts import wording_language
 
@@ -74,13 +72,7 @@ class ThrowFailedDialog(ViolationDialog):
 
     def fill_side_combo(self) -> None:
         """The cards are shown by an opponent of the thrower."""
-        thrower = self.ui.seatCombo.currentData()
-        seats = tuple(Seat) if thrower is None else Seat(thrower).side.other.seats
-        self.ui.sideCombo.blockSignals(True)
-        current = self.ui.sideCombo.currentData()
-        fill_seats(self.ui.sideCombo, seats)
-        select(self.ui.sideCombo, current)
-        self.ui.sideCombo.blockSignals(False)
+        self.fill_side_with_opponents()
 
     def retranslate_fields(self) -> None:
         self.ui.seatLabel.setText(self.tr("Thrower"))
@@ -147,15 +139,11 @@ class ThrowFailedDialog(ViolationDialog):
             self.ui.consequenceLabel.setText("")
             self.show_hint(refusal_message(error))
             return
-        state, refusal = self.preview_state()
-        if state is None:
-            self.ui.consequenceLabel.setText("")
-            self.show_hint(refusal)
-            return
-        self.clear_error()
-        lines = consequence_text(state, self.session.state.last_seq).split("\n")
+        super().update_preview()
+
+    def preview_lead_lines(self, state: Any) -> list[str]:
         hand = state.current_hand
-        if hand is not None and hand.throw_failures:
-            forced = format_cards(parse_cards(hand.throw_failures[-1].forced), symbols=True)
-            lines.insert(0, self.tr("Forced play: %1").replace("%1", forced))
-        self.ui.consequenceLabel.setText(preview_html(lines[0], lines[1:]))
+        if hand is None or not hand.throw_failures:
+            return []
+        forced = format_cards(parse_cards(hand.throw_failures[-1].forced), symbols=True)
+        return [self.tr("Forced play: %1").replace("%1", forced)]
