@@ -353,3 +353,36 @@ def test_equal_beaten_components_are_named_by_the_referee() -> None:
     assert refusal(t, "throw_failed", base).key == "throw.name_forced"
     t.ev("throw_failed", {**base, "forced": ["D5"]})
     assert t.state.current_hand.forced_lead == (("D5",),)
+
+
+@pytest.mark.parametrize(("preset", "article"), [("three-deck", "12.8"), ("qq-four-deck", "8.3")])
+def test_a_play_after_showing_void_cites_the_presets_rule(preset: str, article: str) -> None:
+    """RULES 12.8: in three-deck a card held back is 藏张 (not 劳改, 8.3); qq keeps 8.3."""
+    t = preset_table(preset)
+    race(t, "N", "H")
+    t.ev(
+        "trick",
+        {
+            "leader": "N",
+            "plays": [
+                {"seat": "N", "cards": ["SA"]},
+                {"seat": "W", "cards": ["C4"]},  # W shows void in spades ...
+                {"seat": "S", "cards": ["S6"]},
+                {"seat": "E", "cards": ["S8"]},
+            ],
+        },
+    )
+    t.ev(
+        "trick",
+        {
+            "leader": "N",
+            "plays": [
+                {"seat": "N", "cards": ["SK"]},
+                {"seat": "W", "cards": ["S9"]},  # ... and plays one after all
+                {"seat": "S", "cards": ["S7"]},
+                {"seat": "E", "cards": ["D8"]},
+            ],
+        },
+    )
+    void = [f for f in t.state.flags if "after showing void" in str(f)]
+    assert void and all(f.article == article for f in void)

@@ -144,7 +144,7 @@ class Play(PresetPlay):
                     Flag(
                         event.seq,
                         hand.number,
-                        "8.3",
+                        "12.8" if self.ruleset.concealment else "8.3",
                         f"{seat.value} played {n} cards in hand {hand.number}, not {per_player}",
                     )
                 )
@@ -175,7 +175,7 @@ class Play(PresetPlay):
                         Flag(
                             seq,
                             hand.number,
-                            "8.3",
+                            "12.8" if self.ruleset.concealment else "8.3",  # 藏张 or 劳改
                             f"{seat.value} plays {suit} in trick {number} after showing void in it",
                         )
                     )
