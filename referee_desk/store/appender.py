@@ -128,11 +128,12 @@ class Appender:
             raise
         # Committed: from here on nothing may raise (the event is saved).
         checker.accept()
-        # Acknowledged only once the heads journal witnessed it too (see ``witness``).
+        # Acknowledged only once the heads journal holds its line too (in the kernel, so
+        # a killed desk cannot lose it; fsynced in groups, a seal at once: ``witness``).
         witnessed = [("E", match_id, event.seq, event.hash)]
         if locked or lock:
             witnessed.append(("S", match_id, event.seq, event.hash))
-        self.witness.write(witnessed)
+        self.witness.write(witnessed, grouped=not (locked or lock))
         self.backups.after_append()
         return event
 
