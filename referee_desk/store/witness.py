@@ -15,8 +15,10 @@ after they were written (sooner after ``SYNC_LINES`` lines), and always on close
 before a backup. The event itself is durable before ``append`` returns by SQLite's own
 ``synchronous=FULL`` commit; the journal only has to *notice* a later loss. So the one
 gap is a power cut (or OS crash) within ``SYNC_SECONDS`` of an event *and* a damaged
-``-wal`` in the same incident: those last events could then be missing unnoticed. One
-fsync per event instead of two keeps ``append`` within half the speed of bare SQLite.
+``-wal`` in the same incident: those last events could then be missing unnoticed (a
+killed process leaves its unsynced lines to the kernel's own writeback, normally within
+30 s; a process exiting without ``close`` syncs them at exit). One fsync per event
+instead of two keeps ``append`` within half the speed of bare SQLite.
 
 A line is ``KIND<TAB>SEQ<TAB>HASH<TAB>"MATCH"<TAB>CRC32``; ``E`` for an event, ``S`` for
 a seal, and a first ``T`` line whose MATCH is the tournament id (a journal left beside
@@ -31,9 +33,11 @@ can edit it too; the signatures (``signer``) are what guard against forgery.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import threading
+import weakref
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -242,6 +246,7 @@ class GroupSync:
         self._pending = 0
         self._waker: threading.Event | None = None
         self._closed = False
+        _OPEN.add(self)
 
     @property
     def pending(self) -> int:
@@ -287,6 +292,7 @@ class GroupSync:
         with self._syncing, self._state:
             self._closed = True
             waker = self._waker
+        _OPEN.discard(self)
         if waker is not None:
             waker.set()
 
@@ -295,6 +301,18 @@ class GroupSync:
             os.fdatasync(self._fd)
         except OSError:
             self._on_failure()
+
+
+#: Every descriptor not yet closed: a process that exits without closing its files
+#: (daemon threads die with it) still syncs what waits.
+_OPEN: weakref.WeakSet[GroupSync] = weakref.WeakSet()
+
+
+@atexit.register
+def _sync_at_exit() -> None:
+    for sync in list(_OPEN):
+        if sync.pending:
+            sync.now()
 
 
 def _fsync_folder(folder: Path) -> None:

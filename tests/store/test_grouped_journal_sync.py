@@ -165,3 +165,32 @@ def test_zeroed_blocks_left_by_a_power_cut_are_no_damage(tmp_path: Path) -> None
     assert seen.damaged_line is None and max(seen.events["M"]) == 4
     broken = journal.read_bytes().replace(b"\0" * 300, b"\0" * 299 + b"X")
     assert parse(broken).damaged_line is not None  # anything but zeros is still damage
+
+
+EXITS_WITHOUT_CLOSE = (
+    "import os, sys\n"
+    "from referee_desk.store import TournamentFile, synthetic, witness\n"
+    "witness.SYNC_SECONDS = 3600.0\n"
+    "real = os.fdatasync\n"
+    "def watched(fd):\n"
+    "    real(fd)\n"
+    "    print('fdatasync', flush=True)\n"
+    "os.fdatasync = watched\n"
+    "tf = TournamentFile.open(sys.argv[1])\n"
+    "synthetic.record(tf, 'M', 3)\n"
+    "print('pending', tf.witness._sync.pending, flush=True)\n"
+)
+
+
+def test_a_desk_exiting_without_close_still_syncs_what_waits(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", EXITS_WITHOUT_CLOSE, str(tmp_path / "cup.sqlite")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-2:] == ["pending 3", "fdatasync"]  # at exit
