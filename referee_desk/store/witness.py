@@ -103,10 +103,12 @@ def parse(data: bytes) -> Witnessed:
     complete = lines[:-1]  # the part after the last newline is torn (or empty)
     for number, raw in enumerate(complete, start=1):
         # A power cut can leave zeroed blocks where unsynced lines were (the size grew,
-        # the bytes did not arrive); later lines may follow them. Zeros are no line.
-        raw = raw.lstrip(b"\0")
-        if not raw and complete[number - 1]:
-            continue
+        # the bytes did not arrive), maybe after the start of a line cut off there; lines
+        # written after the restart follow. What ends in zeros was never a whole line.
+        if b"\0" in raw:
+            raw = raw[raw.rindex(b"\0") + 1 :]
+            if not raw:
+                continue
         try:
             text = raw.decode("ascii")
             body, crc = text.rsplit("\t", 1)

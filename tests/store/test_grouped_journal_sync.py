@@ -165,6 +165,10 @@ def test_zeroed_blocks_left_by_a_power_cut_are_no_damage(tmp_path: Path) -> None
     assert seen.damaged_line is None and max(seen.events["M"]) == 4
     broken = journal.read_bytes().replace(b"\0" * 300, b"\0" * 299 + b"X")
     assert parse(broken).damaged_line is not None  # anything but zeros is still damage
+    lines = journal.read_bytes().split(b"\n")
+    cut = b"\n".join([*lines[:2], lines[2][:20] + b"\0" * 100 + lines[3], *lines[4:]])
+    seen = parse(cut)  # a line cut off at a zeroed block, the next line after the zeros
+    assert seen.damaged_line is None and max(seen.events["M"]) == 4
 
 
 EXITS_WITHOUT_CLOSE = (
