@@ -37,6 +37,7 @@ import atexit
 import json
 import os
 import threading
+import time
 import weakref
 import zlib
 from collections.abc import Callable
@@ -222,13 +223,13 @@ class Witness:
 
 
 class GroupSync:
-    """Fsyncs one journal descriptor in groups, on a short-lived background thread.
+    """Fsyncs one journal descriptor in groups, on one background thread.
 
-    ``wrote`` counts lines already handed to the kernel and makes sure a sync follows
-    within ``seconds`` (at once after ``lines`` lines); ``now`` syncs on the caller's
-    thread. A thread lives only while lines wait, so an idle or forgotten file keeps
-    none. After ``close`` no thread touches the descriptor (every sync holds
-    ``_syncing``, and a thread that wakes late sees ``_closed``).
+    ``wrote`` counts lines already handed to the kernel; the thread fsyncs them within
+    ``seconds`` of the first waiting line (at once after ``lines`` lines). ``now`` syncs
+    on the caller's thread. The thread starts with the first grouped line and ends on
+    ``close``; after ``close`` nothing touches the descriptor (every sync holds
+    ``_syncing`` and checks ``_closed``).
     """
 
     def __init__(
@@ -243,10 +244,11 @@ class GroupSync:
         self._on_failure = on_failure
         self._seconds = SYNC_SECONDS if seconds is None else seconds
         self._lines = SYNC_LINES if lines is None else lines
-        self._state = threading.Lock()  # guards _pending, _waker and _closed
-        self._syncing = threading.Lock()  # held around every fdatasync
+        self._state = threading.Lock()  # guards _pending, _thread and _closed
+        self._wake = threading.Condition(self._state)
+        self._syncing = threading.Lock()  # held around every fdatasync (taken first)
         self._pending = 0
-        self._waker: threading.Event | None = None
+        self._thread: threading.Thread | None = None
         self._closed = False
         _OPEN.add(self)
 
@@ -260,24 +262,33 @@ class GroupSync:
         """``lines`` more lines reached the kernel: fsync them soon, off this thread."""
         with self._state:
             self._pending += lines
-            if self._waker is None:
-                self._waker = threading.Event()
-                threading.Thread(
-                    target=self._later, args=(self._waker,), name="heads-sync", daemon=True
-                ).start()
-            elif self._pending >= self._lines:
-                self._waker.set()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="heads-sync", daemon=True)
+                self._thread.start()
+            elif self._pending == lines or self._pending >= self._lines:
+                self._wake.notify()
 
-    def _later(self, waker: threading.Event) -> None:
-        waker.wait(self._seconds)
-        with self._syncing:
+    def _run(self) -> None:
+        while True:
             with self._state:
-                if self._waker is waker:
-                    self._waker = None
-                if self._closed or not self._pending:
+                while not self._pending and not self._closed:
+                    self._wake.wait()
+                deadline = time.monotonic() + self._seconds
+                while 0 < self._pending < self._lines and not self._closed:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._wake.wait(left)
+                if self._closed:
                     return
-                self._pending = 0
-            self._fdatasync()
+            with self._syncing:
+                with self._state:
+                    if self._closed:
+                        return
+                    if not self._pending:
+                        continue
+                    self._pending = 0
+                self._fdatasync()
 
     def now(self) -> None:
         """Every line written so far is durable when this returns."""
@@ -289,14 +300,12 @@ class GroupSync:
             self._fdatasync()
 
     def close(self) -> None:
-        """Sync what waits; afterwards no thread touches the descriptor."""
+        """Sync what waits and end the thread; afterwards nothing touches the descriptor."""
         self.now()
         with self._syncing, self._state:
             self._closed = True
-            waker = self._waker
+            self._wake.notify_all()
         _OPEN.discard(self)
-        if waker is not None:
-            waker.set()
 
     def _fdatasync(self) -> None:
         try:

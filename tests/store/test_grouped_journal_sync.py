@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -34,10 +33,6 @@ def eventually(condition, what: str, limit: float = 20.0) -> None:
         time.sleep(0.01)
 
 
-def sync_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name == "heads-sync"]
-
-
 @pytest.fixture
 def never_by_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Grouped lines wait an hour: only the line count, a seal, a backup or close sync."""
@@ -52,7 +47,7 @@ def test_a_grouped_line_is_in_the_journal_when_append_returns(
         assert tf.witness._sync is not None and tf.witness._sync.pending == 1  # not yet fsynced
         seen = parse(journal_path(tf.path).read_bytes())  # ... but already in the file
         assert seen.events["M"][1].digest == event.hash
-    assert tf.witness._sync is None  # closed: synced, thread gone
+    assert tf.witness._sync is None  # closed: synced
 
 
 def test_grouped_lines_are_fsynced_soon_after_they_were_written(tmp_path: Path) -> None:
@@ -61,7 +56,9 @@ def test_grouped_lines_are_fsynced_soon_after_they_were_written(tmp_path: Path) 
         sync = tf.witness._sync
         assert sync is not None
         eventually(lambda: sync.pending == 0, "the grouped fsync")
-        eventually(lambda: not sync_threads(), "the sync thread ending while idle")
+        thread = sync._thread
+        assert thread is not None and thread.is_alive()  # waits for the next lines
+    eventually(lambda: not thread.is_alive(), "the sync thread ending on close")
 
 
 def test_the_line_count_triggers_the_fsync_and_close_stops_the_thread(tmp_path: Path) -> None:
@@ -71,7 +68,7 @@ def test_the_line_count_triggers_the_fsync_and_close_stops_the_thread(tmp_path: 
     try:
         os.write(fd, b"a\n")
         sync.wrote(1)
-        assert sync.pending == 1 and sync_threads()
+        assert sync.pending == 1 and sync._thread is not None
         os.write(fd, b"b\nc\n")
         sync.wrote(2)
         eventually(lambda: sync.pending == 0, "the fsync after 3 lines")
@@ -80,7 +77,8 @@ def test_the_line_count_triggers_the_fsync_and_close_stops_the_thread(tmp_path: 
         assert sync.pending == 1
         sync.close()
         assert sync.pending == 0
-        eventually(lambda: not sync_threads(), "the waiting thread ending after close")
+        thread = sync._thread
+        eventually(lambda: not thread.is_alive(), "the waiting thread ending after close")
         sync.now()  # closed: touches nothing
     finally:
         os.close(fd)
