@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 
-from referee_desk.match.envelope import GENESIS_HASH, Event
+from referee_desk.match.envelope import GENESIS_HASH, Event, compute_hash
 from referee_desk.store import access
 from referee_desk.store.backup import RollingBackups
 from referee_desk.store.errors import (
@@ -103,14 +103,21 @@ class Appender:
                 raise AccessRefused(f"match {match_id}: {reason}").keyed(
                     key, match=match_id, type=draft.type, name=by.name if by else None
                 )
-            if by is not None:
-                draft = replace(draft, referee=by.name)
-            event = replace(draft, seq=head_seq + 1).sealed(head_hash)
+            # ``Event.sealed`` in one step, keeping the canonical JSON for the row.
+            linked = replace(
+                draft,
+                seq=head_seq + 1,
+                prev_hash=head_hash,
+                hash="",
+                referee=by.name if by is not None else draft.referee,
+            )
+            canonical = linked.canonical_json()
+            event = replace(linked, hash=compute_hash(head_hash, canonical))
             checker = self._checker(match_id, head_seq, head_hash)
             reason = checker.problem(event)
             if reason is not None:
                 raise EventRejected(match_id, event.seq, reason)
-            self.log.insert(event)
+            self.log.insert(event, canonical.decode("utf-8"))
             if locked or lock:
                 self.seals.insert(match_id, event.seq, event.hash, event.referee or "")
             conn.execute("COMMIT")
@@ -128,11 +135,12 @@ class Appender:
             raise
         # Committed: from here on nothing may raise (the event is saved).
         checker.accept()
-        # Acknowledged only once the heads journal witnessed it too (see ``witness``).
+        # Acknowledged only once the heads journal holds its line too (in the kernel, so
+        # a killed desk cannot lose it; fsynced in groups, a seal at once: ``witness``).
         witnessed = [("E", match_id, event.seq, event.hash)]
         if locked or lock:
             witnessed.append(("S", match_id, event.seq, event.hash))
-        self.witness.write(witnessed)
+        self.witness.write(witnessed, grouped=not (locked or lock))
         self.backups.after_append()
         return event
 

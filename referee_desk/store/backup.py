@@ -16,6 +16,7 @@ import secrets
 import socket
 import sqlite3
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -141,17 +142,25 @@ class RollingBackups:
     """The automatic backups of one open file: every ``every`` events and on close."""
 
     def __init__(
-        self, connection: sqlite3.Connection, path: Path, every: int | None, keep: int
+        self,
+        connection: sqlite3.Connection,
+        path: Path,
+        every: int | None,
+        keep: int,
+        before: Callable[[], None] | None = None,
     ) -> None:
         self.connection = connection
         self.path = path
         self.every = every
         self.keep = keep
+        self.before = before  # e.g. the heads journal's fsync: durable before any backup
         self.since = 0  # events appended since the last backup
 
     def make(self) -> Path:
         """Write a backup now (SQLite online backup); returns its path."""
         self.since = 0
+        if self.before is not None:
+            self.before()
         return make_backup(self.connection, self.path, self.keep)
 
     def after_append(self) -> None:

@@ -59,9 +59,10 @@ class EventLog:
     def count(self) -> int:
         return self.core.connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
 
-    def insert(self, event: Event) -> None:
-        """Insert one sealed event (inside the caller's transaction)."""
-        self.core.connection.execute(INSERT_SQL, to_row(event))
+    def insert(self, event: Event, canonical: str | None = None) -> None:
+        """Insert one sealed event (inside the caller's transaction); ``canonical`` is its
+        canonical JSON when the caller computed it already (for its hash)."""
+        self.core.connection.execute(INSERT_SQL, to_row(event, canonical))
 
     def chain_problem(self) -> Problem | None:
         """The first broken hash chain (or stored-row damage) in the file, or None."""

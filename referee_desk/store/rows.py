@@ -26,7 +26,8 @@ SELECT_COLUMNS = ", ".join(COLUMNS)
 INSERT_SQL = f"INSERT INTO events ({SELECT_COLUMNS}) VALUES ({', '.join('?' * len(COLUMNS))})"
 
 
-def to_row(event: Event) -> tuple[Any, ...]:
+def to_row(event: Event, canonical: str | None = None) -> tuple[Any, ...]:
+    """The row of ``event``; ``canonical`` is its canonical JSON when the caller has it."""
     return (
         event.match_id,
         event.seq,
@@ -38,7 +39,7 @@ def to_row(event: Event) -> tuple[Any, ...]:
         event.prev_hash,
         event.hash,
         event.schema_version,
-        event.canonical_json().decode("utf-8"),
+        event.canonical_json().decode("utf-8") if canonical is None else canonical,
     )
 
 

@@ -65,7 +65,9 @@ class TournamentFile:
         self.signatures = Signatures(conn)
         self.seals_ = Seals(self.core, self.log, self.signatures, self.witness)
         self.people = People(self.core, self.signatures)
-        self.backups = backup.RollingBackups(conn, path, backup_every, backup_keep)
+        self.backups = backup.RollingBackups(
+            conn, path, backup_every, backup_keep, before=self.witness.sync
+        )
         self.appender = Appender(
             self.core, self.log, self.people, self.seals_, self.witness, self.backups
         )

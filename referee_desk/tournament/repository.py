@@ -29,6 +29,7 @@ from referee_desk.tournament.model import (
     TournamentInfo,
     TournamentMatch,
 )
+from referee_desk.tournament.pairs_io import validate_name
 from referee_desk.tournament.schema import (
     EXTENSION_NAME,
     TOURNAMENT_SCHEMA_VERSION,
@@ -197,7 +198,13 @@ class Tournament(RecordLinksMixin):
         next_id = self.conn.execute("SELECT COALESCE(MAX(pair_id), 0) + 1 FROM tournament_pairs")
         first = next_id.fetchone()[0]
         new = [
-            Pair(first + i, p1.strip(), p2.strip(), club.strip(), seed)
+            Pair(
+                first + i,
+                validate_name(p1, f"pair {first + i}, player 1"),
+                validate_name(p2, f"pair {first + i}, player 2"),
+                validate_name(club, f"pair {first + i}, club"),
+                seed,
+            )
             for i, (p1, p2, club, seed) in enumerate(pairs)
         ]
         taken = {p.seed: p.pair_id for p in self.pairs() if p.seed is not None}

@@ -1,13 +1,16 @@
 """Store benchmark (not collected by pytest): ``uv run python tests/bench/bench_store.py``.
 
 Prints medians for: appending 10,000 events one transaction each through
-``TournamentFile.append`` (validation, sealing, commit) beside bare sqlite3 inserts
-of the same rows with the same durability settings (WAL, synchronous=FULL, one
-transaction per row), and beside bare inserts plus one fsynced journal line each (the
-desk's durability: the file and its heads journal); and verifying a 100,000-event tournament file.
-Target: append at least half the bare rate with the same durability. The desk makes two
-writes durable per event (the SQLite commit and the heads journal line), so the fair
-baseline is "bare + fsynced journal"; the ratio to bare inserts alone is printed too.
+``TournamentFile.append`` (validation, sealing, commit, heads-journal line) beside bare
+sqlite3 inserts of the same rows with the same durability (WAL, synchronous=FULL, one
+transaction per row: each event is on disk when its call returns); and verifying a
+100,000-event tournament file. Target (issue 9): append at least half the bare rate.
+
+The heads journal (``store/witness.py``) costs no second fsync per event: its line is
+written (into the kernel, which a killed process cannot lose) before ``append`` returns
+and fsynced in groups on a background thread (at most 0.5 s / 64 lines later; those
+fsyncs run during the timed loop and are counted). For reference the previous design is
+printed too: bare inserts plus one fsynced journal line each (two fsyncs per event).
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ def bench_bare(folder: Path, events: int, per_match: int) -> float:
 
 
 def bench_bare_witnessed(folder: Path, events: int, per_match: int) -> float:
-    """Bare inserts plus one fsynced journal line each: the desk's durability (file + witness)."""
+    """Bare inserts plus one fsynced journal line each (the previous design, for reference)."""
     path = folder / f"barew-{time.monotonic_ns()}.sqlite"
     rows = [
         to_row(e) for m in range(events // per_match) for e in sealed_match(f"r1-t{m}", per_match)
@@ -110,9 +113,12 @@ def main() -> None:
         print(f"append {args.events} events, one transaction each ({args.per_match}/match)")
         print(f"  TournamentFile.append : median {a:8.0f} events/s  ({1000 / a:.3f} ms/event)")
         print(f"  bare sqlite3 INSERT   : median {b:8.0f} events/s  ({1000 / b:.3f} ms/event)")
-        print(f"  bare + fsynced journal: median {w:8.0f} events/s  ({1000 / w:.3f} ms/event)")
+        print(
+            f"  bare + fsynced journal: median {w:8.0f} events/s  ({1000 / w:.3f} ms/event)"
+            "  (two fsyncs per event: the previous design)"
+        )
         print(f"  ratio                 : {a / b:.2f} of bare (target >= 0.50)")
-        print(f"  ratio (same fsyncs)   : {a / w:.2f} of bare + journal")
+        print(f"  vs bare + journal     : {a / w:.2f} of bare + fsynced journal")
         per_match = 1000
         big = build_big(folder, args.verify_events // per_match, per_match)
         times = []

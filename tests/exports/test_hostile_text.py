@@ -91,7 +91,13 @@ def rough(tmp_path_factory):
     job; the documents must still print)."""
     folder = tmp_path_factory.mktemp("rough")
     names = {1: ("长" * 10_000, "短"), 2: ("张\x00伟\x07", "王\x1b[31m芳\u2028")}
-    t = big_tournament(folder, 8, names=names)
+    t = big_tournament(folder, 8)
+    # add_pair refuses such names now: stored as by an older desk, or edited by hand.
+    with t.file.transaction() as conn:
+        conn.executemany(
+            "UPDATE tournament_pairs SET player1 = ?, player2 = ? WHERE pair_id = ?",
+            [(p1, p2, pair_id) for pair_id, (p1, p2) in names.items()],
+        )
     snap = take_snapshot(t, decide(t))
     t.close()
     return snap

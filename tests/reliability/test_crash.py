@@ -1,7 +1,9 @@
 """Issue 5, crash safety: a writer killed with SIGKILL at random moments loses nothing.
 
 After every kill the file opens, every hash chain verifies, and every event the
-writer reported committed (``append`` had returned) is there, exactly once.
+writer reported committed (``append`` had returned) is there, exactly once, and is
+witnessed in the heads journal (its line reached the kernel before ``append``
+returned, even though its fsync is grouped).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 from drills import committed, start_writer
 
 from referee_desk.store import TournamentFile
+from referee_desk.store.witness import journal_path, parse
 
 
 def kill_drill(path: Path, kills: int, seed: int) -> int:
@@ -36,6 +39,9 @@ def kill_drill(path: Path, kills: int, seed: int) -> int:
         if writer.stderr is not None:
             writer.stderr.close()
         reported.extend(committed([*early, *rest.splitlines(keepends=True)]))
+        seen = parse(journal_path(path).read_bytes())
+        for match_id, seq, digest in reported:
+            assert seen.events[match_id][seq].digest == digest, ("not witnessed", match_id, seq)
         with TournamentFile.open(path, create=False) as tf:  # check=True: integrity + chains
             assert tf.chain_problem() is None
             for match_id, seq, digest in {r for r in reported}:
