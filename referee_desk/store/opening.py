@@ -20,10 +20,7 @@ from referee_desk.store.errors import (
     StoreWriteError,
     UnreadableFile,
 )
-from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, utc_now
-from referee_desk.store.seals import Seals
-from referee_desk.store.signatures import Signatures
 from referee_desk.store.witness import Witness
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -83,21 +80,14 @@ def connect(path: Path, *, create: bool, read_only: bool) -> tuple[sqlite3.Conne
 class Preparation:
     """Brings a freshly connected file to a state the desk can show and write."""
 
-    def __init__(
-        self,
-        core: FileCore,
-        log: EventLog,
-        seals: Seals,
-        signatures: Signatures,
-        witness: Witness,
-        checks: Checks,
-    ) -> None:
-        self.core = core
-        self.log = log
-        self.seals = seals
-        self.signatures = signatures
-        self.witness = witness
+    def __init__(self, checks: Checks) -> None:
+        # The checks hold the same collaborators of the file; preparation works on them.
         self.checks = checks
+        self.core = checks.core
+        self.log = checks.log
+        self.seals = checks.seals
+        self.signatures = checks.signatures
+        self.witness = checks.witness
 
     def run(self, new: bool, tournament_id: str | None, check: bool, backup_keep: int) -> bool:
         """Create or recognize, migrate, check; returns whether the file is new."""

@@ -104,14 +104,7 @@ class TournamentFile:
             opened = cls(
                 file, conn, read_only=read_only, backup_every=backup_every, backup_keep=backup_keep
             )
-            Preparation(
-                opened.core,
-                opened.log,
-                opened.seals_,
-                opened.signatures,
-                opened.witness,
-                opened.checks,
-            ).run(new, tournament_id, check, backup_keep)
+            Preparation(opened.checks).run(new, tournament_id, check, backup_keep)
             if not opened.core.read_only:
                 opened.session.start()
         except BaseException as error:
