@@ -20,6 +20,7 @@ from referee_desk.rules.cards import Card, format_cards
 from referee_desk.rules.errors import IllegalInputError
 from referee_desk.rules.follow_fast import is_top_follow
 from referee_desk.rules.follow_fast import quick_verdict as _quick_verdict
+from referee_desk.rules.follow_key import key_of
 from referee_desk.rules.follow_text import (
     TUPLE_LEADS,
     FollowMode,
@@ -38,7 +39,6 @@ from referee_desk.rules.profile import (
     count_cards,
     has_free_pair,
     pair_profile,
-    tuple_size,
 )
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.rules.throw_follow import best_throw_follow, check_throw_follow
@@ -70,22 +70,6 @@ __all__ = [
 
 #: The default ruleset (Guilin 2009).
 GUILIN = GUILIN_2009
-
-
-def key_of(cards: tuple[Card, ...], lead: Unit, ctx: TrumpContext) -> Key:
-    """The section-5 key of a set F of the lead's suit, by lead type."""
-    profile = pair_profile(cards, ctx)
-    if lead.kind in TUPLE_LEADS:
-        return (min(tuple_size(cards), lead.each), profile)
-    if lead.kind is UnitKind.BULLDOZER:
-        unit = classify(cards, ctx)
-        same = (
-            unit is not None
-            and unit.kind is UnitKind.BULLDOZER
-            and (unit.each, unit.length) == (lead.each, lead.length)
-        )
-        return (1 if same else 0, profile)
-    return (0, profile)
 
 
 def _hand_counter(hand: tuple[Card, ...], ruleset: Ruleset) -> dict[Card, int]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from referee_desk.rules.cards import Card, format_cards
+from referee_desk.rules.follow_key import key_of
 from referee_desk.rules.follow_text import TUPLE_LEADS, FollowVerdict, Key, n_cards, suit_label
 from referee_desk.rules.profile import (
     best_selection,
@@ -31,7 +32,7 @@ from referee_desk.rules.profile import (
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.throws import Throw
 from referee_desk.rules.trump import TrumpContext
-from referee_desk.rules.units import Unit, UnitKind, classify
+from referee_desk.rules.units import Unit, UnitKind
 
 #: A duty vector: one key per component, None where any cards do (single, 4.5).
 Duty = tuple[Key | None, ...]
@@ -46,18 +47,7 @@ def component_key(cards: tuple[Card, ...], component: Unit, ctx: TrumpContext) -
     """The section-5 key of a part played against one component (None for a single)."""
     if component.kind is UnitKind.SINGLE:
         return None
-    profile = pair_profile(cards, ctx)
-    if component.kind in TUPLE_LEADS:
-        return (min(tuple_size(cards), component.each), profile)
-    if component.kind is UnitKind.BULLDOZER:
-        unit = classify(cards, ctx)
-        same = (
-            unit is not None
-            and unit.kind is UnitKind.BULLDOZER
-            and (unit.each, unit.length) == (component.each, component.length)
-        )
-        return (1 if same else 0, profile)
-    return (0, profile)
+    return key_of(cards, component, ctx)
 
 
 def _best_part(
