@@ -29,7 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--host", help="host name or address the desks reach the server at")
     p = sub.add_parser("publish", help="give drawn matches and their openings to the desks")
     p.add_argument("url", help="the organizer's address")
-    p.add_argument("tournament", help="tournament file (.sqlite) with the draw")
+    p.add_argument(
+        "tournament",
+        nargs="?",
+        help="tournament file (.sqlite) with the draw; omitted: the server's own tournament",
+    )
     p = sub.add_parser("assign", help="give one match to a desk (e.g. after a claim conflict)")
     p.add_argument("url", help="the organizer's address")
     p.add_argument("match", help="match id")
@@ -143,31 +147,20 @@ def _password(args: argparse.Namespace) -> int:
 
 def _publish(args: argparse.Namespace) -> int:
     from referee_desk.store.postgres.server import TournamentServer
-    from referee_desk.tournament.repository import DrawError, Tournament
+    from referee_desk.tournament.publishing import publish
+    from referee_desk.tournament.repository import Tournament
 
-    published = waiting = 0
+    source = args.tournament or args.url
     with (
         TournamentServer.open(args.url) as server,
-        Tournament.open(args.tournament, read_only=True) as t,
+        Tournament.open(source, read_only=True) as t,
     ):
-        labels = {d.table_label for d in server.desks()}
-        for match in t.matches():
-            if not match.table:
-                continue
-            if match.table not in labels:
-                print(f"  {match.match_id}: table {match.table} has no desk on the server")
-                continue
-            try:
-                opening = t.opening_payload(match.match_id)
-            except DrawError:
-                opening = None
-            server.assign(match.match_id, match.table, opening)
-            if opening is None:
-                waiting += 1
-            else:
-                published += 1
+        report = publish(t, server)
+    for match_id, table in report.no_desk:
+        print(f"  {match_id}: table {table} has no desk on the server")
+    waiting = len(report.waiting)
     print(
-        f"published {published} matches with their openings"
+        f"published {len(report.published)} matches with their openings"
         + (f"; {waiting} assigned whose pairs are not known yet" if waiting else "")
     )
     return 0

@@ -1,5 +1,8 @@
 """``referee-desk tournament ACTION FILE …``: run a tournament without the desk's window.
 
+FILE is a tournament file, or the organizer's ``postgresql://`` address of a tournament
+server holding the tournament: every action works the same on either.
+
 Actions: ``create``, ``add-pair``, ``import-pairs``, ``pairs``, ``draw``, ``assign``,
 ``import-records``, ``link``, ``lots``, ``matches``, ``standings``, ``opening``, ``simulate``.
 Every action prints one readable result; a refusal is one line on stderr, exit 1.
@@ -11,6 +14,8 @@ import argparse
 import json
 import sys
 from pathlib import Path
+
+from referee_desk.store.postgres.address import is_server_url, redact
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,7 +79,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "is linked to the drawn match of its two pairs when that match is certain",
     )
     p.add_argument("file")
-    p.add_argument("sources", nargs="+")
+    p.add_argument(
+        "sources",
+        nargs="*",
+        help="record files; none: link the records already there (desks pushed them)",
+    )
 
     p = sub.add_parser("link", help="count a record kept under a desk's own id for a match")
     p.add_argument("file")
@@ -148,21 +157,41 @@ def _create(args: argparse.Namespace) -> int:
     )
     if settings.format is Format.GROUPS_KNOCKOUT and settings.group_count < 1:
         raise ValueError("--format groups needs --groups N (N ≥ 1)")
-    if Path(args.file).exists():
+    on_server = is_server_url(args.file)
+    if not on_server and Path(args.file).exists():
         raise ValueError(f"{args.file}: already exists")
+    tables = _split(args.tables) or (_server_tables(args.file) if on_server else ())
     info = TournamentInfo(
         args.name,
         args.start,
         args.end or args.start,
         args.venue,
         args.organizer,
-        _split(args.tables),
+        tables,
         _split(args.referees),
     )
     with Tournament.create(args.file, info, settings, ruleset):
         pass
-    print(f"created {args.file}: {args.name} ({settings.format.value}, ruleset {ruleset.name})")
+    print(
+        f"created {_shown(args.file)}: {args.name} ({settings.format.value}, "
+        f"ruleset {ruleset.name})"
+    )
+    if on_server and tables and not _split(args.tables):
+        print(f"tables (the server's desks): {', '.join(tables)}")
     return 0
+
+
+def _server_tables(url: str) -> tuple[str, ...]:
+    """The server's table labels, in table order (a tournament made on it plays there)."""
+    from referee_desk.store.postgres.server import TournamentServer
+
+    with TournamentServer.open(url) as server:
+        return tuple(d.table_label for d in server.desks())
+
+
+def _shown(address: str) -> str:
+    """A file name as given; a server address without its password."""
+    return redact(address) if is_server_url(address) else address
 
 
 def _value(text: str):
@@ -227,17 +256,17 @@ def _assign(args: argparse.Namespace) -> int:
 
 
 def _import_records(args: argparse.Namespace) -> int:
-    from referee_desk.tournament.importing import import_records
+    from referee_desk.tournament.importing import import_records, link_waiting
 
     with _open(args) as t:
-        result = import_records(t, args.sources)
+        result = import_records(t, args.sources) if args.sources else link_waiting(t)
     for line in result.lines():
         print(line)
     if result.not_in_draw:
         # Records under a desk's own id are linked on import when their pairs name one
         # waiting drawn match; the others wait for the organizer.
         print(
-            f"to count one for a drawn match: referee-desk tournament link {args.file} "
+            f"to count one for a drawn match: referee-desk tournament link {_shown(args.file)} "
             "RECORD_ID MATCH_ID"
         )
     return 0 if result.ok else 1

@@ -1,6 +1,7 @@
 """``referee-desk export bracket|results|match|scoresheet|round-pack|players FILE -o OUT``.
 
-FILE is a tournament file (.sqlite); ``match`` also reads a JSON Lines record and
+FILE is a tournament file (.sqlite) or the organizer's ``postgresql://`` address of the
+tournament server; ``match`` also reads a JSON Lines record and
 ``scoresheet`` accepts ``-`` for a blank sheet. ``--tz`` (the venue's zone, default
 +08:00), ``--paper A4|A3`` and ``--fixed-time`` (byte-stable output with that
 printed-at time) apply to every PDF. Each function returns an exit status: 0
@@ -149,14 +150,17 @@ def export_match(args: argparse.Namespace) -> int:
 def _match_events(path: str, match_id: str | None):
     """(events, seal status or None, tournament name, drawn match or None, key fingerprint).
 
-    From a .jsonl record, or a tournament file where ``match_id`` may be a drawn id
-    (``GE-R1-M01``) or the desk's record id (``GL2026-R1-T1``).
+    From a .jsonl record, or a tournament file or server where ``match_id`` may be a
+    drawn id (``GE-R1-M01``) or the desk's record id (``GL2026-R1-T1``).
     """
     from referee_desk.store.interchange import is_sqlite
     from referee_desk.store.jsonl import read_jsonl
+    from referee_desk.store.postgres.address import is_server_url
 
-    if is_sqlite(path):
+    if is_server_url(path) or (is_sqlite(path) and _has_tournament(path)):
         return _tournament_match(path, match_id)
+    if is_sqlite(path):
+        return _desk_file_match(path, match_id)
     if not Path(path).exists():
         raise ValueError(f"{path}: no such file")
     items = read_jsonl(path)
@@ -166,25 +170,34 @@ def _match_events(path: str, match_id: str | None):
 
 
 def _tournament_match(path: str, match_id: str | None):
+    """A match of a tournament (file or server), titled by its drawn match when it has one."""
     from referee_desk.exports.drawn_match import drawn_id_of, drawn_match
+    from referee_desk.exports.seal_status import file_fingerprint, seal_status
+
+    with _open(path) as t:
+        drawn_id = drawn_id_of(t, match_id) if match_id else None
+        drawn = drawn_match(t, drawn_id) if drawn_id is not None else None
+        records = t.file
+        mid = _pick(
+            t.links().get(match_id, match_id) if match_id else None, records.match_ids(), t.path
+        )
+        return (
+            records.events(mid),
+            seal_status(records, mid),
+            t.info.name,
+            drawn,
+            file_fingerprint(records),
+        )
+
+
+def _desk_file_match(path: str, match_id: str | None):
+    """A match of a desk's file that holds no tournament."""
     from referee_desk.exports.seal_status import file_fingerprint, seal_status
     from referee_desk.store.tournament_file import TournamentFile
 
-    drawn = None
-    if _has_tournament(path):
-        with _open(path) as t:
-            drawn_id = drawn_id_of(t, match_id) if match_id else None
-            if drawn_id is not None:
-                drawn = drawn_match(t, drawn_id)
     with TournamentFile.open(path, create=False, read_only=True) as tf:
-        ids = tf.match_ids()
-        linked = _links(tf.connection)
-        mid = _pick(linked.get(match_id, match_id) if match_id else None, ids, path)
-        seal = seal_status(tf, mid)
-        events = tf.events(mid)
-        name = _tournament_name(tf.connection)
-        fingerprint = file_fingerprint(tf)
-    return events, seal, name, drawn, fingerprint
+        mid = _pick(match_id, tf.match_ids(), path)
+        return tf.events(mid), seal_status(tf, mid), "", None, file_fingerprint(tf)
 
 
 def _has_tournament(path: str) -> bool:
@@ -213,26 +226,6 @@ def _pick(match_id: str | None, ids: list[str], path: str) -> str:
     if match_id not in ids:
         raise ValueError(f"{path}: no record of match {match_id!r}")
     return match_id
-
-
-def _links(conn) -> dict[str, str]:
-    """Drawn match id -> record id for records kept under a desk's own id."""
-    row = conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'tournament_links'"
-    ).fetchone()
-    if not row:
-        return {}
-    return dict(conn.execute("SELECT match_id, record_id FROM tournament_links").fetchall())
-
-
-def _tournament_name(conn) -> str:
-    row = conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'tournament_info'"
-    ).fetchone()
-    if not row:
-        return ""
-    found = conn.execute("SELECT name FROM tournament_info WHERE id = 1").fetchone()
-    return found[0] if found else ""
 
 
 def export_scoresheet(args: argparse.Namespace) -> int:

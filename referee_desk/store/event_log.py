@@ -50,6 +50,15 @@ class EventLog:
         ).fetchone()
         return (row[0], row[1]) if row else (0, GENESIS_HASH)
 
+    def heads(self) -> dict[str, tuple[int, str]]:
+        """match id -> (number of events, hash of the last one), every match at once."""
+        rows = self.core.connection.execute(
+            "SELECT e.match_id, e.seq, e.hash FROM events e JOIN "
+            "(SELECT match_id, MAX(seq) AS s FROM events GROUP BY match_id) h "
+            "ON e.match_id = h.match_id AND e.seq = h.s"
+        ).fetchall()
+        return {m: (s, h) for m, s, h in rows}
+
     def hash_at(self, match_id: str, seq: int) -> str | None:
         row = self.core.connection.execute(
             "SELECT hash FROM events WHERE match_id = ? AND seq = ?", (match_id, seq)

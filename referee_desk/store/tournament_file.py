@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from referee_desk.match.envelope import Event
 from referee_desk.store import access, backup, keys
@@ -37,6 +37,9 @@ from referee_desk.store.seals import Seal, SealInfo, Seals
 from referee_desk.store.signatures import KeyInfo, Signatures
 from referee_desk.store.verify import Problem
 from referee_desk.store.witness import Witness
+
+if TYPE_CHECKING:
+    from referee_desk.store.interchange import ImportReport
 
 #: A heads journal larger than this (bytes) is rewritten as heads only on a clean close.
 COMPACT_JOURNAL_AT = 4 * 1024 * 1024
@@ -235,8 +238,18 @@ class TournamentFile:
         """(last seq, last hash) of a match; (0, GENESIS_HASH) when it has no event."""
         return self.log.head(match_id)
 
+    def heads(self) -> dict[str, tuple[int, str]]:
+        """match id -> (number of events, hash of the last one)."""
+        return self.log.heads()
+
     def count(self) -> int:
         return self.log.count()
+
+    def import_jsonl(self, paths: Sequence[str | os.PathLike[str]]) -> ImportReport:
+        """Import JSON Lines records, all or nothing (``interchange.import_jsonl``)."""
+        from referee_desk.store.interchange import import_jsonl
+
+        return import_jsonl(self, paths)
 
     # ------------------------------------------------------------------- locks
 

@@ -26,7 +26,7 @@ from referee_desk.match.envelope import Event
 from referee_desk.match.state import MatchInfo
 from referee_desk.rules.seats import Seat, Side
 from referee_desk.store.errors import ImportConflict, ImportRefused, StoreError
-from referee_desk.store.interchange import import_jsonl, is_sqlite
+from referee_desk.store.interchange import is_sqlite
 from referee_desk.store.jsonl import read_jsonl, write_jsonl
 from referee_desk.store.tournament_file import TournamentFile
 from referee_desk.tournament.errors import OutcomeError
@@ -116,7 +116,7 @@ def import_records(t: Tournament, paths: Sequence[str | Path]) -> ImportResult:
     drawn = {m.match_id for m in t.matches()} | set(t.links().values())
     if paths and not any(is_sqlite(p) for p in paths):
         try:
-            report = import_jsonl(t.file, list(paths))
+            report = t.file.import_jsonl(list(paths))
         except (ImportConflict, ImportRefused):
             pass  # find out match by match below
         else:
@@ -129,6 +129,17 @@ def import_records(t: Tournament, paths: Sequence[str | Path]) -> ImportResult:
             )
             return _link_found(t, result)
     return _link_found(t, _import_each(t, paths, drawn))
+
+
+def link_waiting(t: Tournament) -> ImportResult:
+    """Link the records already in the store that are kept under a desk's own id.
+
+    For a tournament on the server, where desks push their records themselves: the
+    same linking an import does, over every record not yet counted for a drawn match.
+    """
+    drawn = {m.match_id for m in t.matches()} | set(t.links().values())
+    waiting = [m for m in t.file.match_ids() if m not in drawn]
+    return _link_found(t, ImportResult(unchanged=[], not_in_draw=waiting))
 
 
 def _import_each(t: Tournament, paths: Sequence[str | Path], drawn: set[str]) -> ImportResult:
@@ -145,7 +156,7 @@ def _import_each(t: Tournament, paths: Sequence[str | Path], drawn: set[str]) ->
                 part = Path(tmp) / f"{n}-{k}.jsonl"
                 write_jsonl(events, part)
                 try:
-                    report = import_jsonl(t.file, [part])
+                    report = t.file.import_jsonl([part])
                 except ImportConflict as error:
                     result.conflicts.append(Conflict(mid, str(path), error.reason))
                     continue

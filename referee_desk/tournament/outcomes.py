@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from referee_desk.match.envelope import Event
-from referee_desk.tournament import events_source
 from referee_desk.tournament.errors import OutcomeError
 from referee_desk.tournament.model import Decision, MatchOutcome, Pair, Penalty, level_index
 
@@ -202,8 +201,7 @@ def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
     ``outcome_problems``.
     """
     t.outcome_problems = {}
-    conn = t.conn
-    raw_heads = events_source.heads(conn)
+    raw_heads = t.file.heads()
     if not raw_heads:
         return {}
     # Records kept under a desk's own id count for the drawn match they are linked to.
@@ -221,7 +219,7 @@ def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
     matches = t.matches()
     cache = {
         m: (h, json.loads(o))
-        for m, h, o in conn.execute(
+        for m, h, o in t.tables.rows(
             "SELECT match_id, head_hash, outcome_json FROM tournament_outcome_cache"
         )
     }
@@ -257,7 +255,12 @@ def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
                 continue
             outcomes[mid] = o
             fresh.append((mid, key, json.dumps(outcome_to_dict(o), ensure_ascii=False)))
-    if fresh and not t.file.read_only:
-        with t.file.transaction() as c:
-            c.executemany("INSERT OR REPLACE INTO tournament_outcome_cache VALUES (?, ?, ?)", fresh)
+    if fresh and not t.tables.read_only:
+        with t.tables.transaction() as writer:
+            writer.executemany(
+                "INSERT INTO tournament_outcome_cache VALUES (?, ?, ?) ON CONFLICT (match_id) "
+                "DO UPDATE SET head_hash = excluded.head_hash, "
+                "outcome_json = excluded.outcome_json",
+                fresh,
+            )
     return outcomes

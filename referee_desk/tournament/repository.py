@@ -1,25 +1,29 @@
-"""The tournament handle: one SQLite file holding the store's events and our tables.
+"""The tournament handle: the store's match records and our tables beside them.
 
 ``Tournament`` reads and writes organizer data (info, pairs, assignments, lots),
-makes the draw (freezing ruleset and settings) and derives the current state
-from the match records in the same file.
+makes the draw (freezing ruleset and settings) and derives the current state from the
+match records of the same store. The store is a tournament file (the default) or the
+tournament server (a ``postgresql://`` address, the organizer's): the same SQL runs on
+either through ``store.tables``, so results and documents are the same from both.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
+from referee_desk.store.postgres.address import is_server_url
+from referee_desk.store.tables import FileTables, Tables
 from referee_desk.store.tournament_file import TournamentFile, utc_now
 from referee_desk.tournament.elimination import build_elimination, round_count, round_label
 from referee_desk.tournament.errors import DrawError, PairError, TournamentError
 from referee_desk.tournament.groups import build_group_matches, knockout_entries
-from referee_desk.tournament.links import RecordLinksMixin
+from referee_desk.tournament.links import RecordLinks
 from referee_desk.tournament.model import (
     Format,
     MatchOutcome,
@@ -36,28 +40,40 @@ from referee_desk.tournament.schema import (
     migrate_schema,
 )
 from referee_desk.tournament.seeding import group_name, seeding_order, snake_groups
+from referee_desk.tournament.server_schema import migrate_server_schema
 from referee_desk.tournament.state import TournamentState, resolve
 
 
-class Tournament(RecordLinksMixin):
-    """A tournament file opened for the organizer (headless; the desk wraps it)."""
+class Tournament:
+    """A tournament opened for the organizer (headless; the desk wraps it).
 
-    def __init__(self, file: TournamentFile) -> None:
+    ``file`` is the store's records: the ``TournamentFile``, or on a server its
+    ``ServerRecords`` (events, match ids, heads, seal info, import); ``tables`` runs
+    our SQL in the same store.
+    """
+
+    def __init__(self, file: TournamentFile | Any, tables: Tables | None = None) -> None:
         self.file = file
-        self.conn: sqlite3.Connection = file.connection
+        self.tables: Tables = tables if tables is not None else FileTables(file)
         self.path = str(file.path)
-        if not file.read_only:
-            file.ensure_extension(EXTENSION_NAME, TOURNAMENT_SCHEMA_VERSION, migrate_schema)
+        if not self.tables.read_only:
+            migrate = migrate_schema if self.tables.dialect == "sqlite" else migrate_server_schema
+            self.tables.ensure_extension(EXTENSION_NAME, TOURNAMENT_SCHEMA_VERSION, migrate)
+        self.record_links = RecordLinks(self.tables, file)
         self._outcomes: dict[str, MatchOutcome] | None = None
         self.outcome_problems: dict[str, str] = {}
 
+    @property
+    def on_server(self) -> bool:
+        return self.tables.dialect != "sqlite"
+
     def _exec(self, sql: str, params: tuple = ()) -> None:
-        with self._write() as conn:
-            conn.execute(sql, params)
+        with self._write() as writer:
+            writer.execute(sql, params)
 
     def _write(self):
-        """A write transaction on the file (the store's, so failures read clearly)."""
-        return self.file.transaction()
+        """A write transaction on the store (its own, so failures read clearly)."""
+        return self.tables.transaction()
 
     # -- opening -------------------------------------------------------------------
     @classmethod
@@ -68,11 +84,11 @@ class Tournament(RecordLinksMixin):
         settings: Settings | None = None,
         ruleset: Ruleset = GUILIN_2009,
     ) -> Tournament:
-        """A new tournament file (refuses to overwrite one that holds a tournament)."""
-        t = cls(TournamentFile.open(path, create=True))
+        """A new tournament in a file or on a server (refuses one that holds a tournament)."""
+        t = cls._connect(path, create=True)
         if t._row_info() is not None:
             t.close()
-            raise TournamentError(f"{path}: already holds tournament {info.name!r}")
+            raise TournamentError(f"{t.path}: already holds tournament {info.name!r}")
         with t._write() as conn:
             conn.execute(
                 "INSERT INTO tournament_info (id, name, start_date, end_date, venue, organizer, "
@@ -94,19 +110,40 @@ class Tournament(RecordLinksMixin):
 
     @classmethod
     def open(cls, path: str | Path, read_only: bool = False) -> Tournament:
-        """Open an existing tournament; a desk's file without one is refused untouched."""
-        file = TournamentFile.open(path, create=False, read_only=read_only)
-        known = file.connection.execute(
-            "SELECT 1 FROM extensions WHERE name = ?", (EXTENSION_NAME,)
-        ).fetchone()
-        if not known:
-            file.close()
-            raise TournamentError(f"{path}: no tournament in this file (create one first)")
-        t = cls(file)
+        """Open an existing tournament; a desk's file without one is refused untouched.
+
+        ``path`` may be the organizer's address of a tournament server.
+        """
+        if is_server_url(str(path)):
+            t = cls._connect(path, create=False)
+            where = t.path
+        else:
+            file = TournamentFile.open(path, create=False, read_only=read_only)
+            if not FileTables(file).has_extension(EXTENSION_NAME):
+                file.close()
+                raise TournamentError(f"{path}: no tournament in this file (create one first)")
+            t = cls(file)
+            where = str(path)
         if t._row_info() is None:
             t.close()
-            raise TournamentError(f"{path}: no tournament in this file (create one first)")
+            raise TournamentError(f"{where}: no tournament here yet (create one first)")
         return t
+
+    @classmethod
+    def _connect(cls, path: str | Path, *, create: bool) -> Tournament:
+        """The tournament's store: a server for an address, else the file."""
+        if not is_server_url(str(path)):
+            return cls(TournamentFile.open(path, create=create))
+        from referee_desk.store.postgres.server import TournamentServer
+        from referee_desk.store.postgres.tables import ServerTables
+        from referee_desk.store.postgres.tournament_records import ServerRecords
+
+        server = TournamentServer.open(str(path))
+        try:
+            return cls(ServerRecords(server), ServerTables(server))
+        except BaseException:
+            server.close()
+            raise
 
     def close(self) -> None:
         self.file.close()
@@ -119,7 +156,7 @@ class Tournament(RecordLinksMixin):
 
     # -- info and settings -----------------------------------------------------------
     def _row_info(self):
-        return self.conn.execute("SELECT * FROM tournament_info WHERE id = 1").fetchone()
+        return self.tables.row("SELECT * FROM tournament_info WHERE id = 1")
 
     @property
     def info(self) -> TournamentInfo:
@@ -180,9 +217,9 @@ class Tournament(RecordLinksMixin):
 
     # -- pairs -----------------------------------------------------------------------
     def pairs(self) -> list[Pair]:
-        rows = self.conn.execute(
+        rows = self.tables.rows(
             "SELECT pair_id, player1, player2, club, seed FROM tournament_pairs ORDER BY pair_id"
-        ).fetchall()
+        )
         return [Pair(*r) for r in rows]
 
     def pair_map(self) -> dict[int, Pair]:
@@ -195,8 +232,8 @@ class Tournament(RecordLinksMixin):
     def add_pairs(self, pairs: Iterable[tuple[str, str, str, int | None]]) -> list[Pair]:
         """Register several pairs at once: all of them or, on any bad row, none."""
         self._refuse_if_drawn("add a pair")
-        next_id = self.conn.execute("SELECT COALESCE(MAX(pair_id), 0) + 1 FROM tournament_pairs")
-        first = next_id.fetchone()[0]
+        found = self.tables.row("SELECT COALESCE(MAX(pair_id), 0) + 1 FROM tournament_pairs")
+        first = int(found[0]) if found else 1
         new = [
             Pair(
                 first + i,
@@ -241,16 +278,16 @@ class Tournament(RecordLinksMixin):
     def _check_seed(self, pair: Pair) -> None:
         if pair.seed is None:
             return
-        clash = self.conn.execute(
+        clash = self.tables.row(
             "SELECT pair_id FROM tournament_pairs WHERE seed = ? AND pair_id != ?",
             (pair.seed, pair.pair_id),
-        ).fetchone()
+        )
         if clash:
             raise PairError(f"seed {pair.seed} is already pair {clash[0]}'s")
 
     # -- the draw --------------------------------------------------------------------
     def _draw_row(self):
-        return self.conn.execute("SELECT * FROM tournament_draw WHERE id = 1").fetchone()
+        return self.tables.row("SELECT * FROM tournament_draw WHERE id = 1")
 
     @property
     def drawn(self) -> bool:
@@ -362,10 +399,10 @@ class Tournament(RecordLinksMixin):
         return {k: list(v) for k, v in json.loads(d[5]).items()} if d else {}
 
     def matches(self) -> list[TournamentMatch]:
-        rows = self.conn.execute(
+        rows = self.tables.rows(
             "SELECT match_id, stage, round, position, slot_a, slot_b, third_place, table_name, "
             "referee FROM tournament_matches ORDER BY ord"
-        ).fetchall()
+        )
         return [
             TournamentMatch(
                 r[0],
@@ -412,9 +449,27 @@ class Tournament(RecordLinksMixin):
 
     def lots(self) -> dict[str, dict[int, int]]:
         out: dict[str, dict[int, int]] = {}
-        for g, p, v in self.conn.execute("SELECT grp, pair_id, lot FROM tournament_lots"):
+        for g, p, v in self.tables.rows("SELECT grp, pair_id, lot FROM tournament_lots"):
             out.setdefault(g, {})[p] = v
         return out
+
+    # -- records under a desk's own id ------------------------------------------------
+    def link(self, record_id: str, match_id: str, by: str = "") -> None:
+        """Count the record ``record_id`` as the result of drawn match ``match_id``.
+
+        For desks that recorded a match under their own id (see ``links.RecordLinks``).
+        """
+        self.match(match_id)
+        self.record_links.add(record_id, match_id, by)
+        self.invalidate()
+
+    def links(self) -> dict[str, str]:
+        """drawn match id -> record id, for records kept under another id."""
+        return self.record_links.all()
+
+    def record_id(self, match_id: str) -> str:
+        """The id under which the store holds this match's record."""
+        return self.links().get(match_id, match_id)
 
     # -- results -----------------------------------------------------------------------
     def outcomes(self) -> dict[str, MatchOutcome]:

@@ -84,7 +84,9 @@ def test_sample_records_count_for_their_drawn_matches(demo: Tournament) -> None:
         r: v[0] for r, v in expected.items()
     }
     assert demo.links() == {v[0]: r for r, v in expected.items()}
-    by_import = demo.conn.execute("SELECT DISTINCT linked_by FROM tournament_links").fetchall()
+    by_import = demo.file.connection.execute(
+        "SELECT DISTINCT linked_by FROM tournament_links"
+    ).fetchall()
     assert by_import == [(LINKED_BY_IMPORT,)]
     for link in result.linked:
         assert {link.pair_a, link.pair_b} == set(expected[link.record_id][1:3])

@@ -67,9 +67,9 @@ def test_ruleset_and_settings_frozen_at_the_draw(tmp_path: Path) -> None:
         t.draw()
     # Even raw SQL cannot change the frozen draw (triggers, as the store does for events).
     with pytest.raises(sqlite3.DatabaseError, match="frozen"):
-        t.conn.execute("UPDATE tournament_draw SET draw_seed = 2")
+        t.file.connection.execute("UPDATE tournament_draw SET draw_seed = 2")
     with pytest.raises(sqlite3.DatabaseError, match="frozen"):
-        t.conn.execute("UPDATE tournament_matches SET slot_a = '{}'")
+        t.file.connection.execute("UPDATE tournament_matches SET slot_a = '{}'")
 
 
 def test_pair_names_editable_after_draw_seed_not(tmp_path: Path) -> None:

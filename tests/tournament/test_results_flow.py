@@ -218,7 +218,7 @@ def test_outcome_cache_follows_the_chain_head(tmp_path: Path) -> None:
     m = t.state().matches[0]
     imported(t, tmp_path, m.match.match_id, m.pair_a, "passed_a")
     first = t.state().match(m.match.match_id).outcome
-    cached = t.conn.execute("SELECT head_hash FROM tournament_outcome_cache").fetchall()
+    cached = t.file.connection.execute("SELECT head_hash FROM tournament_outcome_cache").fetchall()
     assert [r[0].split(":")[0] for r in cached] == [first.final_hash]
     t.invalidate()
     assert t.state().match(m.match.match_id).outcome == first  # read back from the cache

@@ -134,14 +134,16 @@ def upgrade_server(url: str) -> int:
 
 
 def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) -> None:
-    """Apply the migrations after ``version`` in one transaction (version 1 → 2)."""
-    if version != 1:
+    """Apply the migrations after ``version`` in one transaction (1 → 2 → 3)."""
+    if version not in (1, 2):
         check_schema(conn, shown)  # raises: no migration from there
     organizer = _meta(conn, "organizer_role")
     desks = _meta(conn, "desks_role")
     try:
         with conn.transaction():
-            _apply_v2(conn, database, organizer, desks)
+            if version < 2:
+                _apply_v2(conn, database, organizer, desks)
+            _apply_v3(conn, organizer)
             conn.execute(
                 "UPDATE referee_desk.meta SET value = %s WHERE key = 'schema_version'",
                 (str(schema.SERVER_SCHEMA_VERSION),),
@@ -173,6 +175,11 @@ def _apply_v2(conn: psycopg.Connection, database: str, organizer: str, desks: st
     ).fetchone()
     if row != (True, False):
         raise psycopg.errors.RaiseException("the server's Ed25519 check fails RFC 8032 test 1")
+
+
+def _apply_v3(conn: psycopg.Connection, organizer: str) -> None:
+    """The organizer's own schema, for the tournament layer's tables."""
+    conn.execute(schema.SCHEMA_V3.format(organizer=sql.Identifier(organizer).as_string(conn)))
 
 
 def _refusal(shown: str, what: str, error: psycopg.Error) -> ServerRefused:
@@ -297,6 +304,7 @@ def _create(
         )
     )
     _apply_v2(conn, database, roles.organizer, roles.desks)
+    _apply_v3(conn, roles.organizer)
     conn.cursor().executemany(
         "INSERT INTO referee_desk.meta (key, value) VALUES (%s, %s)",
         [

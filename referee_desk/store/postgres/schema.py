@@ -18,6 +18,11 @@ The server guards itself, whoever connects:
   signs (``referee_desk.store.signatures.seal_message``), in PL/Python with
   ``cryptography`` (Debian: postgresql-plpython3-15, python3-cryptography).
 
+- (version 3) the organizer's own schema ``referee_desk_organizer`` holds the
+  tournament layer's tables (info, pairs, the draw …), as a tournament file holds them
+  beside its events; the organizer owns it (creates and migrates them through
+  ``ServerTables.ensure_extension``), desk roles have no access to it at all.
+
 Role names come from the database name: ``<db>_organizer``, ``<db>_desks`` (the group
 every desk role is in) and ``<db>_t01`` … for the tables.
 """
@@ -32,7 +37,9 @@ import psycopg
 #: The PostgreSQL schema holding every Referee Desk table.
 SCHEMA = "referee_desk"
 #: Version of the server schema this code writes and needs.
-SERVER_SCHEMA_VERSION = 2
+SERVER_SCHEMA_VERSION = 3
+#: (version 3) The schema the organizer owns, for the tournament layer's own tables.
+ORGANIZER_SCHEMA = "referee_desk_organizer"
 #: ``meta.format`` of every Referee Desk server database.
 SERVER_FORMAT = "referee-desk-server"
 #: Channel of the per-event notifications (payload: JSON match_id, seq, hash, desk).
@@ -440,3 +447,21 @@ RFC8032_SIGNATURE = (
     "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"
     "5fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
 )
+
+
+#: Version 3 over version 2: a schema the organizer owns for other layers' tables (the
+#: tournament's pairs, draw …) and its register of them (``extensions``, as a file has).
+#: Separate from ``referee_desk`` so the organizer creates nothing beside the guarded
+#: tables; desks get no access to it.
+SCHEMA_V3 = r"""
+CREATE SCHEMA referee_desk_organizer AUTHORIZATION {organizer};
+REVOKE ALL ON SCHEMA referee_desk_organizer FROM PUBLIC;
+CREATE TABLE referee_desk_organizer.extensions (
+    name text PRIMARY KEY,
+    version integer NOT NULL CHECK (version >= 1),
+    installed_by text NOT NULL DEFAULT session_user,
+    installed_at timestamptz NOT NULL DEFAULT now()
+);
+ALTER TABLE referee_desk_organizer.extensions OWNER TO {organizer};
+REVOKE ALL ON referee_desk_organizer.extensions FROM PUBLIC;
+"""

@@ -1,0 +1,130 @@
+"""``Tables`` on the tournament server: the organizer's own schema, in the shared SQL.
+
+The tournament layer writes its SQL with ``?`` placeholders (SQLite's); here they
+become psycopg's ``%s`` and the connection's search path is the organizer's schema, so
+the very statements that run on a tournament file run on the server. Write
+transactions map the server's refusals (a frozen draw's trigger, a privilege) to one
+``ServerRefused`` line naming the server, as the file maps its own to ``StoreWriteError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+
+from referee_desk.store.postgres.errors import (
+    ServerError,
+    ServerRefused,
+    ServerSchemaMismatch,
+    ServerUnreachable,
+)
+from referee_desk.store.postgres.schema import ORGANIZER_SCHEMA
+from referee_desk.store.postgres.server import TournamentServer
+from referee_desk.store.tables import Params
+
+
+def to_format(statement: str) -> str:
+    """``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled)."""
+    return statement.replace("%", "%%").replace("?", "%s")
+
+
+class _Writer:
+    """The ``TableWriter`` of one server transaction."""
+
+    def __init__(self, conn: psycopg.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, statement: str, params: Params = ()) -> Any:
+        if params:
+            return self.conn.execute(to_format(statement), tuple(params))
+        return self.conn.execute(statement)
+
+    def executemany(self, statement: str, rows: Iterable[Params]) -> Any:
+        with self.conn.cursor() as cur:
+            cur.executemany(to_format(statement), [tuple(r) for r in rows])
+
+
+class ServerTables:
+    """Another layer's tables in the organizer's schema of an open ``TournamentServer``."""
+
+    dialect = "postgresql"
+    read_only = False
+
+    def __init__(self, server: TournamentServer) -> None:
+        if server.is_desk:
+            raise ServerRefused(
+                f"{server.shown}: this is a table's address ({server.role}); the tournament "
+                "itself opens with the organizer's address"
+            )
+        self.server = server
+        self.conn = server.connection
+        found = self.conn.execute(
+            "SELECT has_schema_privilege(%s, 'USAGE')", (ORGANIZER_SCHEMA,)
+        ).fetchone()
+        if not found or not found[0]:
+            raise ServerRefused(
+                f"{server.shown}: user {server.role} may not use the tournament's tables "
+                "(only the organizer's address opens the tournament)"
+            )
+        self.conn.execute("SELECT set_config('search_path', %s, false)", (ORGANIZER_SCHEMA,))
+
+    def rows(self, statement: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self.conn.execute(to_format(statement), tuple(params)).fetchall()
+        except psycopg.Error as error:
+            raise self._refusal(error) from None
+
+    def row(self, statement: str, params: Params = ()) -> tuple[Any, ...] | None:
+        try:
+            return self.conn.execute(to_format(statement), tuple(params)).fetchone()
+        except psycopg.Error as error:
+            raise self._refusal(error) from None
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Writer]:
+        try:
+            with self.conn.transaction():
+                yield _Writer(self.conn)
+        except psycopg.Error as error:
+            raise self._refusal(error) from None
+
+    def has_extension(self, name: str) -> bool:
+        return self.row("SELECT 1 FROM extensions WHERE name = ?", (name,)) is not None
+
+    def ensure_extension(
+        self, name: str, version: int, migrate: Callable[[_Writer, int], None]
+    ) -> None:
+        """Create or upgrade the layer's tables (``migrate(writer, from_version)``), atomically.
+
+        The row of ``name`` is locked while it runs, so two organizer sessions opening a
+        new server at once migrate it once.
+        """
+        with self.transaction() as writer:
+            writer.execute("LOCK TABLE extensions IN SHARE ROW EXCLUSIVE MODE")
+            found = self.conn.execute(
+                "SELECT version FROM extensions WHERE name = %s", (name,)
+            ).fetchone()
+            stored = found[0] if found else 0
+            if stored > version:
+                raise ServerSchemaMismatch(
+                    f"{self.server.shown}: made by a newer Referee Desk ({name} tables "
+                    f"version {stored}; this one knows up to {version})"
+                )
+            if stored == version:
+                return
+            migrate(writer, stored)
+            self.conn.execute(
+                "INSERT INTO extensions (name, version) VALUES (%s, %s) ON CONFLICT (name) "
+                "DO UPDATE SET version = EXCLUDED.version, installed_by = session_user, "
+                "installed_at = now()",
+                (name, version),
+            )
+
+    def _refusal(self, error: psycopg.Error) -> ServerError:
+        text = " ".join(str(error).split())
+        if isinstance(error, psycopg.OperationalError | psycopg.InterfaceError):
+            return ServerUnreachable(f"{self.server.shown}: lost the server: {text}")
+        return ServerRefused(f"{self.server.shown}: refused: {text}")

@@ -1,0 +1,246 @@
+"""Issue 13, "one address for both": every tournament command and document on a server.
+
+The same tournament is run twice with the same commands, once in a file and once on a
+real PostgreSQL server (the organizer's address); the standings, match lists and the
+documents must come out the same. The server keeps the tournament's tables in the
+organizer's own schema, guarded as the file guards them; desks never reach them.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import psycopg
+import pytest
+from openpyxl import load_workbook
+
+from referee_desk.cli.main import main
+from referee_desk.store.postgres.errors import ServerRefused
+from referee_desk.store.postgres.server import TournamentServer
+from referee_desk.tournament.errors import DrawError
+from referee_desk.tournament.repository import Tournament
+
+PAIRS = "\n".join(
+    ["player1,player2,club,seed"]
+    + [f"甲{n},乙{n},俱乐部{n % 3},{n if n <= 2 else ''}" for n in range(1, 9)]
+)
+FIXED = ["--fixed-time", "2026-11-28T18:00+08:00"]
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _ok(capsys, *argv: str) -> str:
+    code, out, err = _run(capsys, *argv)
+    assert code == 0, f"{argv}: {err}"
+    return out
+
+
+def _build(capsys, where: str, pairs: Path, records: Path | None, sim_dir: Path) -> None:
+    """Create, register, draw, then import the records (simulated from the file's draw)."""
+    _ok(capsys, "tournament", "create", where, "--name", "桂林杯", "--start", "2026-11-28",
+        "--tables", "1号桌,2号桌,3号桌", "--referees", "王磊,李娜")  # fmt: skip
+    _ok(capsys, "tournament", "import-pairs", where, str(pairs))
+    _ok(capsys, "tournament", "draw", where, "--seed", "7")
+    if records is None:
+        _ok(capsys, "tournament", "simulate", where, "-o", str(sim_dir))
+    else:
+        _ok(
+            capsys,
+            "tournament",
+            "import-records",
+            where,
+            *sorted(map(str, records.glob("*.jsonl"))),
+        )
+
+
+@pytest.fixture
+def twins(hall, tmp_path, capsys):
+    """(file, organizer URL): the same tournament in a file and on the server."""
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    cup = tmp_path / "cup.sqlite"
+    sim = tmp_path / "sim"
+    _build(capsys, str(cup), pairs, None, sim)
+    _build(capsys, hall.organizer_url, pairs, sim, sim)
+    return str(cup), hall.organizer_url
+
+
+def test_standings_and_matches_are_the_same_from_the_file_and_the_server(twins, capsys):
+    cup, url = twins
+    for action in ("standings", "matches", "pairs"):
+        from_file = _ok(capsys, "tournament", action, cup)
+        from_server = _ok(capsys, "tournament", action, url)
+        assert from_file == from_server, action
+    assert "places:" in _ok(capsys, "tournament", "standings", url)
+    with Tournament.open(url) as t:
+        assert t.on_server and t.drawn and len(t.outcomes()) == 7  # 8 pairs: 7 matches
+
+
+def _pdf_text(path: Path) -> str:
+    return subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def _without_file_key(text: str) -> str:
+    """A file names its own signing key; a server has none (each seal names its key)."""
+    lines = text.splitlines(keepends=True)
+    for n, line in enumerate(lines):
+        if "the file's signing key fingerprint" in line:
+            del lines[n - 1 : n + 2]  # the line and the blank lines around it
+            break
+    return "".join(lines)
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
+def test_the_documents_are_the_same_from_the_file_and_the_server(twins, tmp_path, capsys):
+    cup, url = twins
+    with Tournament.open(cup) as t:
+        final = t.matches()[-1].match_id
+    for kind, extra in (
+        ("results", [*FIXED]),
+        ("match", ["--match", final, *FIXED]),
+        ("scoresheet", ["--match", final, *FIXED]),
+        ("round-pack", ["--round", "1", *FIXED]),
+        ("players", [*FIXED]),
+    ):
+        a, b = tmp_path / f"{kind}-file.pdf", tmp_path / f"{kind}-server.pdf"
+        _ok(capsys, "export", kind, cup, "-o", str(a), *extra)
+        _ok(capsys, "export", kind, url, "-o", str(b), *extra)
+        text = _pdf_text(b)
+        assert text == _without_file_key(_pdf_text(a)), kind
+        assert "桂林杯" in text, kind
+    a, b = tmp_path / "bracket-file.xlsx", tmp_path / "bracket-server.xlsx"
+    _ok(capsys, "export", "bracket", cup, "-o", str(a))
+    _ok(capsys, "export", "bracket", url, "-o", str(b))
+    left, right = load_workbook(a), load_workbook(b)
+    assert left.sheetnames == right.sheetnames
+    for name in left.sheetnames:
+        assert _cells(left[name]) == _cells(right[name]), name
+
+
+def _cells(sheet) -> list[list[object]]:
+    """Every cell's value, but the draw's time (the two draws were made a moment apart)."""
+    rows = [[c.value for c in row] for row in sheet.iter_rows()]
+    return [row for row in rows if row[0] != "抽签 Draw"]
+
+
+def test_the_password_never_shows_in_what_the_commands_print(hall, capsys) -> None:
+    secret = hall.organizer_url.split(":")[2].split("@")[0]
+    code, out, err = _run(capsys, "tournament", "create", hall.organizer_url, "--name", "杯")
+    assert code == 0 and secret not in out + err
+    # No --tables: a tournament made on the server plays at the server's tables.
+    assert "tables (the server's desks): 1号桌, 2号桌, 3号桌" in out
+    code, out, err = _run(capsys, "tournament", "create", hall.organizer_url, "--name", "杯")
+    assert code == 1 and "already holds tournament" in err and secret not in err
+
+
+def test_a_desk_address_cannot_open_the_tournament_nor_read_its_tables(hall, capsys) -> None:
+    _ok(capsys, "tournament", "create", hall.organizer_url, "--name", "桂林杯")
+    with pytest.raises(ServerRefused, match="a table's address"):
+        Tournament.open(hall.desk_urls[0])
+    code, _, err = _run(capsys, "tournament", "standings", hall.desk_urls[0])
+    assert code == 1 and "the tournament itself opens with the organizer's address" in err
+    with psycopg.connect(hall.desk_urls[0], autocommit=True) as desk:
+        for statement in (
+            "SELECT * FROM referee_desk_organizer.tournament_pairs",
+            "INSERT INTO referee_desk_organizer.tournament_pairs VALUES (99, 'x', 'y', '', NULL)",
+            "CREATE TABLE referee_desk_organizer.intruder (x int)",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                desk.execute(statement)
+
+
+def test_the_draw_is_frozen_on_the_server_as_in_the_file(hall, tmp_path, capsys) -> None:
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    url = hall.organizer_url
+    _ok(capsys, "tournament", "create", url, "--name", "桂林杯", "--tables", "1号桌,2号桌")
+    _ok(capsys, "tournament", "import-pairs", url, str(pairs))
+    _ok(capsys, "tournament", "draw", url, "--seed", "3")
+    with Tournament.open(url) as t:
+        with pytest.raises(DrawError, match="the draw is made"):
+            t.add_pair("丙", "丁")
+        first = t.matches()[0].match_id
+        t.assign(first, table="2号桌", referee="李娜")  # table and referee stay editable
+        assert (t.match(first).table, t.match(first).referee) == ("2号桌", "李娜")
+    with psycopg.connect(url, autocommit=True) as organizer:  # even by hand, as the owner
+        organizer.execute("SET search_path = referee_desk_organizer")
+        for statement, refusal in (
+            ("UPDATE tournament_draw SET draw_seed = 2", "the draw is frozen"),
+            ("DELETE FROM tournament_draw", "the draw is frozen"),
+            ("UPDATE tournament_matches SET slot_a = '{}'", "only table and referee may change"),
+            ("DELETE FROM tournament_matches", "the draw is frozen"),
+            ("TRUNCATE tournament_matches", "the draw is frozen"),
+        ):
+            with pytest.raises(psycopg.errors.RaiseException, match=refusal):
+                organizer.execute(statement)
+    code, _, err = _run(capsys, "tournament", "import-pairs", url, str(pairs))
+    assert code == 1 and "the draw is made: cannot add a pair any more" in err
+
+
+def test_publish_takes_the_servers_own_tournament(hall, tmp_path, capsys) -> None:
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    url = hall.organizer_url
+    _ok(capsys, "tournament", "create", url, "--name", "桂林杯")
+    _ok(capsys, "tournament", "import-pairs", url, str(pairs))
+    _ok(capsys, "tournament", "draw", url, "--seed", "5")
+    out = _ok(capsys, "server", "publish", url)
+    assert "published 4 matches with their openings; 3 assigned" in out
+    with Tournament.open(url) as t:
+        first = t.matches()[0]
+        expected = t.opening_payload(first.match_id)
+    desk_url = hall.desk_urls[[d.table_label for d in hall.report.desks].index(first.table)]
+    with TournamentServer.open(desk_url) as desk:
+        assert desk.opening(first.match_id) == expected
+
+
+def test_records_pushed_under_a_desks_own_id_are_linked_on_the_server(
+    hall, tmp_path, capsys
+) -> None:
+    from referee_desk.store import TournamentFile
+    from referee_desk.store.jsonl import write_jsonl
+    from referee_desk.tournament.simulate import simulate_match
+
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    url = hall.organizer_url
+    _ok(capsys, "tournament", "create", url, "--name", "桂林杯", "--referees", "王磊")
+    _ok(capsys, "tournament", "import-pairs", url, str(pairs))
+    _ok(capsys, "tournament", "draw", url, "--seed", "7")
+    with Tournament.open(url) as t:
+        drawn_id = t.matches()[0].match_id
+        opening = t.opening_payload(drawn_id)
+    # The desk recorded the match under its own id and pushes it itself.
+    record = tmp_path / "own.jsonl"
+    write_jsonl(simulate_match("T1-第1场", opening, winner="EW"), record)
+    desk_copy = tmp_path / "desk.sqlite"
+    with TournamentFile.open(desk_copy) as tf:
+        tf.import_jsonl([record])
+    _run(capsys, "sync", str(desk_copy), hall.desk_urls[0])  # its seal waits for its key
+    with Tournament.open(url) as t:
+        assert "T1-第1场" in t.file.match_ids() and drawn_id not in t.outcomes()
+    out = _ok(capsys, "tournament", "import-records", url)
+    assert f"record T1-第1场 counts for {drawn_id}" in out
+    with Tournament.open(url) as t:
+        assert t.links() == {drawn_id: "T1-第1场"}
+        assert t.state().match(drawn_id).winner == t.state().match(drawn_id).pair_b
+
+
+def test_bad_addresses_are_one_line_and_write_nothing(hall, pg_cluster, capsys) -> None:
+    code, _, err = _run(capsys, "tournament", "standings", hall.organizer_url)
+    assert code == 1 and "no tournament here yet (create one first)" in err
+    wrong = hall.organizer_url.replace("@", "x@", 1)
+    code, _, err = _run(capsys, "tournament", "create", wrong, "--name", "杯")
+    assert code == 1 and "wrong password" in err and len(err.strip().splitlines()) == 1
+    code, _, err = _run(capsys, "export", "results", pg_cluster.url("postgres"), "-o", "x.pdf")
+    assert code == 1 and "not a Referee Desk database" in err
+    with TournamentServer.open(hall.organizer_url) as server:
+        assert server.count() == 0
