@@ -4,7 +4,8 @@ FILE is a tournament file, or the organizer's ``postgresql://`` address of a tou
 server holding the tournament: every action works the same on either.
 
 Actions: ``create``, ``add-pair``, ``import-pairs``, ``pairs``, ``draw``, ``assign``,
-``import-records``, ``link``, ``lots``, ``matches``, ``standings``, ``opening``, ``simulate``.
+``import-records``, ``link``, ``lots``, ``matches``, ``standings``, ``opening``, ``copy``,
+``simulate``.
 Every action prints one readable result; a refusal is one line on stderr, exit 1.
 """
 
@@ -99,9 +100,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("matches", help="list every match with its state")
     p.add_argument("file")
+    _follow_arguments(p)
 
     p = sub.add_parser("standings", help="group standings and final places")
     p.add_argument("file")
+    _follow_arguments(p)
+
+    p = sub.add_parser(
+        "copy",
+        help="copy the whole tournament into a new file or onto a server (and back, to archive)",
+    )
+    p.add_argument("file", help="the tournament to copy (file or organizer's address)")
+    p.add_argument("destination", help="a new file, or a server without a tournament")
 
     p = sub.add_parser("opening", help="print the match_opened payload for a table's desk")
     p.add_argument("file")
@@ -113,6 +123,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("file")
     p.add_argument("-o", "--out-dir", required=True, help="folder for one .jsonl per match")
     p.add_argument("--rounds", type=int, default=99, help="play at most this many waves")
+
+
+def _follow_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--follow",
+        action="store_true",
+        help="print again whenever a record changes (live on a server; Ctrl+C stops)",
+    )
+    p.add_argument("--count", type=int, help="with --follow: stop after this many reprints")
+
+
+def _maybe_follow(args: argparse.Namespace, show) -> int:
+    if not args.follow:
+        show()
+        return 0
+    from referee_desk.cli.follow import follow
+
+    return follow(args.file, show, count=args.count)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -301,6 +329,10 @@ def _lots(args: argparse.Namespace) -> int:
 
 
 def _matches(args: argparse.Namespace) -> int:
+    return _maybe_follow(args, lambda: _print_matches(args))
+
+
+def _print_matches(args: argparse.Namespace) -> None:
     from referee_desk.exports.labels import decision_text
     from referee_desk.exports.snapshot import take_snapshot
 
@@ -318,13 +350,17 @@ def _matches(args: argparse.Namespace) -> int:
             f"{s.status.value:<8} {names}{won}"
         )
     for p in snap.problems:
-        print(f"problem: {p}")
-    return 0
+        print(f"problem: {p}", flush=True)
 
 
 def _standings(args: argparse.Namespace) -> int:
+    return _maybe_follow(args, lambda: _print_standings(args))
+
+
+def _print_standings(args: argparse.Namespace) -> None:
     from referee_desk.exports.labels import tie_break_text
     from referee_desk.exports.snapshot import take_snapshot
+    from referee_desk.tournament.final_places import final_places
 
     with _open(args) as t:
         snap = take_snapshot(t)
@@ -341,10 +377,26 @@ def _standings(args: argparse.Namespace) -> int:
         for tied in st.needs_lots:
             print(f"  lots needed: pairs {list(tied)}")
     print("places:")
-    for pl in snap.state.places:
+    for pl in final_places(snap.state, snap.settings):
         p = snap.pair(pl.pair_id)
-        label = pl.note if pl.place == 0 else f"{pl.place}"
-        print(f"  {label:>8} #{pl.pair_id} {p.name if p else ''}")
+        label = f"{pl.first}" if pl.first == pl.last else f"{pl.first}–{pl.last}"
+        note = f"  ({pl.note})" if pl.note else ""
+        print(f"  {label:>8} #{pl.pair_id} {p.name if p else ''}{note}")
+    for p in snap.problems:
+        print(f"problem: {p}")
+    print(end="", flush=True)
+
+
+def _copy(args: argparse.Namespace) -> int:
+    from referee_desk.tournament.copying import copy_tournament
+
+    if not is_server_url(args.destination) and Path(args.destination).exists():
+        raise ValueError(f"{args.destination}: already exists")
+    with _open(args) as t:
+        report = copy_tournament(t, args.destination)
+    print(f"{_shown(args.file)} → {_shown(args.destination)}")
+    for line in report.lines():
+        print(line)
     return 0
 
 
@@ -407,5 +459,6 @@ ACTIONS = {
     "matches": _matches,
     "standings": _standings,
     "opening": _opening,
+    "copy": _copy,
     "simulate": _simulate,
 }

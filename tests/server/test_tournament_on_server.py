@@ -244,3 +244,76 @@ def test_bad_addresses_are_one_line_and_write_nothing(hall, pg_cluster, capsys) 
     assert code == 1 and "not a Referee Desk database" in err
     with TournamentServer.open(hall.organizer_url) as server:
         assert server.count() == 0
+
+
+def test_standings_follow_reprints_when_a_desks_record_lands(hall, tmp_path, capsys) -> None:
+    """Live standings: the organizer's terminal reprints as soon as a desk's match ends."""
+    import os
+    import sys
+    import time
+
+    from referee_desk.store import TournamentFile
+    from referee_desk.store.jsonl import write_jsonl
+    from referee_desk.store.postgres.sync import sync_file
+    from referee_desk.tournament.simulate import simulate_match
+
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    url = hall.organizer_url
+    _ok(capsys, "tournament", "create", url, "--name", "桂林杯", "--referees", "王磊")
+    _ok(capsys, "tournament", "import-pairs", url, str(pairs))
+    _ok(capsys, "tournament", "draw", url, "--seed", "7")
+    _ok(capsys, "server", "publish", url)
+    with Tournament.open(url) as t:
+        first = t.matches()[0]
+        opening = t.opening_payload(first.match_id)
+        loser = t.state().match(first.match_id).pair_b
+    watcher = subprocess.Popen(
+        [sys.executable, "-m", "referee_desk.cli.main", "tournament", "standings", url,
+         "--follow", "--count", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    try:
+        assert watcher.stdout is not None
+        assert watcher.stdout.readline().startswith("places:")  # the first view, nothing yet
+        time.sleep(0.5)  # (it listens before printing; this only lets it reach the wait)
+        record = tmp_path / "m.jsonl"
+        write_jsonl(simulate_match(first.match_id, opening, winner="NS"), record)
+        desk_file = tmp_path / "desk.sqlite"
+        with TournamentFile.open(desk_file) as tf:
+            tf.import_jsonl([record])
+        desk_url = hall.desk_urls[[d.table_label for d in hall.report.desks].index(first.table)]
+        sync_file(desk_file, desk_url)
+        out, err = watcher.communicate(timeout=60)
+    finally:
+        watcher.kill()
+    assert watcher.returncode == 0, err
+    assert out.splitlines()[0].startswith("---")
+    assert f"#{loser} " in out.split("places:")[1]  # the loser's place is now known
+
+
+def test_copy_puts_a_file_tournament_on_the_server_and_archives_it_back(
+    hall, tmp_path, capsys
+) -> None:
+    """Prepared at home in a file, run on the hall's server, archived into a file again."""
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    cup, sim = tmp_path / "cup.sqlite", tmp_path / "sim"
+    _build(capsys, str(cup), pairs, None, sim)
+    url = hall.organizer_url
+    out = _ok(capsys, "tournament", "copy", str(cup), url)
+    assert "copied 8 pairs, 7 drawn matches, 7 records" in out
+    archive = tmp_path / "archive.sqlite"
+    out = _ok(capsys, "tournament", "copy", url, str(archive))
+    assert "copied 8 pairs, 7 drawn matches, 7 records" in out
+    for action in ("standings", "matches", "pairs"):
+        views = {_ok(capsys, "tournament", action, w) for w in (str(cup), url, str(archive))}
+        assert len(views) == 1, action
+    with Tournament.open(cup) as a, Tournament.open(archive) as b:
+        assert (a.draw_seed, a.drawn_at, a.groups()) == (b.draw_seed, b.drawn_at, b.groups())
+        assert a.file.heads() == b.file.heads()  # every record, byte for byte (hash chain)
+    code, _, err = _run(capsys, "tournament", "copy", str(cup), url)
+    assert code == 1 and "already holds tournament" in err
+    code, _, err = _run(capsys, "tournament", "copy", url, str(archive))
+    assert code == 1 and "already exists" in err

@@ -1,0 +1,112 @@
+"""A whole tournament from one store into a new one: a file onto the server, or back.
+
+The organizer prepares a tournament at home in a file and puts it on the hall's server
+before the first round; after the last round the server's tournament goes into one
+file for the archive and the committee. Everything moves as it is, never re-derived:
+info, settings and ruleset (as frozen at the draw), the pairs with their ids, the draw
+row and its matches with their tables and referees, recorded lots, every record
+(checked and replayed by the store's import on the way in) and the links. A locked
+match's seal goes onto the server with it (the server checks it, as a desk's push); a
+file cannot take another store's seals, so a copy into a file says how many it left.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee_desk.store.jsonl import write_jsonl
+from referee_desk.tournament.errors import TournamentError
+from referee_desk.tournament.repository import Tournament
+
+#: The tables copied row for row, in an order their rows can be inserted in.
+ROW_TABLES = ("tournament_pairs", "tournament_draw", "tournament_matches", "tournament_lots")
+
+
+@dataclass(frozen=True, slots=True)
+class CopyReport:
+    pairs: int
+    matches: int
+    records: int
+    events: int
+    links: int
+    seals_sent: int
+    seals_left: int
+
+    def lines(self) -> list[str]:
+        out = [
+            f"copied {self.pairs} pairs, {self.matches} drawn matches, {self.records} records "
+            f"({self.events} events), {self.links} links"
+        ]
+        if self.seals_sent:
+            out.append(f"{self.seals_sent} seals sent (checked by the server)")
+        if self.seals_left:
+            out.append(
+                f"{self.seals_left} seals not copied: a file signs its own locks "
+                "(the source keeps them; verify it there)"
+            )
+        return out
+
+
+def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
+    """Copy ``source`` into ``destination`` (a new file or a server without a tournament)."""
+    dst = Tournament.create(destination, source.info, source.settings, source.ruleset)
+    try:
+        _copy_rows(source, dst)
+        events, seals_sent = _copy_records(source, dst)
+        links = source.links()
+        with dst.tables.transaction() as writer:
+            writer.executemany(
+                "INSERT INTO tournament_links VALUES (?, ?, ?, ?)",
+                source.tables.rows("SELECT * FROM tournament_links ORDER BY record_id"),
+            )
+        seals_left = 0 if dst.on_server else _locked(source)
+        return CopyReport(
+            pairs=len(source.pairs()),
+            matches=len(source.matches()),
+            records=len(source.file.match_ids()),
+            events=events,
+            links=len(links),
+            seals_sent=seals_sent,
+            seals_left=seals_left,
+        )
+    finally:
+        dst.close()
+
+
+def _copy_rows(source: Tournament, dst: Tournament) -> None:
+    """Pairs, the draw, its matches and lots, row for row, in one transaction."""
+    with dst.tables.transaction() as writer:
+        for table in ROW_TABLES:
+            rows = source.tables.rows(f"SELECT * FROM {table}")
+            if rows:
+                marks = ", ".join("?" * len(rows[0]))
+                writer.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+
+
+def _copy_records(source: Tournament, dst: Tournament) -> tuple[int, int]:
+    """(events copied, seals sent): a file's push onto a server, else an import."""
+    if dst.on_server and not source.on_server:
+        from referee_desk.store.postgres.seals import register_file_signers
+        from referee_desk.store.postgres.sync import push
+
+        register_file_signers(dst.file.server, source.file)  # the seals the file vouches for
+        report = push(source.file, dst.file.server)
+        if report.conflicts:
+            first = report.conflicts[0]
+            raise TournamentError(
+                f"match {first.match_id}, event {first.seq}: {first.reason} (copy stopped)"
+            )
+        return report.total_pushed, report.seals
+    ids = source.file.match_ids()
+    if not ids:
+        return 0, 0
+    with tempfile.TemporaryDirectory(prefix="referee-desk-copy-") as folder:
+        part = Path(folder) / "records.jsonl"
+        write_jsonl([e for m in ids for e in source.file.events(m)], part)
+        return dst.file.import_jsonl([part]).total_added, 0
+
+
+def _locked(source: Tournament) -> int:
+    return sum(1 for m in source.file.match_ids() if source.file.seal_info(m) is not None)
