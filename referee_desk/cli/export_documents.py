@@ -102,9 +102,12 @@ def export_bracket(args: argparse.Namespace) -> int:
         from referee_desk.exports.snapshot import take_snapshot
         from referee_desk.exports.xlsx_bracket import export_bracket_xlsx
 
+        options = _options(args)
         with _open(args.file) as t:
             snap = take_snapshot(t)
-        export_bracket_xlsx(snap, args.output, template=getattr(args, "template", None))
+        export_bracket_xlsx(
+            snap, args.output, template=getattr(args, "template", None), options=options
+        )
         return f"bracket sheet written: {args.output}" + _problems(snap)
 
     return _guard(work)

@@ -100,16 +100,18 @@ def export_bracket_xlsx(
         if progress:
             progress(done, steps, what)
 
-    _info_sheet(wb.create_sheet("赛事 Info"), snap)
+    _info_sheet(wb.create_sheet("赛事 Info"), snap, options)
     tick("info")
     if snap.ko():
-        add_tree_sheets(wb, snap, paper, lambda ws, t, c: _header(ws, snap, t, c), _footer(snap))
+        add_tree_sheets(
+            wb, snap, paper, lambda ws, t, c: _header(ws, snap, t, c, options), _footer(snap)
+        )
         for name in tree:
             tick(name)
     if snap.groups:
-        _groups_sheet(wb.create_sheet("小组 Groups"), snap)
+        _groups_sheet(wb.create_sheet("小组 Groups"), snap, options)
         tick("groups")
-    _matches_sheet(wb.create_sheet("全部比赛 Matches"), snap)
+    _matches_sheet(wb.create_sheet("全部比赛 Matches"), snap, options)
     tick("matches")
     stamp = options.printed_at.astimezone(UTC).replace(tzinfo=None, microsecond=0)
     wb.properties.creator = "Referee Desk 裁判台"
@@ -147,7 +149,9 @@ def _footer(snap: Snapshot) -> str:
     return compact_ruleset(snap.ruleset)
 
 
-def _header(ws: Worksheet, snap: Snapshot, title: str, columns: list[str]) -> None:
+def _header(
+    ws: Worksheet, snap: Snapshot, title: str, columns: list[str], options: PrintOptions
+) -> None:
     info = snap.info
     last = max(len(columns), 2)
     put(ws, 1, 1, f"{info.name} · {title}").font = TITLE_FONT
@@ -159,7 +163,7 @@ def _header(ws: Worksheet, snap: Snapshot, title: str, columns: list[str]) -> No
             info.venue,
             info.organizer,
             f"规则 ruleset {preset_title(snap.ruleset)}",
-            f"抽签 drawn {PrintOptions().local(snap.drawn_at, seconds=False)}",
+            f"抽签 drawn {options.local(snap.drawn_at, seconds=False)}",
         )
         if x
     )
@@ -203,8 +207,8 @@ def _boxed_merge(
 # -- sheets ---------------------------------------------------------------------------
 
 
-def _info_sheet(ws: Worksheet, snap: Snapshot) -> None:
-    _header(ws, snap, "赛事信息 Tournament", ["项目 Item", "内容 Value", "条款 Article"])
+def _info_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None:
+    _header(ws, snap, "赛事信息 Tournament", ["项目 Item", "内容 Value", "条款 Article"], options)
     info = snap.info
     rows: list[tuple[str, str, str]] = [
         ("赛事 Tournament", info.name, ""),
@@ -213,7 +217,7 @@ def _info_sheet(ws: Worksheet, snap: Snapshot) -> None:
         ("主办 Organizer", info.organizer, ""),
         ("赛制 Format", _format_text(snap), ""),
         ("排名规则 Tie-breaks", tie_break_text(snap.settings.tie_breaks), ""),
-        ("抽签 Draw", f"{PrintOptions().local(snap.drawn_at)} · seed {snap.draw_seed}", ""),
+        ("抽签 Draw", f"{options.local(snap.drawn_at)} · seed {snap.draw_seed}", ""),
         ("规则 Ruleset", preset_title(snap.ruleset), ""),
     ]
     rows += ruleset_rows(snap.ruleset)
@@ -284,12 +288,12 @@ def _slot_text(snap: Snapshot, s: MatchState, side: str) -> str:
 GROUP_PAGE_ROWS = 34
 
 
-def _groups_sheet(ws: Worksheet, snap: Snapshot) -> None:
+def _groups_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None:
     """Every group on one sheet, several per printed page, each a cross-table in rank order."""
     size = max((len(ids) for ids in snap.groups.values()), default=0)
     cols = ["名次 Rank", "选手 Pair", "俱乐部 Club", "赛 P", "胜 W", "负 L", "级差 Lv±", "抽签 Lot"]
     cols += [f"对 vs {k}" for k in range(1, size + 1)]
-    _header(ws, snap, "小组赛积分 Group standings", cols)
+    _header(ws, snap, "小组赛积分 Group standings", cols, options)
     r = HEADER_ROWS + 1
     page_start = r
     for name in snap.groups:
@@ -384,8 +388,8 @@ MATCH_COLUMNS = [
 ]
 
 
-def _matches_sheet(ws: Worksheet, snap: Snapshot) -> None:
-    _header(ws, snap, "全部比赛 Every match", MATCH_COLUMNS)
+def _matches_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None:
+    _header(ws, snap, "全部比赛 Every match", MATCH_COLUMNS, options)
     r = HEADER_ROWS + 1
     for s in snap.state.matches:
         o = s.outcome
