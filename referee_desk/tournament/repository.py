@@ -140,7 +140,11 @@ class Tournament:
 
         server = TournamentServer.open(str(path))
         try:
-            return cls(ServerRecords(server), ServerTables(server))
+            tables = ServerTables(server)
+            if not create and not tables.has_extension(EXTENSION_NAME):
+                # Reading a server makes nothing on it: only ``create`` adds our tables.
+                raise TournamentError(f"{server.shown}: no tournament here yet (create one first)")
+            return cls(ServerRecords(server), tables)
         except BaseException:
             server.close()
             raise

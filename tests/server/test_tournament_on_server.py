@@ -317,3 +317,15 @@ def test_copy_puts_a_file_tournament_on_the_server_and_archives_it_back(
     assert code == 1 and "already holds tournament" in err
     code, _, err = _run(capsys, "tournament", "copy", url, str(archive))
     assert code == 1 and "already exists" in err
+
+
+def test_reading_a_server_without_a_tournament_creates_nothing_on_it(hall, capsys) -> None:
+    for action in ("standings", "matches", "pairs"):
+        code, _, err = _run(capsys, "tournament", action, hall.organizer_url)
+        assert code == 1 and "no tournament here yet (create one first)" in err
+    with psycopg.connect(hall.organizer_url, autocommit=True) as organizer:
+        tables = organizer.execute(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = 'referee_desk_organizer' ORDER BY 1"
+        ).fetchall()
+    assert tables == [("extensions",)]
