@@ -12,7 +12,8 @@ import pytest
 from pypdf import PdfReader
 
 from referee_desk.cli.main import main
-from referee_desk.exports.pdf_match_report import export_match_report_pdf, step_points
+from referee_desk.exports.pdf_level_chart import step_points
+from referee_desk.exports.pdf_match_report import export_match_report_pdf
 from referee_desk.exports.print_options import fixed, parse_tz
 from referee_desk.exports.seal_status import file_fingerprint, seal_status
 from referee_desk.match import Recorder

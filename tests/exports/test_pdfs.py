@@ -11,7 +11,8 @@ from pypdf import PdfReader
 
 from referee_desk.exports import fonts
 from referee_desk.exports.fonts import FontError, choose_font
-from referee_desk.exports.pdf_match_report import export_match_report_pdf, level_points
+from referee_desk.exports.pdf_level_chart import level_points
+from referee_desk.exports.pdf_match_report import export_match_report_pdf
 from referee_desk.exports.pdf_results import export_results_pdf
 from referee_desk.exports.pdf_scoresheet import export_scoresheet_pdf, result_scale
 from referee_desk.exports.print_options import fixed

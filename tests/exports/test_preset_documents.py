@@ -23,7 +23,8 @@ from referee_desk.exports.labels import (
     ruleset_rows,
     value_text,
 )
-from referee_desk.exports.pdf_match_report import export_match_report_pdf, level_points
+from referee_desk.exports.pdf_level_chart import level_points
+from referee_desk.exports.pdf_match_report import export_match_report_pdf
 from referee_desk.exports.pdf_results import export_results_pdf
 from referee_desk.exports.pdf_round_pack import export_round_pack_pdf
 from referee_desk.exports.pdf_scoresheet import export_scoresheet_pdf, result_scale
