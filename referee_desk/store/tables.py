@@ -1,4 +1,4 @@
-"""Other layers' tables behind one interface, on either backend of the store.
+"""The store's one interface to other layers, on either backend: records and tables.
 
 The tournament layer keeps its organizer data (pairs, the draw, links …) beside the
 match records: in the SQLite file's own tables, or in the organizer's schema of the
@@ -16,9 +16,42 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    import os
+
+    from referee_desk.match.envelope import Event
+    from referee_desk.store.interchange import ImportReport
+    from referee_desk.store.seals import SealInfo
     from referee_desk.store.tournament_file import TournamentFile
 
 Params = Sequence[Any]
+
+
+class Records(Protocol):
+    """The match records of a store as the tournament layer reads them.
+
+    A ``TournamentFile`` is one; on the server, ``postgres.tournament_records.ServerRecords``.
+    """
+
+    @property
+    def path(self) -> Any: ...
+
+    @property
+    def read_only(self) -> bool: ...
+
+    @property
+    def key_fingerprint(self) -> str | None: ...
+
+    def match_ids(self) -> list[str]: ...
+
+    def events(self, match_id: str) -> list[Event]: ...
+
+    def heads(self) -> dict[str, tuple[int, str]]: ...
+
+    def seal_info(self, match_id: str) -> SealInfo | None: ...
+
+    def import_jsonl(self, paths: Sequence[str | os.PathLike[str]]) -> ImportReport: ...
+
+    def close(self) -> None: ...
 
 
 class TableWriter(Protocol):

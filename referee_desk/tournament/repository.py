@@ -14,11 +14,10 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.store.postgres.address import is_server_url
-from referee_desk.store.tables import FileTables, Tables
+from referee_desk.store.tables import FileTables, Records, Tables
 from referee_desk.store.tournament_file import TournamentFile, utc_now
 from referee_desk.tournament.elimination import build_elimination, round_count, round_label
 from referee_desk.tournament.errors import DrawError, PairError, TournamentError
@@ -52,9 +51,13 @@ class Tournament:
     our SQL in the same store.
     """
 
-    def __init__(self, file: TournamentFile | Any, tables: Tables | None = None) -> None:
+    def __init__(self, file: Records, tables: Tables | None = None) -> None:
         self.file = file
-        self.tables: Tables = tables if tables is not None else FileTables(file)
+        if tables is None:
+            if not isinstance(file, TournamentFile):
+                raise TypeError("a store other than a tournament file brings its own tables")
+            tables = FileTables(file)
+        self.tables: Tables = tables
         self.path = str(file.path)
         if not self.tables.read_only:
             migrate = migrate_schema if self.tables.dialect == "sqlite" else migrate_server_schema
