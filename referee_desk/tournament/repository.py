@@ -270,6 +270,12 @@ class Tournament:
         old = self.pair_map().get(pair.pair_id)
         if old is None:
             raise PairError(f"no pair {pair.pair_id} in this tournament")
+        pair = replace(
+            pair,
+            player1=validate_name(pair.player1, f"pair {pair.pair_id}, player 1"),
+            player2=validate_name(pair.player2, f"pair {pair.pair_id}, player 2"),
+            club=validate_name(pair.club, f"pair {pair.pair_id}, club"),
+        )
         if pair.seed != old.seed:
             self._refuse_if_drawn(f"change the seed of pair {pair.pair_id}")
             self._check_seed(pair)

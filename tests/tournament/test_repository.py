@@ -82,6 +82,19 @@ def test_pair_names_editable_after_draw_seed_not(tmp_path: Path) -> None:
         t.update_pair(Pair(p.pair_id, "张三丰", p.player2, "武当", 9))
 
 
+def test_an_edited_name_is_checked_as_an_entered_one(tmp_path: Path) -> None:
+    """As add_pair: no control characters, at most 60 characters; nothing changes."""
+    t = new(tmp_path)
+    p = t.pairs()[0]
+    with pytest.raises(PairError, match="control character"):
+        t.update_pair(Pair(p.pair_id, "张\x00三", p.player2, p.club, p.seed))
+    with pytest.raises(PairError, match="at most 60"):
+        t.update_pair(Pair(p.pair_id, p.player1, "李" * 61, p.club, p.seed))
+    assert t.pair_map()[p.pair_id] == p
+    t.update_pair(Pair(p.pair_id, "  张三丰 ", p.player2, p.club, p.seed))
+    assert t.pair_map()[p.pair_id].player1 == "张三丰"
+
+
 def test_same_draw_seed_same_draw(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
