@@ -96,6 +96,8 @@ class MainWindow(QMainWindow):
         self.tf: TournamentFile | None = None
         self.active_dialog: QDialog | None = None
         self.last_message = ""
+        # Shown after the title: the server address (without password) when on a server.
+        self.title_note = ""
 
         self.ui = Ui_MainWindow()
         self.ui.setupUi(self)
@@ -256,6 +258,11 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
 
     def retranslate(self) -> None:
+        self.setWindowTitle(
+            self.tr("Referee Desk — %1").replace("%1", self.title_note)
+            if self.title_note
+            else self.tr("Referee Desk")
+        )
         self.actionCommitteeSignIn.setText(self.tr("Committee sign-in…"))
         for key, dialog_class, action in self.violation_entries:
             title = dialog_class.title()
@@ -448,6 +455,9 @@ class MainWindow(QMainWindow):
         self.settings.window_state = self.saveState()
         self.settings.sync()
         self.close_tournament()
+        server = getattr(self, "organizer_server", None)  # ui.organizer.on_server
+        if server is not None:
+            server.close()
         super().closeEvent(event)
 
 

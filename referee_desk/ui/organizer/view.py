@@ -91,6 +91,10 @@ class OrganizerView(
     """(kind, path written)"""
     export_failed = Signal(str, str)
     """(kind, reason)"""
+    server_reload = Signal()
+    """F5 or the tab shown while on a server: its owner re-reads it (``on_server``)."""
+    server_left = Signal()
+    """The window opened a file while the view showed a server's tournament."""
 
     def __init__(
         self,
@@ -109,6 +113,9 @@ class OrganizerView(
         self.ui.problemsLabel.setStyleSheet(PROBLEM_STYLE)
         self._tf: TournamentFile | None = None
         self._owned: TournamentFile | None = None
+        # The tournament on a server this view shows (set by ``organizer.on_server``);
+        # while set, the view does not follow the window's file.
+        self.server_tournament: Tournament | None = None
         self.t: Tournament | None = None
         self.state: TournamentState | None = None
         self.active_dialog: QDialog | None = None
@@ -239,13 +246,25 @@ class OrganizerView(
         if self.window_ is None:
             return
         tf = self.window_.tf
+        if self.server_tournament is not None:
+            if tf is None:
+                return
+            self.server_left.emit()  # the window opened a file: the server's view ends
         if tf is not self._tf:
             self.attach(tf)
 
     def attach(self, tf: TournamentFile | None) -> None:
         """Show the tournament of ``tf`` (None: nothing open); the file is not closed here."""
+        self.server_tournament = None
         self._tf = tf
         self.t = Tournament(tf) if tf is not None and has_tournament(tf) else None
+        self.refresh()
+
+    def attach_server(self, t: Tournament | None) -> None:
+        """Show a tournament opened on a server (None: stop); its owner closes it."""
+        self.server_tournament = t
+        self._tf = None
+        self.t = t
         self.refresh()
 
     def open_file(self, path: str | Path) -> bool:
@@ -268,6 +287,9 @@ class OrganizerView(
 
     def reload(self) -> None:
         """Read the results again (after a desk recorded or the organizer imported)."""
+        if self.server_tournament is not None:
+            self.server_reload.emit()  # its owner re-reads, and reconnects when needed
+            return
         self.sync_with_window()
         if self.t is not None:
             self.t.invalidate()
