@@ -143,6 +143,10 @@ class MainWindow(QMainWindow):
         install_organizer(self)
         for widget in (*self.organizer.findChildren(QPushButton), self.organizer.ui.infoLabel):
             widget.setSizePolicy(QSizePolicy.Policy.Ignored, widget.sizePolicy().verticalPolicy())
+        # Ignored widths: the buttons share the row by stretch, else they get none at all.
+        buttons = self.organizer.ui.buttonsLayout
+        for index in range(buttons.count()):
+            buttons.setStretch(index, 1 if buttons.itemAt(index).widget() is not None else 0)
         install_sync_status(self)  # the server sync label and its background pusher
 
     # ------------------------------------------------------------------ setup

@@ -78,9 +78,18 @@ class DeskSettings:
 
     @server_url.setter
     def server_url(self, value: str) -> None:
+        """Keep the address; its password (when given) goes to the user-only file.
+
+        An address written without a password keeps the password known for it; ""
+        (no server) forgets the password of the address kept so far.
+        """
         split = split_password(value.strip())
-        if split.address:
+        if split.address and split.password is not None:
             self._passwords.put(split.address, split.password)
+        elif not split.address:
+            previous = self.server_address
+            if previous:
+                self._passwords.put(previous, None)
         self._qs.setValue("sync/server_url", split.address)
         self._qs.sync()
 

@@ -291,13 +291,22 @@ def test_the_organizer_on_a_hanging_server_keeps_the_window_alive(
     assert silent_server.knocked.wait(10)
     assert _events_flow(qtbot)
     assert owner.opening is not None and not owner.opening.finished
-    assert window.organizer.ui.titleLabel.text().startswith("Connecting to")
+    assert window.organizer.ui.titleLabel.text() == "Connecting to the server…"
+    assert window.organizer.ui.infoLabel.text() == url.replace(":pw@", ":***@")
     assert owner.label.text() == "Connecting…"
     silent_server.close()
     qtbot.waitUntil(lambda: owner.opening.finished, timeout=20000)
     assert "cannot be opened" in window.last_message
     assert "Traceback" not in window.last_message
     assert owner.label.text() == "Server not reached"
+    assert window.organizer.ui.titleLabel.text() == "The server's tournament cannot be opened"
+    window.message_box.close()
+    # F5 tries again (the server is still away: the same reason, nothing else).
+    before = owner.opening
+    window.organizer.action_refresh.trigger()
+    assert owner.opening is not before
+    qtbot.waitUntil(lambda: owner.opening.finished, timeout=20000)
+    assert "cannot be opened" in window.last_message
 
 
 def test_the_organizer_on_a_closed_port_gets_a_translated_reason(qtbot, bare_window, languages):
@@ -341,8 +350,14 @@ def test_the_password_lives_in_a_user_only_file(tmp_path, monkeypatch) -> None:
     again = DeskSettings(ini)
     assert again.server_url == url
     assert again.server_address == "postgresql://cup_t01@10.0.0.2:5432/cup"
+    # Written again without its password (the settings dialog shows it so): kept.
+    again.server_url = "postgresql://cup_t01@10.0.0.2:5432/cup"
+    assert DeskSettings(ini).server_url == url
     again.server_url = ""  # no server any more: the password is forgotten too
     assert DeskSettings(ini).server_url == ""
+    again.server_url = "postgresql://cup_t01@10.0.0.2:5432/cup"
+    assert DeskSettings(ini).server_url == "postgresql://cup_t01@10.0.0.2:5432/cup"
+    assert "s3cr" not in secret.read_text(encoding="utf-8")
 
 
 def test_an_old_setting_with_its_password_is_migrated(tmp_path, monkeypatch) -> None:
@@ -376,3 +391,16 @@ def test_a_desk_opened_on_its_address_keeps_no_password_in_the_settings(
     assert secret not in window.windowTitle()
     pusher = window.desk_sync.pusher
     assert pusher is not None and pusher.url == hall.desk_urls[0]
+
+
+def test_the_settings_dialog_shows_the_address_without_its_password(qtbot, bare_window):
+    from tests.ui.conftest import ok, trigger
+
+    window = bare_window
+    window.settings.server_url = "postgresql://cup_t01:pw9@10.0.0.2:5432/cup"
+    dialog = trigger(window, "actionSettings")
+    combo = dialog.ui.languageCombo
+    combo.setCurrentIndex(combo.findData(window.languages.current))
+    assert dialog.ui.serverUrlEdit.text() == "postgresql://cup_t01@10.0.0.2:5432/cup"
+    ok(dialog)
+    assert window.settings.server_url == "postgresql://cup_t01:pw9@10.0.0.2:5432/cup"

@@ -118,9 +118,7 @@ class OrganizerOnServer(QObject):
         tabs = self.w.organizer_tabs
         tabs.setCurrentWidget(self.view)
         self._show_placeholder(
-            QCoreApplication.translate("OrganizerView", "Connecting to %1…").replace(
-                "%1", redact(self.url)
-            )
+            QCoreApplication.translate("OrganizerView", "Connecting to the server…")
         )
         self.w.statusBar().showMessage(
             QCoreApplication.translate("OrganizerView", "Connecting to %1…").replace(
@@ -182,16 +180,15 @@ class OrganizerOnServer(QObject):
             QCoreApplication.translate("OrganizerView", "Server not reached"),
             QCoreApplication.translate(
                 "OrganizerView",
-                "The tournament on %1 cannot be opened:\n%2\n\nCheck that the server runs and "
-                "the address and password are right, then press F5 to try again.",
-            )
-            .replace("%1", redact(self.url))
-            .replace("%2", self.error),
+                "The tournament on the server cannot be opened:\n%1\n\nCheck that the server "
+                "runs and the address and password are right, then press F5 to try again.",
+            ).replace("%1", self.error),
         )
 
     def _show_placeholder(self, title: str) -> None:
-        self.view.ui.titleLabel.setText(title)
-        self.view.ui.infoLabel.setText(redact(self.url))
+        self.view.server_note = (title, redact(self.url))
+        if self.t is None:
+            self.view.attach_server(None)
 
     # -- reading again ----------------------------------------------------------------
     def reload(self) -> None:
@@ -236,9 +233,7 @@ class OrganizerOnServer(QObject):
             self.live.stop()
             self.live = None
         t, self.t = self.t, None
-        if self.view.server_tournament is t and t is not None:
-            self.view.server_tournament = None
-            self.view.t = None
+        self.view.leave_server()
         if t is not None:
             _close_quietly(t)
         self.w.title_note = ""

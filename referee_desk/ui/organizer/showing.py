@@ -42,7 +42,7 @@ class OrganizerDisplayMixin:
     """OrganizerView methods: showing the tournament."""
 
     def refresh(self) -> None:
-        on_server = self.server_tournament is not None
+        on_server = self.on_server
         if not on_server and self.window_ is not None and self.window_.tf is not self._tf:
             self._tf = self.window_.tf
             self.t = Tournament(self._tf) if self._tf and has_tournament(self._tf) else None
@@ -50,17 +50,23 @@ class OrganizerDisplayMixin:
         t = self.t
         self.state = None
         if t is None:
-            ui.titleLabel.setText(
-                QCoreApplication.translate("OrganizerView", "No tournament file open")
-                if self._tf is None
-                else QCoreApplication.translate("OrganizerView", "This file holds no tournament")
-            )
-            ui.infoLabel.setText(
-                QCoreApplication.translate(
-                    "OrganizerView",
-                    "Open a tournament file (File ▸ Open) or create a new tournament.",
+            if on_server:  # connecting, or the server not reached (its owner says which)
+                ui.titleLabel.setText(self.server_note[0])
+                ui.infoLabel.setText(self.server_note[1])
+            else:
+                ui.titleLabel.setText(
+                    QCoreApplication.translate("OrganizerView", "No tournament file open")
+                    if self._tf is None
+                    else QCoreApplication.translate(
+                        "OrganizerView", "This file holds no tournament"
+                    )
                 )
-            )
+                ui.infoLabel.setText(
+                    QCoreApplication.translate(
+                        "OrganizerView",
+                        "Open a tournament file (File ▸ Open) or create a new tournament.",
+                    )
+                )
             self.pairs_model.set_pairs([])
             self.matches_model.set_state([], {})
             self.scene.clear()
@@ -172,7 +178,7 @@ class OrganizerDisplayMixin:
         exists = t is not None
         drawn = exists and t.drawn
         writable = exists and not t.file.read_only
-        on_server = self.server_tournament is not None
+        on_server = self.on_server
         # A new tournament is a new file; the server's tournament is made with
         # ``referee-desk tournament create URL`` (the button says so).
         self.action_new.setEnabled(not on_server)

@@ -113,9 +113,11 @@ class OrganizerView(
         self.ui.problemsLabel.setStyleSheet(PROBLEM_STYLE)
         self._tf: TournamentFile | None = None
         self._owned: TournamentFile | None = None
-        # The tournament on a server this view shows (set by ``organizer.on_server``);
-        # while set, the view does not follow the window's file.
-        self.server_tournament: Tournament | None = None
+        # True while the view shows a server's tournament (``organizer.on_server`` owns
+        # it; ``t`` is None while connecting): the view does not follow the window's file.
+        self.on_server = False
+        # (title, info line) shown while the server's tournament is not open.
+        self.server_note = ("", "")
         self.t: Tournament | None = None
         self.state: TournamentState | None = None
         self.active_dialog: QDialog | None = None
@@ -246,26 +248,35 @@ class OrganizerView(
         if self.window_ is None:
             return
         tf = self.window_.tf
-        if self.server_tournament is not None:
+        if self.on_server:
             if tf is None:
                 return
             self.server_left.emit()  # the window opened a file: the server's view ends
+            self.leave_server()
         if tf is not self._tf:
             self.attach(tf)
 
     def attach(self, tf: TournamentFile | None) -> None:
         """Show the tournament of ``tf`` (None: nothing open); the file is not closed here."""
-        self.server_tournament = None
+        self.on_server = False
         self._tf = tf
         self.t = Tournament(tf) if tf is not None and has_tournament(tf) else None
         self.refresh()
 
     def attach_server(self, t: Tournament | None) -> None:
-        """Show a tournament opened on a server (None: stop); its owner closes it."""
-        self.server_tournament = t
+        """Show a tournament opened on a server (None: still connecting); its owner
+        (``organizer.on_server``) closes it."""
+        self.on_server = True
         self._tf = None
         self.t = t
         self.refresh()
+
+    def leave_server(self) -> None:
+        """The server's tournament is no longer shown (its owner closed it)."""
+        if self.on_server:
+            self.on_server = False
+            self.t = None
+            self.refresh()
 
     def open_file(self, path: str | Path) -> bool:
         """Alone (no main window): open a tournament file owned by this view."""
@@ -287,7 +298,7 @@ class OrganizerView(
 
     def reload(self) -> None:
         """Read the results again (after a desk recorded or the organizer imported)."""
-        if self.server_tournament is not None:
+        if self.on_server:
             self.server_reload.emit()  # its owner re-reads, and reconnects when needed
             return
         self.sync_with_window()

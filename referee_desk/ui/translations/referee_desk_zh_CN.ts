@@ -1877,6 +1877,10 @@
         <translation>未实时：连不上服务器，正在重试</translation>
     </message>
     <message>
+        <source>Connecting to the server…</source>
+        <translation>正在连接服务器…</translation>
+    </message>
+    <message>
         <source>Connecting to %1…</source>
         <translation>正在连接 %1…</translation>
     </message>
@@ -1889,12 +1893,12 @@
         <translation>无法打开服务器上的赛事</translation>
     </message>
     <message>
-        <source>The tournament on %1 cannot be opened:
-%2
+        <source>The tournament on the server cannot be opened:
+%1
 
 Check that the server runs and the address and password are right, then press F5 to try again.</source>
-        <translation>无法打开 %1 上的赛事：
-%2
+        <translation>无法打开服务器上的赛事：
+%1
 
 请确认服务器正在运行、地址和密码正确，然后按 F5 重试。</translation>
     </message>
