@@ -24,7 +24,7 @@ class _Answer(QObject):
     failed = Signal(object)
 
 
-class BackgroundCall:
+class BackgroundCall(QObject):
     """``work()`` on a thread; then ``on_done(result)`` or ``on_failed(error)`` on the GUI's.
 
     ``finished`` turns True on the interface thread once the answer was handled;
@@ -42,13 +42,15 @@ class BackgroundCall:
         name: str = "referee-desk-background",
         discard: Callable[[Any], None] | None = None,
     ) -> None:
+        # A QObject, so the queued answer's receiver lives (and dies) with ``parent``.
+        super().__init__(parent)
         self.work = work
         self.finished = False
         self.cancelled = False
         self._on_done = on_done
         self._on_failed = on_failed
         self._discard = discard
-        self._answer = _Answer(parent)
+        self._answer = _Answer(self)
         self._answer.done.connect(self._done, Qt.ConnectionType.QueuedConnection)
         self._answer.failed.connect(self._failed, Qt.ConnectionType.QueuedConnection)
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)

@@ -404,3 +404,45 @@ def test_the_settings_dialog_shows_the_address_without_its_password(qtbot, bare_
     assert dialog.ui.serverUrlEdit.text() == "postgresql://cup_t01@10.0.0.2:5432/cup"
     ok(dialog)
     assert window.settings.server_url == "postgresql://cup_t01:pw9@10.0.0.2:5432/cup"
+
+
+@pytest.mark.slow
+def test_the_view_follows_the_server_through_a_restart(qtbot, bare_window, pg_cluster, tmp_path):
+    """The server stops while the organizer watches: the view keeps what it showed, says
+    the server is not reached, and once the server is back reconnects on its own and
+    shows what the desks recorded meanwhile."""
+    import psycopg
+    from pg_cluster import find_bin_dir, start_cluster
+
+    from referee_desk.store.postgres.init import init_server
+
+    cluster = start_cluster(find_bin_dir())
+    try:
+        with psycopg.connect(cluster.url(), autocommit=True) as conn:
+            conn.execute("CREATE DATABASE cup")
+        report = init_server(cluster.url("cup"), list(TABLES))
+        url = report.organizer.url(cluster.url("cup"))
+        settings = Settings(format=Format.GROUPS_KNOCKOUT, group_count=2, advance_per_group=2)
+        with Tournament.create(
+            url, TournamentInfo(name="桂林杯", tables=TABLES, referees=("王磊",)), settings
+        ) as t:
+            t.add_pairs(PAIRS)
+            t.draw(7)
+        window = bare_window
+        owner = _open_organizer(qtbot, window, url)
+        cluster.stop("fast")
+        window.organizer.action_refresh.trigger()  # F5 while the server is away
+        qtbot.waitUntil(lambda: owner.label.text() == "Server not reached", timeout=20000)
+        assert window.organizer.ui.titleLabel.text() == "桂林杯"  # still shows what it read
+        cluster.start()
+        match_id, opening, _table = _first_ready(url)
+        record = tmp_path / "meanwhile.jsonl"
+        write_jsonl(simulate_match(match_id, opening, winner="NS"), record)
+        with Tournament.open(url) as other:
+            other.file.import_jsonl([record])
+        qtbot.waitUntil(lambda: sum(_wins(window).values()) == 1, timeout=30000)
+        qtbot.waitUntil(lambda: owner.label.text() == "Live", timeout=10000)
+    finally:
+        window.close()
+        cluster.stop("immediate")
+        cluster.remove()

@@ -32,7 +32,7 @@ class _Heard(QObject):
     heard = Signal()
 
 
-class LiveRefresh:
+class LiveRefresh(QObject):
     """Calls ``repaint()`` on the interface thread soon after events land on the server.
 
     ``heard`` counts the events the listener reported, ``repaints`` the repaints made;
@@ -42,18 +42,21 @@ class LiveRefresh:
     def __init__(self, url: str, repaint: Callable[[], None], parent: QObject) -> None:
         from referee_desk.store.postgres.listener import ListenerThread  # loads psycopg
 
+        # A QObject, so the queued signal's receiver lives (and dies) with the window.
+        super().__init__(parent)
         self.url = url
         self.repaint = repaint
         self.heard = 0
         self.repaints = 0
         self._pending = threading.Event()
-        self._bridge = _Heard(parent)
+        self._bridge = _Heard(self)
         self._bridge.heard.connect(self._schedule, Qt.ConnectionType.QueuedConnection)
-        self._timer = QTimer(parent)
+        self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._repaint_now)
         self._gap_ms = MIN_GAP_MS
         self._last_end = 0.0
+        self._stopped = False
         self.listener: ListenerThread = ListenerThread(
             url, self._on_event, on_connect=self._on_connect
         )
@@ -63,6 +66,9 @@ class LiveRefresh:
         return self
 
     def stop(self) -> None:
+        self._stopped = True  # a signal already queued finds nothing to do
+        with contextlib.suppress(RuntimeError, TypeError):
+            self._bridge.heard.disconnect(self._schedule)
         self._timer.stop()
         # The listener wakes every half second; a connect under way may take longer,
         # but the thread is a daemon and reports to nobody once stopped.
@@ -96,12 +102,14 @@ class LiveRefresh:
 
     # -- the interface thread ---------------------------------------------------------
     def _schedule(self) -> None:
-        if self._timer.isActive():
+        if self._stopped or self._timer.isActive():
             return
         since = (time.monotonic() - self._last_end) * 1000
         self._timer.start(max(0, int(self._gap_ms - since)))
 
     def _repaint_now(self) -> None:
+        if self._stopped:
+            return
         self._pending.clear()  # events from now on ask for another repaint
         began = time.monotonic()
         self.repaint()
