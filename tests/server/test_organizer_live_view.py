@@ -446,3 +446,19 @@ def test_the_view_follows_the_server_through_a_restart(qtbot, bare_window, pg_cl
         window.close()
         cluster.stop("immediate")
         cluster.remove()
+
+
+def test_the_match_tab_on_the_organizers_address_says_where_matches_are_recorded(
+    qtbot, bare_window, server_cup, languages
+):
+    from tests.ui.conftest import trigger
+
+    window = bare_window
+    _open_organizer(qtbot, window, server_cup)
+    assert trigger(window, "actionOpenMatch") is None  # no match chooser: no file here
+    assert "recorded at the tables' desks" in window.last_message
+    assert window.organizer_tabs.currentWidget() is window.organizer_tabs.match_view
+    window.message_box.close()
+    languages.apply("zh_CN")
+    trigger(window, "actionOpenMatch")
+    assert "各桌" in window.last_message
