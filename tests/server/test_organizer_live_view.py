@@ -281,7 +281,7 @@ def test_a_desk_on_a_hanging_server_records_at_once(qtbot, bare_window, silent_s
 
 
 def test_the_organizer_on_a_hanging_server_keeps_the_window_alive(
-    qtbot, bare_window, silent_server
+    qtbot, bare_window, silent_server, languages
 ):
     from referee_desk.ui.organizer.on_server import open_organizer_on_server
 
@@ -300,6 +300,10 @@ def test_the_organizer_on_a_hanging_server_keeps_the_window_alive(
     assert "Traceback" not in window.last_message
     assert owner.label.text() == "Server not reached"
     assert window.organizer.ui.titleLabel.text() == "The server's tournament cannot be opened"
+    languages.apply("zh_CN")  # the placeholder follows the language
+    assert window.organizer.ui.titleLabel.text() == "无法打开服务器上的赛事"
+    assert owner.label.text() == "连不上服务器"
+    languages.apply("en")
     window.message_box.close()
     # F5 tries again (the server is still away: the same reason, nothing else).
     before = owner.opening

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
 from referee_desk.store.postgres.address import redact
@@ -117,9 +117,7 @@ class OrganizerOnServer(QObject):
         self.w.retranslate()
         tabs = self.w.organizer_tabs
         tabs.setCurrentWidget(self.view)
-        self._show_placeholder(
-            QCoreApplication.translate("OrganizerView", "Connecting to the server…")
-        )
+        self._show_placeholder(QT_TRANSLATE_NOOP("OrganizerView", "Connecting to the server…"))
         self.w.statusBar().showMessage(
             QCoreApplication.translate("OrganizerView", "Connecting to %1…").replace(
                 "%1", redact(self.url)
@@ -173,7 +171,7 @@ class OrganizerOnServer(QObject):
         if self.t is not None:  # a reconnection failed: keep showing what was read
             return
         self._show_placeholder(
-            QCoreApplication.translate("OrganizerView", "The server's tournament cannot be opened")
+            QT_TRANSLATE_NOOP("OrganizerView", "The server's tournament cannot be opened")
         )
         self.w.statusBar().clearMessage()
         self.w.show_message(
@@ -186,6 +184,8 @@ class OrganizerOnServer(QObject):
         )
 
     def _show_placeholder(self, title: str) -> None:
+        """The view's title while no tournament is shown (``title`` untranslated: the view
+        translates it, again on a language change)."""
         self.view.server_note = (title, redact(self.url))
         if self.t is None:
             self.view.attach_server(None)

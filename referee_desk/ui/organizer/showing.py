@@ -51,7 +51,9 @@ class OrganizerDisplayMixin:
         self.state = None
         if t is None:
             if on_server:  # connecting, or the server not reached (its owner says which)
-                ui.titleLabel.setText(self.server_note[0])
+                ui.titleLabel.setText(
+                    QCoreApplication.translate("OrganizerView", self.server_note[0])
+                )
                 ui.infoLabel.setText(self.server_note[1])
             else:
                 ui.titleLabel.setText(

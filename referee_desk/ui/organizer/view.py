@@ -116,7 +116,8 @@ class OrganizerView(
         # True while the view shows a server's tournament (``organizer.on_server`` owns
         # it; ``t`` is None while connecting): the view does not follow the window's file.
         self.on_server = False
-        # (title, info line) shown while the server's tournament is not open.
+        # (title in English, translated when shown; info line) while the server's
+        # tournament is not open.
         self.server_note = ("", "")
         self.t: Tournament | None = None
         self.state: TournamentState | None = None
