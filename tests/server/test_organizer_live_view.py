@@ -466,3 +466,29 @@ def test_the_match_tab_on_the_organizers_address_says_where_matches_are_recorded
     languages.apply("zh_CN")
     trigger(window, "actionOpenMatch")
     assert "各桌" in window.last_message
+
+
+def test_referee_desk_url_tells_the_organizers_address_from_a_tables(
+    qtbot, bare_window, server_cup, hall, tmp_path, languages
+):
+    """``referee-desk URL``: a table's address opens its journal at once (no waiting for
+    the server); any other address is asked, and the organizer's shows the tournament."""
+    from referee_desk.ui.app import open_desk
+    from referee_desk.ui.main_window import MainWindow
+    from referee_desk.ui.server_desk import names_a_table
+
+    assert names_a_table(hall.desk_urls[0]) and not names_a_table(server_cup)
+    open_desk(bare_window, server_cup)
+    owner = bare_window.organizer_server
+    qtbot.waitUntil(lambda: owner.t is not None, timeout=20000)
+    assert bare_window.tf is None and bare_window.organizer.t is owner.t
+    desk = MainWindow(DeskSettings(tmp_path / "desk2.ini"), languages)
+    qtbot.addWidget(desk)
+    desk.show()
+    open_desk(desk, hall.desk_urls[1])
+    assert desk.tf is not None  # the journal, before any answer from the server
+    assert not hasattr(desk, "organizer_server")
+    qtbot.waitUntil(lambda: desk.desk_start.finished, timeout=20000)
+    if desk.active_dialog is not None:
+        desk.active_dialog.reject()
+    desk.close()

@@ -206,6 +206,11 @@ class OrganizerOnServer(QObject):
             self.view.refresh()
         except Exception as error:  # a lost server must not take the window down
             self.failed_reads += 1
+            if not isinstance(error, ValueError) and self._connection_lost(t):
+                from referee_desk.store.postgres.errors import ServerUnreachable
+
+                line = " ".join(str(error).split())
+                error = ServerUnreachable(f"{t.path}: lost the server: {line}")
             self.error = refusal_message(error) if isinstance(error, ValueError) else str(error)
             self.w.statusBar().showMessage(
                 QCoreApplication.translate(
