@@ -124,6 +124,19 @@ def test_the_organizers_address_opens_the_servers_tournament(qtbot, bare_window,
     assert "server" in view.ui.newButton.toolTip()
 
 
+def test_the_servers_tournament_in_chinese(qtbot, bare_window, server_cup, languages):
+    window = bare_window
+    owner = _open_organizer(qtbot, window, server_cup)
+    languages.apply("zh_CN")
+    view = window.organizer
+    qtbot.waitUntil(lambda: owner.label.text() == "实时", timeout=5000)
+    assert view.ui.infoLabel.text().startswith("在服务器 postgresql://")
+    assert "服务器上的赛事" in view.ui.newButton.toolTip()
+    assert window.windowTitle().startswith("裁判台 — ")
+    assert window.organizer_tabs.tabText(1) == "赛事"
+    assert "各桌记录时成绩随即刷新" in owner.label.toolTip()
+
+
 def test_a_desks_push_repaints_the_standings_without_a_click(
     qtbot, bare_window, server_cup, hall, tmp_path
 ):

@@ -129,8 +129,10 @@ class OrganizerOnServer(QObject):
 
     # -- opening ----------------------------------------------------------------------
     def _open(self) -> None:
-        if self.opening is not None and not self.opening.finished:
-            return
+        if self.opening is not None:
+            if not self.opening.finished:
+                return
+            self.opening.deleteLater()  # answered: a new attempt replaces it
         self.opening = BackgroundCall(
             lambda: open_server_tournament(self.url),
             self._opened,
