@@ -505,3 +505,24 @@ def test_referee_desk_url_tells_the_organizers_address_from_a_tables(
     if desk.active_dialog is not None:
         desk.active_dialog.reject()
     desk.close()
+
+
+def test_a_server_without_a_tournament_says_how_to_make_one(qtbot, bare_window, hall, capsys):
+    from referee_desk.cli.main import main
+    from referee_desk.ui.organizer.on_server import open_organizer_on_server
+
+    window = bare_window
+    owner = open_organizer_on_server(window, hall.organizer_url)
+    qtbot.waitUntil(lambda: owner.opening.finished, timeout=20000)
+    assert owner.t is None and owner.no_tournament
+    assert "holds no tournament yet" in window.last_message
+    assert "referee-desk tournament create" in window.last_message
+    assert owner.label.text() == "No tournament on the server"
+    window.message_box.close()
+    # The organizer creates it from the command line, then presses F5.
+    assert main(["tournament", "create", hall.organizer_url, "--name", "桂林杯"]) == 0
+    capsys.readouterr()
+    window.organizer.action_refresh.trigger()
+    qtbot.waitUntil(lambda: owner.t is not None, timeout=20000)
+    assert window.organizer.ui.titleLabel.text() == "桂林杯"
+    assert owner.live is not None

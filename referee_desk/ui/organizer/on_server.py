@@ -30,15 +30,24 @@ if TYPE_CHECKING:
 TABLE_ADDRESS = "table"
 
 
+# What the worker answers for a server set up but without a tournament yet.
+NO_TOURNAMENT = "none"
+
+
 def open_server_tournament(url: str) -> Tournament | str:
-    """On the worker: the tournament of the organizer's address, or ``TABLE_ADDRESS``."""
+    """On the worker: the tournament of the organizer's address, ``TABLE_ADDRESS`` for a
+    table's, ``NO_TOURNAMENT`` when none was created on the server yet."""
     from referee_desk.store.postgres.server import TournamentServer
+    from referee_desk.tournament.errors import TournamentError
     from referee_desk.tournament.repository import Tournament
 
     with TournamentServer.open(url) as probe:
         if probe.is_desk:
             return TABLE_ADDRESS
-    return Tournament.open(url)
+    try:
+        return Tournament.open(url)
+    except TournamentError:  # the server's connection is closed by Tournament.open
+        return NO_TOURNAMENT
 
 
 def _close_quietly(result: Any) -> None:
@@ -60,7 +69,11 @@ class LiveStatusLabel(QLabel):
         owner = self.owner
         shown = redact(owner.url)
         live = owner.live
-        if owner.error is not None:
+        if owner.error is not None and owner.no_tournament:
+            text = QCoreApplication.translate("OrganizerView", "No tournament on the server")
+            tip = owner.error
+            colour = "#8a5a00"
+        elif owner.error is not None:
             text = QCoreApplication.translate("OrganizerView", "Server not reached")
             tip = owner.error
             colour = "#b71c1c"
@@ -103,6 +116,7 @@ class OrganizerOnServer(QObject):
         self.opening: BackgroundCall | None = None
         # Why the server's tournament is not shown (translated), or None.
         self.error: str | None = None
+        self.no_tournament = False  # the server answered, but holds no tournament yet
         self.failed_reads = 0
         self.label = LiveStatusLabel(self, window)
         window.statusBar().addPermanentWidget(self.label)
@@ -150,11 +164,24 @@ class OrganizerOnServer(QObject):
             self.w.organizer_tabs.setCurrentWidget(self.w.organizer_tabs.match_view)
             open_desk_on_server(self.w, self.url)
             return
+        if result == NO_TOURNAMENT:
+            self._not_opened(
+                ValueError(
+                    QCoreApplication.translate(
+                        "OrganizerView",
+                        "the server holds no tournament yet: create it with "
+                        "referee-desk tournament create %1 --name …",
+                    ).replace("%1", redact(self.url))
+                ),
+                no_tournament=True,
+            )
+            return
         assert not isinstance(result, str)
         old, self.t = self.t, result
         if old is not None:
             _close_quietly(old)
         self.error = None
+        self.no_tournament = False
         self.failed_reads = 0
         self.view.attach_server(result)
         self.w.statusBar().showMessage(
@@ -167,7 +194,8 @@ class OrganizerOnServer(QObject):
             self.live = LiveRefresh(self.url, self.reload, self).start()
         self.label.paint()
 
-    def _not_opened(self, error: BaseException) -> None:
+    def _not_opened(self, error: BaseException, *, no_tournament: bool = False) -> None:
+        self.no_tournament = no_tournament
         self.error = refusal_message(error) if isinstance(error, ValueError) else str(error)
         self.label.paint()
         if self.t is not None:  # a reconnection failed: keep showing what was read
@@ -176,14 +204,19 @@ class OrganizerOnServer(QObject):
             QT_TRANSLATE_NOOP("OrganizerView", "The server's tournament cannot be opened")
         )
         self.w.statusBar().clearMessage()
-        self.w.show_message(
-            QCoreApplication.translate("OrganizerView", "Server not reached"),
-            QCoreApplication.translate(
+        if no_tournament:
+            title = QCoreApplication.translate("OrganizerView", "No tournament on the server")
+            text = QCoreApplication.translate(
+                "OrganizerView", "The server is set up, but %1.\n\nPress F5 once it is created."
+            )
+        else:
+            title = QCoreApplication.translate("OrganizerView", "Server not reached")
+            text = QCoreApplication.translate(
                 "OrganizerView",
                 "The tournament on the server cannot be opened:\n%1\n\nCheck that the server "
                 "runs and the address and password are right, then press F5 to try again.",
-            ).replace("%1", self.error),
-        )
+            )
+        self.w.show_message(title, text.replace("%1", self.error))
 
     def _show_placeholder(self, title: str) -> None:
         """The view's title while no tournament is shown (``title`` untranslated: the view

@@ -1865,6 +1865,10 @@
         <translation>双击比赛的“桌”或“裁判”一栏进行安排。</translation>
     </message>
     <message>
+        <source>No tournament on the server</source>
+        <translation>服务器上还没有赛事</translation>
+    </message>
+    <message>
         <source>Server not reached</source>
         <translation>连不上服务器</translation>
     </message>
@@ -1893,12 +1897,24 @@
         <translation>正在连接 %1…</translation>
     </message>
     <message>
+        <source>the server holds no tournament yet: create it with referee-desk tournament create %1 --name …</source>
+        <translation>服务器上还没有赛事：请用 referee-desk tournament create %1 --name … 建立</translation>
+    </message>
+    <message>
         <source>Tournament on the server: %1</source>
         <translation>服务器上的赛事：%1</translation>
     </message>
     <message>
         <source>The server&apos;s tournament cannot be opened</source>
         <translation>无法打开服务器上的赛事</translation>
+    </message>
+    <message>
+        <source>The server is set up, but %1.
+
+Press F5 once it is created.</source>
+        <translation>服务器已设置好，但%1。
+
+建立后按 F5。</translation>
     </message>
     <message>
         <source>The tournament on the server cannot be opened:
