@@ -1,8 +1,10 @@
 """``referee-desk [FILE]``: the desk's entry point.
 
 With FILE the desk opens that tournament file (created when missing) and asks which
-match to open and who referees it. Without FILE it builds the sample tournament in a
-temporary folder and opens a live sample match at once.
+match to open and who referees it. With a table's ``postgresql://`` address it records
+into that desk's journal and syncs it; with the organizer's address it shows the
+server's tournament in the Tournament tab, refreshed live. Without FILE it builds the
+sample tournament in a temporary folder and opens a live sample match at once.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication
 
+from referee_desk.store.postgres.address import is_server_url
 from referee_desk.ui.language import LanguageManager
 from referee_desk.ui.main_window import MainWindow
 from referee_desk.ui.sample import build_sample_tournament, liveliest_match, start_live_demo
@@ -26,7 +29,10 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "file",
         nargs="?",
-        help="tournament file (.sqlite), created when missing, or the desk's postgresql:// address",
+        help=(
+            "tournament file (.sqlite), created when missing, or a postgresql:// address "
+            "(a table's: record and sync; the organizer's: the live tournament)"
+        ),
     )
     parser.add_argument("--language", choices=LANGUAGES, help="interface language for this run")
     parser.add_argument("--settings", help="INI file for preferences (default: the user's)")
@@ -35,10 +41,15 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 def open_desk(window: MainWindow, file: str | None) -> None:
     """Open FILE (then the match chooser), or the sample tournament with a match open."""
-    if file and file.startswith(("postgresql://", "postgres://")):  # the tournament server
-        from referee_desk.ui.sync_status import open_desk_on_server
+    if file and is_server_url(file):  # the tournament server: a table's or the organizer's
+        from referee_desk.ui.server_desk import names_a_table, open_desk_on_server
 
-        open_desk_on_server(window, file)
+        if names_a_table(file):
+            open_desk_on_server(window, file)
+        else:
+            from referee_desk.ui.organizer.on_server import open_organizer_on_server
+
+            open_organizer_on_server(window, file)
         return
     if file:
         if window.open_tournament(Path(file)):

@@ -40,6 +40,18 @@ class MatchController:
         return session
 
     def _need_file(self) -> bool:
+        organizer = getattr(self.w, "organizer", None)
+        if self.w.tf is None and organizer is not None and organizer.on_server:
+            self.w.show_message(
+                QCoreApplication.translate("MainWindow", "The tournament on the server"),
+                QCoreApplication.translate(
+                    "MainWindow",
+                    "This window shows the tournament on the server (the organizer's "
+                    "address): matches are recorded at the tables' desks, each opened "
+                    "with its table's address. Open a file (File ▸ Open) to record here.",
+                ),
+            )
+            return False
         if self.w.tf is None:
             self.w.show_message(
                 QCoreApplication.translate("MainWindow", "No file"),

@@ -35,7 +35,7 @@ class DeskPreferences:
         def done(result: int) -> None:
             if result == QDialog.DialogCode.Accepted:
                 self.w.settings.bottom_seat = dialog.bottom_seat
-                if dialog.server_url != self.w.settings.server_url:
+                if dialog.server_url != self.w.settings.server_address:
                     self.w.settings.server_url = dialog.server_url
                     self.w.desk_sync.restart()
                 if dialog.language != self.w.languages.current:

@@ -96,6 +96,8 @@ class MainWindow(QMainWindow):
         self.tf: TournamentFile | None = None
         self.active_dialog: QDialog | None = None
         self.last_message = ""
+        # Shown after the title: the server address (without password) when on a server.
+        self.title_note = ""
 
         self.ui = Ui_MainWindow()
         self.ui.setupUi(self)
@@ -141,6 +143,10 @@ class MainWindow(QMainWindow):
         install_organizer(self)
         for widget in (*self.organizer.findChildren(QPushButton), self.organizer.ui.infoLabel):
             widget.setSizePolicy(QSizePolicy.Policy.Ignored, widget.sizePolicy().verticalPolicy())
+        # Ignored widths: the buttons share the row by stretch, else they get none at all.
+        buttons = self.organizer.ui.buttonsLayout
+        for index in range(buttons.count()):
+            buttons.setStretch(index, 1 if buttons.itemAt(index).widget() is not None else 0)
         install_sync_status(self)  # the server sync label and its background pusher
 
     # ------------------------------------------------------------------ setup
@@ -256,6 +262,11 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
 
     def retranslate(self) -> None:
+        self.setWindowTitle(
+            self.tr("Referee Desk — %1").replace("%1", self.title_note)
+            if self.title_note
+            else self.tr("Referee Desk")
+        )
         self.actionCommitteeSignIn.setText(self.tr("Committee sign-in…"))
         for key, dialog_class, action in self.violation_entries:
             title = dialog_class.title()
@@ -448,6 +459,9 @@ class MainWindow(QMainWindow):
         self.settings.window_state = self.saveState()
         self.settings.sync()
         self.close_tournament()
+        server = getattr(self, "organizer_server", None)  # ui.organizer.on_server
+        if server is not None:
+            server.close()
         super().closeEvent(event)
 
 

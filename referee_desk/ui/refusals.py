@@ -29,6 +29,15 @@ from referee_desk.store import (
     StoreWriteError,
     UnreadableFile,
 )
+from referee_desk.store.postgres.errors import (
+    BadServerAddress,
+    NotARefereeDeskServer,
+    ServerError,
+    ServerLoginRefused,
+    ServerRefused,
+    ServerSchemaMismatch,
+    ServerUnreachable,
+)
 from referee_desk.tournament.errors import (
     DrawError,
     ImportConflictError,
@@ -110,6 +119,36 @@ def _by_class(error: BaseException) -> str:
     return QCoreApplication.translate("Refusals", "the tournament file refused the entry")
 
 
+def _server_by_class(error: ServerError) -> str:
+    """A tournament server's refusal by kind, with the address (never its password)."""
+    if isinstance(error, ServerUnreachable):
+        text = QCoreApplication.translate(
+            "Refusals", "cannot reach the server (is it running? right address and port?)"
+        )
+    elif isinstance(error, ServerLoginRefused):
+        text = QCoreApplication.translate(
+            "Refusals", "the server refused the login (user name, password or database wrong)"
+        )
+    elif isinstance(error, BadServerAddress):
+        text = QCoreApplication.translate(
+            "Refusals", "not a server address: write postgresql://user:password@host:port/database"
+        )
+    elif isinstance(error, NotARefereeDeskServer):
+        text = QCoreApplication.translate(
+            "Refusals", "this database is not a Referee Desk server (run referee-desk server init)"
+        )
+    elif isinstance(error, ServerSchemaMismatch):
+        text = QCoreApplication.translate(
+            "Refusals", "the server was set up by another version of Referee Desk"
+        )
+    elif isinstance(error, ServerRefused):
+        text = QCoreApplication.translate("Refusals", "the server refused this")
+    else:
+        text = QCoreApplication.translate("Refusals", "the tournament server answered an error")
+    found = re.match(r"^(\S+://\S+): ", str(error))
+    return f"{text}（{found.group(1)}）" if found else text
+
+
 def _tournament_by_class(error: TournamentError) -> str:
     """The tournament layer's refusals (unkeyed) by kind, with the names they quote."""
     if isinstance(error, PairError):
@@ -154,6 +193,8 @@ def refusal_message(error: BaseException) -> str:
                 return worded
         if english:
             return str(error)
+        if isinstance(error, ServerError):
+            return _server_by_class(error)
         return _by_class(error)
     if isinstance(error, CardNotationError):
         if english:

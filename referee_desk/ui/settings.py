@@ -10,6 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings
 
 from referee_desk.rules.seats import Seat
+from referee_desk.ui.server_password import PasswordFile, join_password, split_password
 
 #: Languages the desk ships; the first is the default (Simplified Chinese).
 LANGUAGES: tuple[str, ...] = ("zh_CN", "en")
@@ -19,13 +20,15 @@ _APPLICATION = "referee-desk"
 
 
 class DeskSettings:
-    """Typed get/set of every preference: language, last file, layout, seat rotation."""
+    """Typed get/set of every preference: language, last file, layout, seat rotation, server."""
 
     def __init__(self, ini_path: str | Path | None = None) -> None:
         if ini_path is None:
             self._qs = QSettings(_ORGANIZATION, _APPLICATION)
         else:
             self._qs = QSettings(str(ini_path), QSettings.Format.IniFormat)
+        # The server password's own file (``<config>/server-passwords.json``, mode 0600).
+        self._passwords = PasswordFile()
 
     def sync(self) -> None:
         self._qs.sync()
@@ -60,12 +63,40 @@ class DeskSettings:
 
     @property
     def server_url(self) -> str:
-        """The tournament server this desk pushes to (``postgresql://…``); "" for none."""
-        return str(self._qs.value("sync/server_url", ""))
+        """The tournament server this desk pushes to (``postgresql://…``); "" for none.
+
+        The settings keep the address without its password; the password is in the
+        user-only file of ``server_password``. An older setting that still holds the
+        password is moved there on first read.
+        """
+        stored = str(self._qs.value("sync/server_url", ""))
+        split = split_password(stored)
+        if split.password is not None:  # written by an older desk: migrate
+            self.server_url = stored
+            return stored
+        return join_password(stored, self._passwords.get(stored)) if stored else ""
 
     @server_url.setter
     def server_url(self, value: str) -> None:
-        self._qs.setValue("sync/server_url", value.strip())
+        """Keep the address; its password (when given) goes to the user-only file.
+
+        An address written without a password keeps the password known for it; ""
+        (no server) forgets the password of the address kept so far.
+        """
+        split = split_password(value.strip())
+        if split.address and split.password is not None:
+            self._passwords.put(split.address, split.password)
+        elif not split.address:
+            previous = self.server_address
+            if previous:
+                self._passwords.put(previous, None)
+        self._qs.setValue("sync/server_url", split.address)
+        self._qs.sync()
+
+    @property
+    def server_address(self) -> str:
+        """The server address as the settings keep it: without the password."""
+        return split_password(str(self._qs.value("sync/server_url", ""))).address
 
     @property
     def bottom_seat(self) -> Seat:

@@ -163,50 +163,6 @@ class DeskSync:
         self.label.show_state(state, pusher.url, pusher.last_error)
 
 
-def open_desk_on_server(window: MainWindow, url: str) -> bool:
-    """``referee-desk URL``: record into this desk's journal file and sync it with URL.
-
-    The journal (one file per server, database and desk, in the config folder) is the
-    desk's offline record; the drawn openings the organizer published for this desk are
-    pulled into it (when the server answers), then the match chooser opens. Unreachable,
-    the desk works from the journal and pushes once the server is back.
-    """
-    from referee_desk.store import keys
-    from referee_desk.store.postgres.errors import ServerError
-    from referee_desk.store.postgres.server import TournamentServer
-    from referee_desk.store.postgres.sync import journal_path, pull_openings
-
-    path = journal_path(url, keys.config_dir() / "journals")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    window.settings.server_url = url
-    if not window.open_tournament(path):
-        return False
-    assert window.tf is not None
-    try:
-        with TournamentServer.open(url) as server:
-            pulled = pull_openings(window.tf, server)
-    except (ServerError, OSError) as error:
-        window.show_message(
-            QCoreApplication.translate("SyncStatus", "Server not reached"),
-            QCoreApplication.translate(
-                "SyncStatus",
-                "The drawn matches could not be fetched: %1\nThis desk records into %2 and "
-                "sends it when the server answers.",
-            )
-            .replace("%1", str(error))
-            .replace("%2", str(path)),
-        )
-        return True
-    window.desk_sync.wake()
-    window.statusBar().showMessage(
-        QCoreApplication.translate(
-            "SyncStatus", "%1 drawn matches fetched from the server"
-        ).replace("%1", str(len(pulled)))
-    )
-    window.open_match_dialog()
-    return True
-
-
 def install_sync_status(window: MainWindow) -> DeskSync:
     """Put the sync label in the window's status bar; ``window.desk_sync`` owns it."""
     window.desk_sync = DeskSync(window)

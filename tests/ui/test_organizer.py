@@ -756,3 +756,15 @@ def test_level_two_of_the_presets_is_shown_as_two() -> None:
     assert level_text(-1) == "2"
     assert level_text(0) == "3"
     assert level_text(11) == "A"
+
+
+def test_the_organizer_buttons_share_the_row_on_a_small_screen(qtbot, window) -> None:
+    """Their widths are ignored so long texts never widen the window (1024×700), yet each
+    button still gets its share of the row: none is squeezed to nothing."""
+    window.resize(1024, 700)
+    window.organizer_tabs.setCurrentWidget(window.organizer)
+    QApplication.processEvents()
+    ui = window.organizer.ui
+    for button in (ui.newButton, ui.addPairButton, ui.drawButton, ui.linkButton):
+        assert button.isVisible() and button.width() > 60, button.objectName()
+    assert window.width() <= 1024

@@ -195,6 +195,7 @@ def test_the_server_address_is_kept_in_the_settings(tmp_path) -> None:
         DeskSettings(tmp_path / "desk.ini").server_url
         == "postgresql://cup_t01:pw@10.0.0.2:5432/cup"
     )
+    assert "pw" not in (tmp_path / "desk.ini").read_text(encoding="utf-8")
 
 
 def test_desk_opened_on_a_server_address_pulls_its_drawn_match(qtbot, window, cluster, tmp_path):
@@ -204,7 +205,7 @@ def test_desk_opened_on_a_server_address_pulls_its_drawn_match(qtbot, window, cl
     from referee_desk.store.postgres.init import init_server
     from referee_desk.store.postgres.server import TournamentServer
     from referee_desk.ui.dialogs.open_match import OpenMatchDialog
-    from referee_desk.ui.sync_status import open_desk_on_server
+    from referee_desk.ui.server_desk import open_desk_on_server
 
     name = f"cup{uuid.uuid4().hex[:8]}"
     with psycopg.connect(cluster.url(), autocommit=True) as conn:
@@ -217,6 +218,7 @@ def test_desk_opened_on_a_server_address_pulls_its_drawn_match(qtbot, window, cl
         organizer.assign("R1-T2", "2号桌", dict(MATCH_PAYLOAD, table="4"))  # not this desk's
     assert open_desk_on_server(window, desk_url)
     assert window.tf is not None
+    qtbot.waitUntil(lambda: window.desk_start.finished, timeout=20000)
     journal = window.tf.path
     assert journal.name.endswith(f"-{name}-{report.desks[0].role}.sqlite")
     assert Path(os.environ["REFEREE_DESK_CONFIG_DIR"]) in journal.parents
@@ -234,16 +236,18 @@ def test_desk_opened_on_a_server_address_pulls_its_drawn_match(qtbot, window, cl
     # Opened again: the same journal, nothing pulled twice.
     assert open_desk_on_server(window, desk_url)
     assert window.tf is not None and window.tf.path == journal
+    qtbot.waitUntil(lambda: window.desk_start.finished, timeout=20000)
     assert len(window.tf.events("R1-T1")) == 1
     window.active_dialog.reject()
 
 
 def test_desk_on_an_unreachable_server_still_records(qtbot, window) -> None:
-    from referee_desk.ui.sync_status import open_desk_on_server
+    from referee_desk.ui.server_desk import open_desk_on_server
 
     url = f"postgresql://cup_t01:pw@127.0.0.1:{_pg_cluster_module().free_port()}/cup"
     assert open_desk_on_server(window, url)
     assert window.tf is not None and not window.tf.read_only
+    qtbot.waitUntil(lambda: window.desk_start.finished, timeout=20000)
     assert "The drawn matches could not be fetched" in window.last_message
     assert "cannot reach the server" in window.last_message
     assert window.desk_sync.pusher is not None

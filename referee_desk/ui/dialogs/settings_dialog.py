@@ -28,7 +28,8 @@ class SettingsDialog(TranslatedDialog):
         select(self.ui.languageCombo, settings.language)
         self.retranslate()
         select(self.ui.bottomSeatCombo, settings.bottom_seat.value)
-        self.ui.serverUrlEdit.setText(settings.server_url)
+        # Shown without its password (kept in its own file); typing one replaces it.
+        self.ui.serverUrlEdit.setText(settings.server_address)
 
     def retranslate(self) -> None:
         fill_seats(self.ui.bottomSeatCombo)

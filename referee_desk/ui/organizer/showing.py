@@ -42,24 +42,33 @@ class OrganizerDisplayMixin:
     """OrganizerView methods: showing the tournament."""
 
     def refresh(self) -> None:
-        if self.window_ is not None and self.window_.tf is not self._tf:
+        on_server = self.on_server
+        if not on_server and self.window_ is not None and self.window_.tf is not self._tf:
             self._tf = self.window_.tf
             self.t = Tournament(self._tf) if self._tf and has_tournament(self._tf) else None
         ui = self.ui
         t = self.t
         self.state = None
         if t is None:
-            ui.titleLabel.setText(
-                QCoreApplication.translate("OrganizerView", "No tournament file open")
-                if self._tf is None
-                else QCoreApplication.translate("OrganizerView", "This file holds no tournament")
-            )
-            ui.infoLabel.setText(
-                QCoreApplication.translate(
-                    "OrganizerView",
-                    "Open a tournament file (File ▸ Open) or create a new tournament.",
+            if on_server:  # connecting, or the server not reached (its owner says which)
+                ui.titleLabel.setText(
+                    QCoreApplication.translate("OrganizerView", self.server_note[0])
                 )
-            )
+                ui.infoLabel.setText(self.server_note[1])
+            else:
+                ui.titleLabel.setText(
+                    QCoreApplication.translate("OrganizerView", "No tournament file open")
+                    if self._tf is None
+                    else QCoreApplication.translate(
+                        "OrganizerView", "This file holds no tournament"
+                    )
+                )
+                ui.infoLabel.setText(
+                    QCoreApplication.translate(
+                        "OrganizerView",
+                        "Open a tournament file (File ▸ Open) or create a new tournament.",
+                    )
+                )
             self.pairs_model.set_pairs([])
             self.matches_model.set_state([], {})
             self.scene.clear()
@@ -73,6 +82,13 @@ class OrganizerDisplayMixin:
         pairs = t.pair_map()
         self.pairs_model.set_pairs(list(pairs.values()))
         parts = [x for x in (info.dates, info.venue, info.organizer) if x]
+        if on_server:
+            parts.insert(
+                0,
+                QCoreApplication.translate("OrganizerView", "on the server %1").replace(
+                    "%1", t.path
+                ),
+            )
         parts.append(texts.format_name(settings.format))
         if settings.third_place:
             parts.append(QCoreApplication.translate("OrganizerView", "third-place match"))
@@ -164,7 +180,20 @@ class OrganizerDisplayMixin:
         exists = t is not None
         drawn = exists and t.drawn
         writable = exists and not t.file.read_only
-        self.action_new.setEnabled(True)
+        on_server = self.on_server
+        # A new tournament is a new file; the server's tournament is made with
+        # ``referee-desk tournament create URL`` (the button says so).
+        self.action_new.setEnabled(not on_server)
+        self.action_new.setToolTip(
+            QCoreApplication.translate(
+                "OrganizerView",
+                "This view shows the tournament on the server; a new tournament is a new "
+                "file (File ▸ Open leaves the server's view).",
+            )
+            if on_server
+            else ""
+        )
+        self.ui.newButton.setToolTip(self.action_new.toolTip())
         for a in (self.action_add_pair, self.action_import_pairs, self.action_draw):
             a.setEnabled(writable and not drawn)
         self.action_remove_pair.setEnabled(writable and not drawn)
@@ -176,6 +205,7 @@ class OrganizerDisplayMixin:
             self.export_actions[kind].setEnabled(drawn)
         self.export_actions["scoresheet"].setEnabled(True)
         self.ui.editPairButton.setEnabled(self.action_edit_pair.isEnabled())
+        self.ui.newButton.setEnabled(self.action_new.isEnabled())
         for button, a in (
             (self.ui.addPairButton, self.action_add_pair),
             (self.ui.removePairButton, self.action_remove_pair),

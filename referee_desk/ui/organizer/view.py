@@ -91,6 +91,10 @@ class OrganizerView(
     """(kind, path written)"""
     export_failed = Signal(str, str)
     """(kind, reason)"""
+    server_reload = Signal()
+    """F5 or the tab shown while on a server: its owner re-reads it (``on_server``)."""
+    server_left = Signal()
+    """The window opened a file while the view showed a server's tournament."""
 
     def __init__(
         self,
@@ -109,6 +113,12 @@ class OrganizerView(
         self.ui.problemsLabel.setStyleSheet(PROBLEM_STYLE)
         self._tf: TournamentFile | None = None
         self._owned: TournamentFile | None = None
+        # True while the view shows a server's tournament (``organizer.on_server`` owns
+        # it; ``t`` is None while connecting): the view does not follow the window's file.
+        self.on_server = False
+        # (title in English, translated when shown; info line) while the server's
+        # tournament is not open.
+        self.server_note = ("", "")
         self.t: Tournament | None = None
         self.state: TournamentState | None = None
         self.active_dialog: QDialog | None = None
@@ -239,14 +249,35 @@ class OrganizerView(
         if self.window_ is None:
             return
         tf = self.window_.tf
+        if self.on_server:
+            if tf is None:
+                return
+            self.server_left.emit()  # the window opened a file: the server's view ends
+            self.leave_server()
         if tf is not self._tf:
             self.attach(tf)
 
     def attach(self, tf: TournamentFile | None) -> None:
         """Show the tournament of ``tf`` (None: nothing open); the file is not closed here."""
+        self.on_server = False
         self._tf = tf
         self.t = Tournament(tf) if tf is not None and has_tournament(tf) else None
         self.refresh()
+
+    def attach_server(self, t: Tournament | None) -> None:
+        """Show a tournament opened on a server (None: still connecting); its owner
+        (``organizer.on_server``) closes it."""
+        self.on_server = True
+        self._tf = None
+        self.t = t
+        self.refresh()
+
+    def leave_server(self) -> None:
+        """The server's tournament is no longer shown (its owner closed it)."""
+        if self.on_server:
+            self.on_server = False
+            self.t = None
+            self.refresh()
 
     def open_file(self, path: str | Path) -> bool:
         """Alone (no main window): open a tournament file owned by this view."""
@@ -268,6 +299,9 @@ class OrganizerView(
 
     def reload(self) -> None:
         """Read the results again (after a desk recorded or the organizer imported)."""
+        if self.on_server:
+            self.server_reload.emit()  # its owner re-reads, and reconnects when needed
+            return
         self.sync_with_window()
         if self.t is not None:
             self.t.invalidate()

@@ -383,8 +383,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <source>Committee sign-in…</source>
+        <source>Referee Desk — %1</source>
         <extracomment>The violation menu keys of committee entries (8.11 ruling, 8.8 decision). Rolling backups: one after every this many events, and one on close (issue 5). The open tournament file changed (opened, reopened after recovery, or closed). Every menu entry (key, dialog class, action); a key may serve two presets (2: 劳改 or 藏张, 3: open bid or failed throw), one of them shown.</extracomment>
+        <translation>裁判台 — %1</translation>
+    </message>
+    <message>
+        <source>Committee sign-in…</source>
         <translation>仲裁委员会登录…</translation>
     </message>
     <message>
@@ -569,6 +573,14 @@
     <message>
         <source>Void event %1 (%2). Reason (required):</source>
         <translation>作废事件 %1（%2）。原因（必填）：</translation>
+    </message>
+    <message>
+        <source>The tournament on the server</source>
+        <translation>服务器上的赛事</translation>
+    </message>
+    <message>
+        <source>This window shows the tournament on the server (the organizer&apos;s address): matches are recorded at the tables&apos; desks, each opened with its table&apos;s address. Open a file (File ▸ Open) to record here.</source>
+        <translation>此窗口显示服务器上的赛事（组织者地址）：比赛在各桌的裁判台上记录，每台用本桌的地址打开。要在这里记录，请打开一个文件（文件 ▸ 打开）。</translation>
     </message>
     <message>
         <source>Export match report</source>
@@ -1552,6 +1564,10 @@
         <translation>请打开赛事文件（文件 ▸ 打开）或新建赛事。</translation>
     </message>
     <message>
+        <source>on the server %1</source>
+        <translation>在服务器 %1 上</translation>
+    </message>
+    <message>
         <source>third-place match</source>
         <translation>设第三名决赛</translation>
     </message>
@@ -1574,6 +1590,10 @@
     <message>
         <source>Group %1 (in progress)</source>
         <translation>%1组（进行中）</translation>
+    </message>
+    <message>
+        <source>This view shows the tournament on the server; a new tournament is a new file (File ▸ Open leaves the server&apos;s view).</source>
+        <translation>此处显示的是服务器上的赛事；新建赛事会新建一个文件（“文件 ▸ 打开”即离开服务器视图）。</translation>
     </message>
     <message>
         <source>No tournament</source>
@@ -1844,6 +1864,72 @@
         <source>Double-click the table or referee of a match to assign it.</source>
         <translation>双击比赛的“桌”或“裁判”一栏进行安排。</translation>
     </message>
+    <message>
+        <source>No tournament on the server</source>
+        <translation>服务器上还没有赛事</translation>
+    </message>
+    <message>
+        <source>Server not reached</source>
+        <translation>连不上服务器</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <source>Results refresh as the desks record: %1</source>
+        <translation>各桌记录时成绩随即刷新：%1</translation>
+    </message>
+    <message>
+        <source>Not live: server not reached, retrying</source>
+        <translation>未实时：连不上服务器，正在重试</translation>
+    </message>
+    <message>
+        <source>Connecting to the server…</source>
+        <translation>正在连接服务器…</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>the server holds no tournament yet: create it with referee-desk tournament create %1 --name …</source>
+        <translation>服务器上还没有赛事：请用 referee-desk tournament create %1 --name … 建立</translation>
+    </message>
+    <message>
+        <source>Tournament on the server: %1</source>
+        <translation>服务器上的赛事：%1</translation>
+    </message>
+    <message>
+        <source>The server&apos;s tournament cannot be opened</source>
+        <translation>无法打开服务器上的赛事</translation>
+    </message>
+    <message>
+        <source>The server is set up, but %1.
+
+Press F5 once it is created.</source>
+        <translation>服务器已设置好，但%1。
+
+建立后按 F5。</translation>
+    </message>
+    <message>
+        <source>The tournament on the server cannot be opened:
+%1
+
+Check that the server runs and the address and password are right, then press F5 to try again.</source>
+        <translation>无法打开服务器上的赛事：
+%1
+
+请确认服务器正在运行、地址和密码正确，然后按 F5 重试。</translation>
+    </message>
+    <message>
+        <source>The results could not be read again: %1</source>
+        <translation>无法重新读取成绩：%1</translation>
+    </message>
 </context>
 <context>
     <name>OverrunDialog</name>
@@ -1935,6 +2021,34 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     <message>
         <source>the tournament file refused the entry</source>
         <translation>比赛文件拒绝了这条记录</translation>
+    </message>
+    <message>
+        <source>cannot reach the server (is it running? right address and port?)</source>
+        <translation>连不上服务器（服务器是否在运行？地址和端口是否正确？）</translation>
+    </message>
+    <message>
+        <source>the server refused the login (user name, password or database wrong)</source>
+        <translation>服务器拒绝登录（用户名、密码或数据库不对）</translation>
+    </message>
+    <message>
+        <source>not a server address: write postgresql://user:password@host:port/database</source>
+        <translation>不是服务器地址：请写成 postgresql://用户:密码@主机:端口/数据库</translation>
+    </message>
+    <message>
+        <source>this database is not a Referee Desk server (run referee-desk server init)</source>
+        <translation>此数据库不是裁判台服务器（请先运行 referee-desk server init）</translation>
+    </message>
+    <message>
+        <source>the server was set up by another version of Referee Desk</source>
+        <translation>服务器由另一版本的裁判台建立</translation>
+    </message>
+    <message>
+        <source>the server refused this</source>
+        <translation>服务器拒绝了此操作</translation>
+    </message>
+    <message>
+        <source>the tournament server answered an error</source>
+        <translation>赛事服务器返回了错误</translation>
     </message>
     <message>
         <source>the pair cannot be accepted</source>
@@ -2273,8 +2387,11 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <translation>连不上：%1</translation>
     </message>
     <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
         <source>Server not reached</source>
-        <extracomment>The sample tournament the desk builds when started without a file (``ui.sample``): never pushed, so a practice run cannot claim the hall&apos;s matches on the server.</extracomment>
         <translation>连不上服务器</translation>
     </message>
     <message>
