@@ -329,3 +329,34 @@ def test_reading_a_server_without_a_tournament_creates_nothing_on_it(hall, capsy
             "WHERE table_schema = 'referee_desk_organizer' ORDER BY 1"
         ).fetchall()
     assert tables == [("extensions",)]
+
+
+def test_a_desk_pulls_a_record_the_server_already_holds_instead_of_forking_it(
+    hall, tmp_path, capsys
+) -> None:
+    """A match the organizer imported (or another desk began) is continued, not re-opened."""
+    from referee_desk.store import TournamentFile
+    from referee_desk.store.jsonl import write_jsonl
+    from referee_desk.store.postgres.sync import pull_openings, push
+    from referee_desk.tournament.simulate import simulate_match
+
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    url = hall.organizer_url
+    _ok(capsys, "tournament", "create", url, "--name", "桂林杯", "--referees", "王磊")
+    _ok(capsys, "tournament", "import-pairs", url, str(pairs))
+    _ok(capsys, "tournament", "draw", url, "--seed", "7")
+    _ok(capsys, "server", "publish", url)
+    with Tournament.open(url) as t:
+        first = t.matches()[0]
+        record = tmp_path / "m.jsonl"
+        write_jsonl(simulate_match(first.match_id, t.opening_payload(first.match_id)), record)
+        t.file.import_jsonl([record])
+        held = t.file.heads()[first.match_id]
+    desk_url = hall.desk_urls[[d.table_label for d in hall.report.desks].index(first.table)]
+    journal = tmp_path / "journal.sqlite"
+    with TournamentFile.open(journal) as tf, TournamentServer.open(desk_url) as desk:
+        assert first.match_id in pull_openings(tf, desk)
+        assert tf.head(first.match_id) == held  # the server's record, byte for byte
+        report = push(tf, desk)
+        assert not report.conflicts and first.match_id in report.unchanged

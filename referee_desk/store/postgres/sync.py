@@ -307,10 +307,13 @@ def open_from_server(
 
 
 def pull_openings(tf: TournamentFile, server: TournamentServer) -> list[str]:
-    """Pull every drawn opening given to this desk that the file does not hold yet.
+    """Pull every drawn match given to this desk that the file does not hold yet.
 
-    Each becomes its match's ``match_opened`` (``open_from_server``); returns the match
-    ids pulled, in the server's order. Matches the file already has are left alone.
+    A match the server has no event of yet becomes the drawn opening as its
+    ``match_opened`` (``open_from_server``); one the server already holds a record of
+    (recorded before, at another desk or imported by the organizer) is pulled whole, so
+    the desk goes on with that record instead of forking it. Returns the match ids
+    pulled, in the server's order. Matches the file already has are left alone.
     """
     held = set(tf.match_ids())
     pulled = []
@@ -319,9 +322,32 @@ def pull_openings(tf: TournamentFile, server: TournamentServer) -> list[str]:
             continue
         if server.is_desk and assignment.desk_role != server.role:
             continue
-        open_from_server(tf, server, assignment.match_id)
+        if server.head(assignment.match_id)[0] > 0:
+            pull_record(tf, server, assignment.match_id)
+        else:
+            open_from_server(tf, server, assignment.match_id)
         pulled.append(assignment.match_id)
     return pulled
+
+
+def pull_record(tf: TournamentFile, server: TournamentServer, match_id: str) -> int:
+    """The server's record of ``match_id`` into the file (checked and replayed on import).
+
+    Returns the events added. The events are the server's, byte for byte, so the next
+    push finds nothing new; a file holding the match differently is refused
+    (``ImportConflict``) and keeps what it had.
+    """
+    import tempfile
+
+    from referee_desk.store.jsonl import write_jsonl
+
+    events = server.events(match_id)
+    if not events:
+        return 0
+    with tempfile.TemporaryDirectory(prefix="referee-desk-pull-") as folder:
+        part = Path(folder) / "record.jsonl"
+        write_jsonl(events, part)
+        return tf.import_jsonl([part]).total_added
 
 
 def journal_path(url: str, folder: str | Path) -> Path:
