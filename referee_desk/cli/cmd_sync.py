@@ -65,10 +65,15 @@ def _open(args: argparse.Namespace) -> int:
     from referee_desk.store import StoreError, StoreWriteError, TournamentFile
     from referee_desk.store.postgres.errors import ServerLoginRefused, ServerUnreachable
     from referee_desk.store.postgres.server import TournamentServer
-    from referee_desk.store.postgres.sync import open_from_server
+    from referee_desk.store.postgres.sync import open_from_server, pull_record
 
     try:
         with TournamentServer.open(args.url) as server, TournamentFile.open(args.file) as tf:
+            if server.head(args.open_match)[0] > 0 and not tf.events(args.open_match):
+                # Begun already (at this table before, or imported): go on with that record.
+                added = pull_record(tf, server, args.open_match)
+                print(f"  {args.open_match}: the server's record taken ({added} events)")
+                return 0
             event = open_from_server(tf, server, args.open_match, referee=args.referee)
     except (ServerUnreachable, ServerLoginRefused) as error:
         print(f"sync: {error}", file=sys.stderr)

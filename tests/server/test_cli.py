@@ -76,6 +76,13 @@ def test_a_desk_opens_its_match_from_the_server_then_pushes(hall, tmp_path, caps
         assert organizer.events("KO-R1-M001") == [first]
     code, _, err = _run(capsys, "sync", str(path), hall.desk_urls[1], "--open", "KO-R1-M001")
     assert code == 1 and "no drawn opening of match KO-R1-M001" in err
+    # The same table again with a fresh file (a restarted laptop): the record goes on.
+    again = tmp_path / "table1-again.sqlite"
+    code, out, err = _run(capsys, "sync", str(again), hall.desk_urls[0], "--open", "KO-R1-M001")
+    assert code == 0 and "KO-R1-M001: the server's record taken (1 events)" in out, err
+    with TournamentFile.open(again) as tf:
+        assert tf.events("KO-R1-M001") == [first]
+    assert _run(capsys, "sync", str(again), hall.desk_urls[0])[0] == 0  # no fork
 
 
 def test_watch_stops_after_count_events(hall, desk_file, capsys) -> None:
