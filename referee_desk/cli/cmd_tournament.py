@@ -374,7 +374,7 @@ def _print_standings(args: argparse.Namespace) -> None:
                 f"  {r.rank:>2}{'=' if r.tied else ' '} #{r.pair_id:<4} {p.name if p else '':<24} "
                 f"W {r.wins} L {r.losses} Lv {r.level_diff:+d}"
             )
-        for tied in st.needs_lots:
+        for tied in st.lots_due:
             print(f"  lots needed: pairs {list(tied)}")
     print("places:")
     for pl in final_places(snap.state, snap.settings):

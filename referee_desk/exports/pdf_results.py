@@ -134,8 +134,8 @@ def export_results_pdf(
                 r.played, r.wins, r.losses, r.level_diff, "" if r.lot is None else r.lot,
             ])  # fmt: skip
         story.append(grid(rows, [14 * mm, 80 * mm, 12 * mm, 12 * mm, 12 * mm, 16 * mm, 14 * mm], s))
-        if st.needs_lots:
-            story.append(p(f"需抽签 lots needed: {[list(t) for t in st.needs_lots]}", s.warning))
+        if st.lots_due:
+            story.append(p(f"需抽签 lots needed: {[list(t) for t in st.lots_due]}", s.warning))
         story.append(Spacer(1, 2 * mm))
         story.append(p(f"{name}组比赛 Group {name} matches", s.h2))
         story.append(_match_table(snap, snap.group_matches(name), s))

@@ -348,8 +348,8 @@ def _group_block(ws: Worksheet, snap: Snapshot, name: str, standings, r: int) ->
             cell.border = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
         r += 1
     notes = [f"排名规则 tie-breaks: {tie_break_text(snap.settings.tie_breaks)}"]
-    if standings.needs_lots:
-        notes.append(f"需抽签 lots needed: {[list(t) for t in standings.needs_lots]}")
+    if standings.lots_due:
+        notes.append(f"需抽签 lots needed: {[list(t) for t in standings.lots_due]}")
     put(ws, r, 1, " · ".join(notes)).font = Font(name="Microsoft YaHei", size=8)
     return r + 2
 

@@ -34,6 +34,15 @@ class Standings:
     needs_lots: tuple[tuple[int, ...], ...] = ()
 
     @property
+    def lots_due(self) -> tuple[tuple[int, ...], ...]:
+        """The ties a drawing of lots must settle now: only once every match is decided.
+
+        Before that a tie is provisional (the remaining matches may break it), so nobody
+        is asked to draw lots right after the draw.
+        """
+        return self.needs_lots if self.complete else ()
+
+    @property
     def final(self) -> bool:
         """All matches decided and every place settled: ranks may feed the knockout."""
         return self.complete and not self.needs_lots

@@ -116,7 +116,7 @@ def resolve(
         standings[name] = compute_standings(
             name, pair_ids, gm, clean, settings.tie_breaks, lots.get(name)
         )
-        for name_lots in standings[name].needs_lots:
+        for name_lots in standings[name].lots_due:
             problems.append(
                 f"group {name}: pairs {list(name_lots)} are tied; record a drawing of lots"
             )

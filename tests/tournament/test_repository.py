@@ -200,3 +200,19 @@ def test_pair_list_with_a_clashing_seed_adds_nothing(tmp_path: Path) -> None:
     with pytest.raises(PairError, match="seed 3"):
         t.add_pairs([("甲", "乙", "", 3), ("丙", "丁", "", 3)])
     assert len(t.pairs()) == 2
+
+
+def test_no_drawing_of_lots_is_asked_before_a_group_is_played(tmp_path: Path) -> None:
+    """Ties before a group's last match are provisional: lots only once it is complete."""
+    t = Tournament.create(
+        tmp_path / "g.sqlite",
+        TournamentInfo("杯", tables=("1号桌",)),
+        Settings(format=Format.GROUPS_KNOCKOUT, group_count=2, advance_per_group=1),
+    )
+    for n in range(1, 9):
+        t.add_pair(f"甲{n}", f"乙{n}")
+    t.draw(draw_seed=1)
+    state = t.state()
+    assert all(s.needs_lots and not s.complete for s in state.standings)  # all at 0 wins
+    assert [s.lots_due for s in state.standings] == [(), ()]
+    assert not [p for p in state.problems if "drawing of lots" in p]
