@@ -66,7 +66,15 @@ def login_error(shown: str, error: psycopg.Error) -> ServerUnreachable | ServerL
 
 def check_schema(conn: psycopg.Connection, shown: str) -> int:
     """The schema version; refuses a database without it or of another version."""
-    version = schema.installed_version(conn)
+    try:
+        version = schema.installed_version(conn)
+    except psycopg.errors.InsufficientPrivilege:
+        conn.rollback()
+        user = conn.info.user
+        raise ServerLoginRefused(
+            f"{shown}: user {user} is none of this tournament's roles (the organizer or a "
+            "table's desk): the server lets it read nothing"
+        ) from None
     if not conn.autocommit:
         conn.rollback()  # leave no transaction open behind a read
     if version is None:
