@@ -86,14 +86,23 @@ class Tournament:
     ) -> Tournament:
         """A new tournament in a file or on a server (refuses one that holds a tournament)."""
         t = cls._connect(path, create=True)
-        if t._row_info() is not None:
+        try:
+            t._insert_info(info, settings, ruleset)
+        except BaseException:
             t.close()
-            raise TournamentError(f"{t.path}: already holds tournament {info.name!r}")
-        with t._write() as conn:
-            conn.execute(
+            raise
+        return t
+
+    def _insert_info(self, info: TournamentInfo, settings: Settings | None, ruleset: Ruleset):
+        """The tournament's row, once: a second creation, even racing, is refused cleanly."""
+        held = self._row_info()
+        if held is not None:
+            raise TournamentError(f"{self.path}: already holds tournament {held[1]!r}")
+        with self._write() as conn:
+            added = conn.execute(
                 "INSERT INTO tournament_info (id, name, start_date, end_date, venue, organizer, "
                 "tables_json, referees_json, settings_json, ruleset_json) "
-                "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 (
                     info.name,
                     info.start_date,
@@ -106,7 +115,8 @@ class Tournament:
                     _dumps(ruleset.to_dict()),
                 ),
             )
-        return t
+            if added.rowcount != 1:  # another organizer session created one meanwhile
+                raise TournamentError(f"{self.path}: already holds a tournament (just created)")
 
     @classmethod
     def open(cls, path: str | Path, read_only: bool = False) -> Tournament:
@@ -338,8 +348,8 @@ class Tournament:
         return matches
 
     def _insert_draw(self, conn, when, seed, ruleset, settings, groups, matches) -> None:
-        conn.execute(
-            "INSERT INTO tournament_draw VALUES (1, ?, ?, ?, ?, ?)",
+        added = conn.execute(
+            "INSERT INTO tournament_draw VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
             (
                 when or utc_now(),
                 seed,
@@ -348,6 +358,8 @@ class Tournament:
                 _dumps(groups),
             ),
         )
+        if added.rowcount != 1:  # another organizer session drew meanwhile: all rolled back
+            raise DrawError("the draw is made: cannot draw again any more")
         conn.executemany(
             "INSERT INTO tournament_matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [

@@ -7,6 +7,7 @@ a server that is down, a database that is not a Referee Desk one) becomes a one-
 
 from __future__ import annotations
 
+import logging
 import re
 
 import psycopg
@@ -23,6 +24,18 @@ from referee_desk.store.postgres.errors import (
 
 #: Seconds to wait for a server before calling it unreachable.
 CONNECT_TIMEOUT = 5
+
+
+class _AbortedPipelineNotice(logging.Filter):
+    """Drops psycopg's warning that it could not end a batch insert's pipeline after the
+    error that aborted it: that error is raised too and reported as one line; the
+    warning would print a second, raw line beside it (e.g. an import racing a desk)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("error ignored terminating")
+
+
+logging.getLogger("psycopg").addFilter(_AbortedPipelineNotice())
 
 
 def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycopg.Connection:
