@@ -13,7 +13,13 @@ import re
 import psycopg
 
 from referee_desk.store.postgres import schema
-from referee_desk.store.postgres.address import is_server_url, redact
+from referee_desk.store.postgres.address import (
+    ESCAPES_HINT,
+    has_raw_at,
+    is_server_url,
+    redact,
+    scrub,
+)
 from referee_desk.store.postgres.errors import (
     BadServerAddress,
     NotARefereeDeskServer,
@@ -48,9 +54,11 @@ def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycop
     try:
         conn = psycopg.connect(url, autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT)
     except psycopg.ProgrammingError as error:
-        raise BadServerAddress(f"{shown}: not a valid server address ({_line(error)})") from None
+        raise BadServerAddress(
+            f"{shown}: not a valid server address ({scrub(_line(error), url)}); {ESCAPES_HINT}"
+        ) from None
     except psycopg.OperationalError as error:
-        raise login_error(shown, error) from None
+        raise login_error(shown, error, url) from None
     if check:
         try:
             check_schema(conn, shown)
@@ -60,8 +68,10 @@ def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycop
     return conn
 
 
-def login_error(shown: str, error: psycopg.Error) -> ServerUnreachable | ServerLoginRefused:
-    text = _line(error)
+def login_error(
+    shown: str, error: psycopg.Error, url: str = ""
+) -> ServerUnreachable | ServerLoginRefused:
+    text = scrub(_line(error), url)
     if "password authentication failed" in text or "no password supplied" in text:
         found = re.match(r"^[a-z]+://([^:/@]+)", shown)
         user = found.group(1) if found else "?"
@@ -74,7 +84,8 @@ def login_error(shown: str, error: psycopg.Error) -> ServerUnreachable | ServerL
         )
     if "invalid" in text and "port" in text:
         return ServerUnreachable(f"{shown}: not a valid server address ({text})")
-    return ServerUnreachable(f"{shown}: cannot reach the server: {_strip_prefix(text)}")
+    hint = f"; {ESCAPES_HINT}" if has_raw_at(url) else ""
+    return ServerUnreachable(f"{shown}: cannot reach the server: {_strip_prefix(text)}{hint}")
 
 
 def check_schema(conn: psycopg.Connection, shown: str) -> int:

@@ -1,0 +1,190 @@
+"""Issue 13, hostile and odd input through a server address.
+
+Names with quotes, ``%``, ``?``, backslashes, emoji and CJK Extension B characters come
+back from the server byte for byte as from a file (the ``?``→``%s`` translation touches
+statements, never parameters); over-long names are refused the same way on both; a
+password with ``@ : / ? # %`` works when written as the address syntax wants it, and no
+piece of it is ever printed by a tournament or export command, however it was typed.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from urllib.parse import quote
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from referee_desk.cli.main import main
+from referee_desk.store.postgres.address import redact, scrub
+from referee_desk.store.postgres.tables import to_format
+from referee_desk.tournament.repository import Tournament
+
+WEIRD = "O'Brien \"Q\" 100% ?x? \\back\\slash 🀄️ 𠀀𪚥 %s %(x)s $1 ''; DROP TABLE x;--"
+PAIR_NAMES = [
+    (WEIRD[:59], "𠀀𠀁𠀂𪚥", "?"),
+    ("%", "\\", "'"),
+    ("a?b%c", "%%??", "俱乐部%s"),
+    ("😀👍🏽", '"', "\\'"),
+]
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run one command in this process: (exit code, stdout, stderr)."""
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+@pytest.fixture
+def ok(cli):
+    def run(*argv: str) -> str:
+        code, out, err = cli(*argv)
+        assert code == 0, (argv, err)
+        return out
+
+    return run
+
+
+def test_the_translation_touches_placeholders_only() -> None:
+    assert to_format("SELECT ? WHERE a LIKE '100%'") == "SELECT %s WHERE a LIKE '100%%'"
+
+
+def test_odd_names_round_trip_byte_for_byte_as_from_a_file(hall, tmp_path, ok) -> None:
+    pairs = tmp_path / "pairs.csv"
+    with pairs.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["player1", "player2", "club"])
+        writer.writerows(PAIR_NAMES)
+    cup = str(tmp_path / "cup.sqlite")
+    for where in (cup, hall.organizer_url):
+        ok(
+            "tournament",
+            "create",
+            where,
+            "--name",
+            WEIRD,
+            "--venue",
+            "?%s\\",
+            "--tables",
+            "桌?,桌%",
+        )
+        ok("tournament", "import-pairs", where, str(pairs))
+        ok("tournament", "draw", where, "--seed", "3")
+    for action in ("pairs", "matches", "standings"):
+        assert ok("tournament", action, cup) == ok("tournament", action, hall.organizer_url)
+    with Tournament.open(cup) as a, Tournament.open(hall.organizer_url) as b:
+        assert a.info == b.info and a.info.name == WEIRD and a.info.venue == "?%s\\"
+        assert a.pairs() == b.pairs()
+        assert [(p.player1, p.player2, p.club) for p in b.pairs()] == PAIR_NAMES
+    with psycopg.connect(hall.organizer_url) as conn:
+        stored = conn.execute(
+            "SELECT convert_to(name, 'UTF8') FROM referee_desk_organizer.tournament_info"
+        ).fetchone()[0]
+    assert bytes(stored) == WEIRD.encode("utf-8")
+
+
+def test_over_long_names_are_refused_the_same_way(hall, tmp_path, cli, ok) -> None:
+    long_pairs = tmp_path / "long.csv"
+    long_pairs.write_text("player1,player2\n" + "长" * 61 + ",b\n", encoding="utf-8")
+    cup = str(tmp_path / "cup.sqlite")
+    refusals = []
+    for where in (cup, hall.organizer_url):
+        ok("tournament", "create", where, "--name", "杯" * 2000)  # a title is not a name
+        code, _, err = cli("tournament", "import-pairs", where, str(long_pairs))
+        assert code == 1
+        refusals.append(err)
+        assert "a name of 61 characters; at most 60 are allowed" in err
+    assert refusals[0] == refusals[1]
+    with Tournament.open(hall.organizer_url) as t:
+        assert t.pairs() == [] and t.info.name == "杯" * 2000
+
+
+#: Passwords an organizer may choose; their letter runs must never be printed.
+PASSWORDS = ("Qx7@Zr9:Kp%Wm", "Ab%zzSECRETb", "SEC@RET", "Wq3@Mv8/Lz5?Hn6#Tb4%Yu", "Jk:Lm%25No")
+
+
+def _pieces(password: str) -> list[str]:
+    return [p for p in re.split(r"[@:/?#%]", password) if len(p) >= 2] + [
+        password,
+        quote(password, safe=""),
+    ]
+
+
+def _set_password(hall, password: str) -> None:
+    with psycopg.connect(hall.admin_url, autocommit=True) as admin:
+        admin.execute(
+            sql.SQL("ALTER ROLE {} PASSWORD {}").format(
+                sql.Identifier(hall.report.organizer.role), sql.Literal(password)
+            )
+        )
+
+
+def test_a_password_with_address_characters_works_escaped_and_never_shows(
+    hall, tmp_path, ok
+) -> None:
+    password = PASSWORDS[3]  # every character the address syntax gives a meaning
+    _set_password(hall, password)
+    role, where = hall.report.organizer.role, hall.organizer_url.split("@", 1)[1]
+    escaped = f"postgresql://{role}:{quote(password, safe='')}@{where}"
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text("player1,player2\n甲,乙\n丙,丁\n戊,己\n", encoding="utf-8")
+    printed = [
+        ok(*argv)
+        for argv in (
+            ("tournament", "create", escaped, "--name", "桂林杯"),
+            ("tournament", "import-pairs", escaped, str(pairs)),
+            ("tournament", "draw", escaped, "--seed", "1"),
+            ("tournament", "standings", escaped),
+            ("export", "results", escaped, "-o", str(tmp_path / "results.pdf")),
+            ("export", "bracket", escaped, "-o", str(tmp_path / "bracket.xlsx")),
+        )
+    ]
+    assert (tmp_path / "results.pdf").stat().st_size > 0
+    text = "\n".join(printed)
+    assert [piece for piece in _pieces(password) if piece in text] == [], text
+
+
+def test_a_password_typed_raw_into_the_address_never_shows(hall, tmp_path, cli) -> None:
+    """Before, a raw ``/`` or ``?`` printed the whole password, a raw ``@`` its tail, a
+    raw ``%`` came back in libpq's "invalid percent-encoded token" message."""
+    ok_url = hall.organizer_url
+    code, _, err = cli("tournament", "create", ok_url, "--name", "桂林杯")
+    assert code == 0, err
+    role, where = hall.report.organizer.role, hall.organizer_url.split("@", 1)[1]
+    for password in PASSWORDS:
+        _set_password(hall, password)
+        raw = f"postgresql://{role}:{password}@{where}"
+        printed = []
+        for argv in (
+            ("tournament", "standings", raw),
+            ("tournament", "import-records", raw),
+            ("export", "match", raw, "--match", "KO-R1-M001", "-o", str(tmp_path / "m.pdf")),
+        ):
+            code, out, err = cli(*argv)
+            printed += [out, err]
+            if code != 0:
+                assert len(err.strip().splitlines()) == 1, err
+        text = "\n".join(printed)
+        assert [piece for piece in _pieces(password) if piece in text] == [], text
+
+
+def test_redaction_hides_a_raw_password_whole() -> None:
+    for password in PASSWORDS:
+        url = f"postgresql://org:{password}@127.0.0.1:5432/cup"
+        assert redact(url) == "postgresql://org:***@127.0.0.1:5432/cup"
+    assert redact("postgresql://org@h/cup?password=Zz9Yy8&sslmode=disable") == (
+        "postgresql://org@h/cup?password=***&sslmode=disable"
+    )
+    assert redact("postgresql://org@h:5432/cup") == "postgresql://org@h:5432/cup"
+    url = "postgresql://org:Ab%zzSECRETb@h/cup"
+    assert scrub('invalid percent-encoded token: "Ab%zzSECRETb"', url) == (
+        'invalid percent-encoded token: "***"'
+    )
