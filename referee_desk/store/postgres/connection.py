@@ -109,7 +109,8 @@ def check_schema(conn: psycopg.Connection, shown: str) -> int:
     if version < schema.SERVER_SCHEMA_VERSION:
         raise ServerSchemaMismatch(
             f"{shown}: set up by an older Referee Desk (server schema version {version}; "
-            f"this one needs {schema.SERVER_SCHEMA_VERSION})"
+            f"this one needs {schema.SERVER_SCHEMA_VERSION}); the server's superuser runs: "
+            "referee-desk server upgrade URL"
         )
     if version > schema.SERVER_SCHEMA_VERSION:
         raise ServerSchemaMismatch(
