@@ -450,8 +450,20 @@ class Tournament:
 
     def record_lots(self, group: str, lots: dict[int, int], by: str = "") -> None:
         """Record a drawing of lots for tied pairs of a group (lower lot ranks higher)."""
-        if group not in self.groups():
+        members = self.groups().get(group)
+        if members is None:
             raise TournamentError(f"no group {group!r} in this tournament")
+        strangers = sorted(int(p) for p in lots if int(p) not in members)
+        if strangers:
+            raise TournamentError(f"pair {strangers[0]} is not in group {group}")
+        held = self.lots().get(group, {})
+        again = sorted(int(p) for p in lots if int(p) in held)
+        if again:
+            pair = again[0]
+            raise TournamentError(
+                f"group {group}: pair {pair} drew lot {held[pair]} already "
+                "(a drawing of lots is recorded once)"
+            )
         now = utc_now()
         with self._write() as conn:
             conn.executemany(
