@@ -25,7 +25,9 @@ from referee_desk.store.synthetic import record
 from referee_desk.tournament.model import TournamentInfo
 from referee_desk.tournament.repository import Tournament
 
-INFO = TournamentInfo("桂林杯", "2026-11-28", "2026-11-28", "", "", ("1号桌", "2号桌"), ())
+INFO = TournamentInfo(
+    "桂林杯", "2026-11-28", "2026-11-28", "", "", ("1号桌", "2号桌"), ("王磊", "李娜")
+)
 PAIRS = [(f"甲{n}", f"乙{n}", "", None) for n in range(1, 17)]
 
 
@@ -257,3 +259,38 @@ def test_an_import_overtaken_by_the_desks_push_is_refused_in_one_line(hall, tmp_
     assert "a desk pushed the same match meanwhile; nothing imported" in _one_line(done.stderr)
     with psycopg.connect(hall.organizer_url) as conn:
         assert conn.execute("SELECT count(*) FROM referee_desk.events").fetchone() == (40,)
+
+
+def test_two_organizers_linking_records_to_one_match_at_once_make_one_link(hall, tmp_path) -> None:
+    """Two records a desk kept under its own ids for the same drawn match (a restart),
+    linked by two organizers at the same moment: one link holds, the other is refused."""
+    from referee_desk.tournament.simulate import simulate_match
+
+    with Tournament.create(hall.organizer_url, INFO) as t:
+        t.add_pairs(PAIRS)
+        t.draw(draw_seed=1)
+        first_round = [m.match_id for m in t.matches() if m.round == 1]
+        sources = []
+        for n, match_id in enumerate(first_round):
+            for side in ("NS", "EW"):
+                events = simulate_match(f"T{n}-{side}", t.opening_payload(match_id), winner=side)
+                sources.append(tmp_path / f"T{n}-{side}.jsonl")
+                write_jsonl(events, sources[-1])
+        t.file.import_jsonl(sources)  # in the store, not yet linked
+    url = hall.organizer_url
+    ns, ew = race(
+        tmp_path,
+        [
+            [["tournament", "link", url, f"T{n}-NS", m] for n, m in enumerate(first_round)],
+            [["tournament", "link", url, f"T{n}-EW", m] for n, m in enumerate(first_round)],
+        ],
+    )
+    for a, b in zip(ns, ew, strict=True):
+        assert sorted((a[0], b[0])) == [0, 1], (a, b)
+        lost = a if a[0] else b
+        assert "already linked to match" in _one_line(lost[2]), lost
+    with Tournament.open(url) as t:
+        links = t.links()
+    assert sorted(links) == sorted(first_round)
+    held = _organizer_rows(url, "SELECT match_id, count(*) FROM tournament_links GROUP BY 1")
+    assert all(count == 1 for _, count in held) and len(held) == len(first_round)
