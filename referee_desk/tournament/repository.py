@@ -262,11 +262,35 @@ class Tournament:
                 raise PairError(f"seed {pair.seed} is already pair {taken[pair.seed]}'s")
             taken[pair.seed] = pair.pair_id
         with self._write() as conn:
+            # Another organizer session may register or draw meanwhile: check again
+            # inside the transaction (a file's is exclusive; on a server the lock makes
+            # it so, and a draw's lock waits for it).
+            self._lock_pairs(conn, "SHARE ROW EXCLUSIVE")
+            if self._draw_row_in(conn):
+                raise DrawError("the draw is made: cannot add a pair any more")
+            if self._next_pair_id(conn) != first:
+                raise PairError(
+                    "another organizer registered pairs meanwhile: nothing added, add them again"
+                )
             conn.executemany(
                 "INSERT INTO tournament_pairs VALUES (?, ?, ?, ?, ?)",
                 [(p.pair_id, p.player1, p.player2, p.club, p.seed) for p in new],
             )
         return new
+
+    def _lock_pairs(self, conn, mode: str) -> None:
+        """On a server, lock the pairs for this transaction (a file's is exclusive)."""
+        if self.on_server:
+            conn.execute(f"LOCK TABLE tournament_pairs IN {mode} MODE")
+
+    @staticmethod
+    def _draw_row_in(conn) -> bool:
+        return conn.execute("SELECT 1 FROM tournament_draw WHERE id = 1").fetchone() is not None
+
+    @staticmethod
+    def _next_pair_id(conn) -> int:
+        found = conn.execute("SELECT COALESCE(MAX(pair_id), 0) + 1 FROM tournament_pairs")
+        return int(found.fetchone()[0])
 
     def update_pair(self, pair: Pair) -> None:
         """Edit names or club (always); the seed only before the draw."""
@@ -344,6 +368,18 @@ class Tournament:
                 matches.extend(build_elimination(entries, settings.third_place))
         matches = self._assign_in_turn(matches)
         with self._write() as conn:
+            # The draw is of the pairs registered when it is written: a registration by
+            # another organizer session meanwhile makes it refused, never left out.
+            self._lock_pairs(conn, "SHARE")
+            held = conn.execute(
+                "SELECT pair_id, player1, player2, club, seed FROM tournament_pairs "
+                "ORDER BY pair_id"
+            ).fetchall()
+            if [Pair(*r) for r in held] != pairs:
+                raise DrawError(
+                    "the pairs changed while drawing (another organizer registered one): "
+                    "nothing drawn, draw again"
+                )
             self._insert_draw(conn, when, seed, ruleset, settings, groups, matches)
         return matches
 

@@ -294,3 +294,34 @@ def test_two_organizers_linking_records_to_one_match_at_once_make_one_link(hall,
     assert sorted(links) == sorted(first_round)
     held = _organizer_rows(url, "SELECT match_id, count(*) FROM tournament_links GROUP BY 1")
     assert all(count == 1 for _, count in held) and len(held) == len(first_round)
+
+
+def test_pairs_registered_while_another_organizer_draws_are_in_the_draw_or_refused(
+    pg_cluster, tmp_path
+) -> None:
+    """A late registration racing the draw: never a pair registered but left out of it."""
+    urls = _halls(pg_cluster, 6)
+    late = tmp_path / "late.csv"
+    late.write_text("player1,player2\n迟1,到1\n迟2,到2\n", encoding="utf-8")
+    for url in urls:
+        with Tournament.create(url, INFO) as t:
+            t.add_pairs(PAIRS)
+    draws, registrations = race(
+        tmp_path,
+        [
+            [["tournament", "draw", url, "--seed", "1"] for url in urls],
+            [["tournament", "import-pairs", url, str(late)] for url in urls],
+        ],
+    )
+    for url, drew, registered in zip(urls, draws, registrations, strict=True):
+        for code, _, err in (drew, registered):
+            if code:
+                _one_line(err)
+        with Tournament.open(url) as t:
+            pairs = {p.pair_id for p in t.pairs()}
+            if t.drawn:
+                slots = {
+                    s.pair_id for m in t.matches() for s in (m.slot_a, m.slot_b) if s.kind == "pair"
+                }
+                assert slots == pairs, (drew, registered)
+        assert len(pairs) == (18 if registered[0] == 0 else 16)
