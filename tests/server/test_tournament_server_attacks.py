@@ -210,3 +210,38 @@ def test_the_organizer_cannot_shadow_what_the_guarded_schema_runs(cup) -> None:
         assert desk.execute(
             "SELECT desk_role FROM referee_desk.matches WHERE match_id = 'R2-T1'"
         ).fetchone() == (cup.desk_roles[0],)
+
+
+def test_a_desk_notifying_by_hand_neither_fakes_nor_stops_the_live_view(cup) -> None:
+    """Any role may ``NOTIFY`` on the events channel (PostgreSQL has no privilege for it).
+
+    Before, a malformed payload raised in the organizer's listener (``server watch``
+    died; the view's thread reconnected) and a well-formed one showed an event that
+    never landed."""
+    from referee_desk.store.postgres.listener import EventListener
+
+    with EventListener(cup.organizer_url) as listener:
+        with psycopg.connect(cup.desk_urls[0], autocommit=True) as desk:
+            for payload in (
+                "not json",
+                "[1, 2]",
+                '{"match_id": "R1-T1"}',
+                '{"match_id": "R1-T1", "seq": "1", "hash": "x", "desk": "y"}',
+                '{"match_id": "R1-T1", "seq": 7, "hash": "' + "a" * 64 + '", "desk": "rd_t01"}',
+            ):
+                desk.execute("SELECT pg_notify('referee_desk_events', %s)", (payload,))
+            desk.execute("SELECT referee_desk.claim_match('R3-T1')")
+            event = sealed_match("R3-T1", 1)[0]
+            desk.execute(
+                INSERT_SQL,
+                (event.match_id, 1, event.prev_hash, event.hash, event.canonical_json().decode()),
+            )
+        heard = []
+        for _ in range(20):
+            heard += listener.wait(timeout=0.2)
+            if heard:
+                break
+        heard += listener.wait(timeout=0.2)
+    assert [(h.match_id, h.seq, h.hash, h.desk) for h in heard] == [
+        ("R3-T1", 1, event.hash, cup.desk_roles[0])
+    ]
