@@ -188,3 +188,33 @@ def test_redaction_hides_a_raw_password_whole() -> None:
     assert scrub('invalid percent-encoded token: "Ab%zzSECRETb"', url) == (
         'invalid percent-encoded token: "***"'
     )
+
+
+def test_a_text_holding_u0000_reaches_the_server_as_it_is_in_the_file(hall, tmp_path, cli) -> None:
+    """A note with U+0000 is valid JSON (``\\u0000``) and the desk's file keeps it; before,
+    the server's check parsed the text as jsonb, which refuses that escape, so the match
+    was refused for ever ("not JSON") by both the desk's sync and the organizer's import."""
+    from referee_desk.store import TournamentFile
+    from referee_desk.store.jsonl import write_jsonl
+    from referee_desk.store.postgres.server import TournamentServer
+    from referee_desk.store.synthetic import draft
+
+    texts = ("a\x00b", "\x1b[31m红\x00", "x\u2028y\ufeff")
+    with TournamentFile.open(tmp_path / "desk.sqlite", tournament_id="cup-2026") as tf:
+        for match_id in ("R1-T1", "R1-T2"):
+            for n in range(2 + len(texts)):
+                tf.append(draft(match_id, n, text=texts[n - 2] if n >= 2 else None))
+        write_jsonl(tf.events("R1-T2"), tmp_path / "R1-T2.jsonl")
+        write_jsonl(tf.events("R1-T1"), tmp_path / "R1-T1.jsonl")
+        kept = {m: [e.hash for e in tf.events(m)] for m in ("R1-T1", "R1-T2")}
+    assert cli("sync", str(tmp_path / "desk.sqlite"), hall.desk_urls[0])[0] == 0
+    assert cli("tournament", "create", hall.organizer_url, "--name", "杯")[0] == 0
+    code, out, err = cli(
+        "tournament", "import-records", hall.organizer_url, str(tmp_path / "R1-T2.jsonl")
+    )
+    assert code == 0 and "added 0 events in 0 matches; 1 matches unchanged" in out, err
+    with TournamentServer.open(hall.organizer_url) as server:
+        for match_id, hashes in kept.items():
+            events = server.events(match_id)
+            assert [e.hash for e in events] == hashes
+            assert [e.payload.get("text") for e in events[2:]] == list(texts)
