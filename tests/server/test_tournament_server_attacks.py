@@ -245,3 +245,45 @@ def test_a_desk_notifying_by_hand_neither_fakes_nor_stops_the_live_view(cup) -> 
     assert [(h.match_id, h.seq, h.hash, h.desk) for h in heard] == [
         ("R3-T1", 1, event.hash, cup.desk_roles[0])
     ]
+
+
+def test_a_desks_function_in_schema_public_never_runs_as_the_organizer(
+    pg_database, desk_file, monkeypatch
+) -> None:
+    """PostgreSQL 14's default (every role may create in public), a version 2 server, a
+    desk planting a closer match of json_build_object there: before, the organizer's push
+    ran it as the organizer (events_notify resolved names on the pusher's path)."""
+    from referee_desk.store import TournamentFile
+    from referee_desk.store.postgres import init as init_module
+    from referee_desk.store.postgres import schema
+    from referee_desk.store.postgres.init import init_server, upgrade_server
+    from referee_desk.store.postgres.server import TournamentServer
+    from referee_desk.store.postgres.sync import push
+
+    with psycopg.connect(pg_database, autocommit=True) as admin:
+        admin.execute("GRANT CREATE ON SCHEMA public TO PUBLIC")
+    with monkeypatch.context() as old:
+        old.setattr(schema, "SERVER_SCHEMA_VERSION", 2)
+        old.setattr(init_module, "_apply_v3", lambda *args: None)
+        report = init_server(pg_database, ["1号桌"])
+    desk_url, organizer_url = report.desks[0].url(pg_database), report.organizer.url(pg_database)
+    plant = (
+        "CREATE FUNCTION public.json_build_object(text, text, text, integer, text, text, "
+        "text, text) RETURNS json LANGUAGE plpgsql AS $$ BEGIN "
+        "INSERT INTO public.loot SELECT current_user; RETURN '{}'::json; END $$"
+    )
+    with psycopg.connect(desk_url, autocommit=True) as desk:
+        desk.execute("CREATE TABLE public.loot (who text)")
+        desk.execute("GRANT INSERT ON public.loot TO PUBLIC")
+        desk.execute(plant)
+    assert upgrade_server(pg_database) == 2
+    with (
+        psycopg.connect(desk_url, autocommit=True) as desk,
+        pytest.raises(psycopg.errors.InsufficientPrivilege),
+    ):
+        desk.execute("CREATE TABLE public.more_loot (who text)")
+    path = desk_file("t9", {"R1-T9": 3})
+    with TournamentFile.open(path) as tf, TournamentServer.open(organizer_url) as organizer:
+        assert push(tf, organizer).total_pushed == 3
+    with psycopg.connect(pg_database) as admin:
+        assert admin.execute("SELECT who FROM public.loot").fetchall() == []

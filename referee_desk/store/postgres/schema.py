@@ -465,6 +465,16 @@ CREATE TABLE referee_desk_organizer.extensions (
 ALTER TABLE referee_desk_organizer.extensions OWNER TO {organizer};
 REVOKE ALL ON referee_desk_organizer.extensions FROM PUBLIC;
 
+-- PostgreSQL 14 and older let every role create in schema public, which every session's
+-- default search path holds: a desk's function there, a better match than pg_catalog's
+-- (json_build_object's variadic "any"), ran as the organizer inside events_notify, an
+-- invoker's trigger. Nobody creates in public any more, and the guards' own functions
+-- resolve names in pg_catalog only.
+REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+ALTER FUNCTION referee_desk.events_notify() SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION referee_desk.conflicts_notify() SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION referee_desk.append_only() SET search_path = pg_catalog, pg_temp;
+
 -- The chain check parses the canonical text as jsonb, which refuses the escape \u0000:
 -- an event whose text holds U+0000 (valid JSON, kept by the desk's file) was refused for
 -- ever and its match never reached the server. The check now reads it with \u0000 as
