@@ -218,3 +218,55 @@ def test_a_text_holding_u0000_reaches_the_server_as_it_is_in_the_file(hall, tmp_
             events = server.events(match_id)
             assert [e.hash for e in events] == hashes
             assert [e.payload.get("text") for e in events[2:]] == list(texts)
+
+
+def test_no_tournament_export_or_server_command_prints_a_piece_of_a_password(
+    hall, tmp_path, cli
+) -> None:
+    """Every action, on every kind of address a person may get wrong: written raw, a wrong
+    password, an unreachable port, a password as a query parameter."""
+    password = PASSWORDS[3]
+    _set_password(hall, password)
+    role, where = hall.report.organizer.role, hall.organizer_url.split("@", 1)[1]
+    database = where.rsplit("/", 1)[1]
+    addresses = {
+        f"postgresql://{role}:{quote(password, safe='')}@{where}": _pieces(password),
+        f"postgresql://{role}:{password}@{where}": _pieces(password),
+        f"postgresql://{role}:Xy9Wrongpass@{where}": ["Xy9Wrongpass"],
+        f"postgresql://{role}:Zq8Portpass@127.0.0.1:1/{database}": ["Zq8Portpass"],
+        f"postgresql://{role}@{where}?password=Pp6Querypass": ["Pp6Querypass"],
+    }
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text("player1,player2\n甲,乙\n丙,丁\n", encoding="utf-8")
+    for url, secret in addresses.items():
+        out_dir = tmp_path / f"out{len(secret)}{len(url)}"
+        for argv in (
+            ("tournament", "create", url, "--name", "杯"),
+            ("tournament", "import-pairs", url, str(pairs)),
+            ("tournament", "add-pair", url, "戊", "己"),
+            ("tournament", "pairs", url),
+            ("tournament", "draw", url),
+            ("tournament", "matches", url),
+            ("tournament", "standings", url),
+            ("tournament", "assign", url, "KO-R1-M001", "--table", "1号桌"),
+            ("tournament", "import-records", url),
+            ("tournament", "link", url, "T1", "KO-R1-M001"),
+            ("tournament", "lots", url, "A", "1=1"),
+            ("tournament", "opening", url, "KO-R1-M001"),
+            ("tournament", "simulate", url, "-o", str(out_dir / "sim")),
+            ("export", "bracket", url, "-o", str(out_dir / "b.xlsx")),
+            ("export", "results", url, "-o", str(out_dir / "r.pdf")),
+            ("export", "match", url, "--match", "KO-R1-M001", "-o", str(out_dir / "m.pdf")),
+            ("export", "scoresheet", url, "--match", "KO-R1-M001", "-o", str(out_dir / "s.pdf")),
+            ("export", "round-pack", url, "--round", "1", "-o", str(out_dir / "p.pdf")),
+            ("export", "players", url, "-o", str(out_dir / "i.pdf")),
+            ("export", "jsonl", url, "-o", str(out_dir / "x.jsonl")),
+            ("verify", url),
+            ("server", "publish", url),
+            ("server", "status", url),
+        ):
+            code, out, err = cli(*argv)
+            assert "Traceback" not in err, (argv, err)
+            if code != 0:
+                assert len(err.strip().splitlines()) == 1, (argv, err)
+            assert [piece for piece in secret if piece in out + err] == [], (argv, out, err)
