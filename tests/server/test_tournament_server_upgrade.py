@@ -104,3 +104,35 @@ def test_server_init_on_a_version_2_database_migrates_it(version_2, capsys) -> N
         assert [d.table_label for d in server.desks()] == ["1号桌", "2号桌", "3号桌"]
     code, _, err = _run(capsys, "tournament", "create", organizer_url, "--name", "桂林杯")
     assert code == 0, err
+
+
+def test_two_upgrades_at_once_upgrade_once_and_both_say_so(
+    pg_cluster, desk_file, monkeypatch, tmp_path
+) -> None:
+    import uuid
+
+    from racing import race
+
+    admins = []
+    for _ in range(4):
+        name = f"up{uuid.uuid4().hex[:8]}"
+        with psycopg.connect(pg_cluster.url(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        admins.append(pg_cluster.url(name))
+    with monkeypatch.context() as old:
+        old.setattr(schema, "SERVER_SCHEMA_VERSION", 2)
+        old.setattr(init_module, "_apply_v3", lambda *args: None)
+        for admin in admins:
+            init_server(admin, ["1号桌"])
+    first, second = race(
+        tmp_path,
+        [[["server", "upgrade", admin] for admin in admins] for _ in range(2)],
+    )
+    for admin, a, b in zip(admins, first, second, strict=True):
+        assert (a[0], b[0]) == (0, 0), (a, b)
+        for _, out, _ in (a, b):
+            assert "upgraded from version 2 to 3" in out or "already at version 3" in out
+        with psycopg.connect(admin) as conn:
+            assert conn.execute(
+                "SELECT value FROM referee_desk.meta WHERE key = 'schema_version'"
+            ).fetchone() == ("3",)
