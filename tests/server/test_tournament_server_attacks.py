@@ -120,10 +120,14 @@ def test_a_foreign_role_and_public_reach_nothing(cup) -> None:
             "SELECT c.relname FROM pg_class c, aclexplode(c.relacl) a "
             "WHERE c.relnamespace = %s::regnamespace AND a.grantee = 0 "
             "UNION SELECT n.nspname FROM pg_namespace n, aclexplode(n.nspacl) a "
-            "WHERE n.nspname = %s AND a.grantee = 0",
+            "WHERE n.nspname IN (%s, 'referee_desk') AND a.grantee = 0 "
+            "UNION SELECT a.privilege_type FROM pg_database d, aclexplode(d.datacl) a "
+            "WHERE d.datname = current_database() AND a.grantee = 0 "
+            "UNION SELECT 'CREATE on public' FROM pg_namespace n, aclexplode(n.nspacl) a "
+            "WHERE n.nspname = 'public' AND a.grantee = 0 AND a.privilege_type = 'CREATE'",
             (ORG, ORG),
         ).fetchall()
-    assert granted_to_public == []
+    assert granted_to_public == []  # no schema, table, database right, nor CREATE in public
     _organizer_untouched(cup)
 
 

@@ -325,3 +325,29 @@ def test_pairs_registered_while_another_organizer_draws_are_in_the_draw_or_refus
                 }
                 assert slots == pairs, (drew, registered)
         assert len(pairs) == (18 if registered[0] == 0 else 16)
+
+
+def test_two_organizers_registering_pairs_at_once_lose_none_and_number_them_once(
+    pg_cluster, tmp_path
+) -> None:
+    urls = _halls(pg_cluster, 5)
+    lists = []
+    for who in ("东", "西"):
+        path = tmp_path / f"{who}.csv"
+        path.write_text(f"player1,player2\n{who}1,{who}2\n{who}3,{who}4\n", encoding="utf-8")
+        lists.append(path)
+    for url in urls:
+        Tournament.create(url, INFO).close()
+    east, west = race(
+        tmp_path,
+        [[["tournament", "import-pairs", url, str(path)] for url in urls] for path in lists],
+    )
+    for url, a, b in zip(urls, east, west, strict=True):
+        for code, out, err in (a, b):
+            assert code == 0 or (
+                "another organizer registered pairs meanwhile: nothing added" in _one_line(err)
+            ), (out, err)
+        with Tournament.open(url) as t:
+            pairs = t.pairs()
+        assert [p.pair_id for p in pairs] == list(range(1, len(pairs) + 1))
+        assert len(pairs) == 2 * [a[0], b[0]].count(0)
