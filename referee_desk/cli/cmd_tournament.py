@@ -319,8 +319,8 @@ def _lots(args: argparse.Namespace) -> int:
     lots = {}
     for item in args.lots:
         pid, sep, lot = item.partition("=")
-        if not sep:
-            raise ValueError(f"{item!r}: use PAIR=LOT, e.g. 3=1")
+        if not sep or not pid.strip().isdigit() or not lot.strip().isdigit():
+            raise ValueError(f"{item!r}: use PAIR=LOT (two numbers), e.g. 3=1")
         lots[int(pid)] = int(lot)
     with _open(args) as t:
         t.record_lots(args.group, lots, by=args.by)

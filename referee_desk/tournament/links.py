@@ -36,17 +36,23 @@ class RecordLinks:
             raise TournamentError(f"{record_id!r} is already the drawn match id: no link needed")
         if self.records.events(match_id):
             raise TournamentError(f"match {match_id} already has a record under its own id")
+        self._refuse_clash(record_id, match_id)
+        with self.tables.transaction() as writer:
+            added = writer.execute(
+                "INSERT INTO tournament_links VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (record_id, match_id, utc_now(), by),
+            )
+        if added.rowcount != 1:  # another organizer session linked one meanwhile
+            self._refuse_clash(record_id, match_id)
+            raise TournamentError(f"record {record_id} or match {match_id} was linked meanwhile")
+
+    def _refuse_clash(self, record_id: str, match_id: str) -> None:
         clash = self.tables.row(
             "SELECT record_id, match_id FROM tournament_links WHERE record_id = ? OR match_id = ?",
             (record_id, match_id),
         )
         if clash:
             raise TournamentError(f"record {clash[0]} is already linked to match {clash[1]}")
-        with self.tables.transaction() as writer:
-            writer.execute(
-                "INSERT INTO tournament_links VALUES (?, ?, ?, ?)",
-                (record_id, match_id, utc_now(), by),
-            )
 
     def all(self) -> dict[str, str]:
         """drawn match id -> record id, for records kept under another id."""

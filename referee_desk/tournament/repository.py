@@ -89,14 +89,23 @@ class Tournament:
     ) -> Tournament:
         """A new tournament in a file or on a server (refuses one that holds a tournament)."""
         t = cls._connect(path, create=True)
-        if t._row_info() is not None:
+        try:
+            t._insert_info(info, settings, ruleset)
+        except BaseException:
             t.close()
-            raise TournamentError(f"{t.path}: already holds tournament {info.name!r}")
-        with t._write() as conn:
-            conn.execute(
+            raise
+        return t
+
+    def _insert_info(self, info: TournamentInfo, settings: Settings | None, ruleset: Ruleset):
+        """The tournament's row, once: a second creation, even racing, is refused cleanly."""
+        held = self._row_info()
+        if held is not None:
+            raise TournamentError(f"{self.path}: already holds tournament {held[1]!r}")
+        with self._write() as conn:
+            added = conn.execute(
                 "INSERT INTO tournament_info (id, name, start_date, end_date, venue, organizer, "
                 "tables_json, referees_json, settings_json, ruleset_json) "
-                "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 (
                     info.name,
                     info.start_date,
@@ -109,7 +118,8 @@ class Tournament:
                     _dumps(ruleset.to_dict()),
                 ),
             )
-        return t
+            if added.rowcount != 1:  # another organizer session created one meanwhile
+                raise TournamentError(f"{self.path}: already holds a tournament (just created)")
 
     @classmethod
     def open(cls, path: str | Path, read_only: bool = False) -> Tournament:
@@ -259,11 +269,35 @@ class Tournament:
                 raise PairError(f"seed {pair.seed} is already pair {taken[pair.seed]}'s")
             taken[pair.seed] = pair.pair_id
         with self._write() as conn:
+            # Another organizer session may register or draw meanwhile: check again
+            # inside the transaction (a file's is exclusive; on a server the lock makes
+            # it so, and a draw's lock waits for it).
+            self._lock_pairs(conn, "SHARE ROW EXCLUSIVE")
+            if self._draw_row_in(conn):
+                raise DrawError("the draw is made: cannot add a pair any more")
+            if self._next_pair_id(conn) != first:
+                raise PairError(
+                    "another organizer registered pairs meanwhile: nothing added, add them again"
+                )
             conn.executemany(
                 "INSERT INTO tournament_pairs VALUES (?, ?, ?, ?, ?)",
                 [(p.pair_id, p.player1, p.player2, p.club, p.seed) for p in new],
             )
         return new
+
+    def _lock_pairs(self, conn, mode: str) -> None:
+        """On a server, lock the pairs for this transaction (a file's is exclusive)."""
+        if self.on_server:
+            conn.execute(f"LOCK TABLE tournament_pairs IN {mode} MODE")
+
+    @staticmethod
+    def _draw_row_in(conn) -> bool:
+        return conn.execute("SELECT 1 FROM tournament_draw WHERE id = 1").fetchone() is not None
+
+    @staticmethod
+    def _next_pair_id(conn) -> int:
+        found = conn.execute("SELECT COALESCE(MAX(pair_id), 0) + 1 FROM tournament_pairs")
+        return int(found.fetchone()[0])
 
     def update_pair(self, pair: Pair) -> None:
         """Edit names or club (always); the seed only before the draw."""
@@ -347,12 +381,24 @@ class Tournament:
                 matches.extend(build_elimination(entries, settings.third_place))
         matches = self._assign_in_turn(matches)
         with self._write() as conn:
+            # The draw is of the pairs registered when it is written: a registration by
+            # another organizer session meanwhile makes it refused, never left out.
+            self._lock_pairs(conn, "SHARE")
+            held = conn.execute(
+                "SELECT pair_id, player1, player2, club, seed FROM tournament_pairs "
+                "ORDER BY pair_id"
+            ).fetchall()
+            if [Pair(*r) for r in held] != pairs:
+                raise DrawError(
+                    "the pairs changed while drawing (another organizer registered one): "
+                    "nothing drawn, draw again"
+                )
             self._insert_draw(conn, when, seed, ruleset, settings, groups, matches)
         return matches
 
     def _insert_draw(self, conn, when, seed, ruleset, settings, groups, matches) -> None:
-        conn.execute(
-            "INSERT INTO tournament_draw VALUES (1, ?, ?, ?, ?, ?)",
+        added = conn.execute(
+            "INSERT INTO tournament_draw VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
             (
                 when or utc_now(),
                 seed,
@@ -361,6 +407,8 @@ class Tournament:
                 _dumps(groups),
             ),
         )
+        if added.rowcount != 1:  # another organizer session drew meanwhile: all rolled back
+            raise DrawError("the draw is made: cannot draw again any more")
         conn.executemany(
             "INSERT INTO tournament_matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -451,8 +499,20 @@ class Tournament:
 
     def record_lots(self, group: str, lots: dict[int, int], by: str = "") -> None:
         """Record a drawing of lots for tied pairs of a group (lower lot ranks higher)."""
-        if group not in self.groups():
+        members = self.groups().get(group)
+        if members is None:
             raise TournamentError(f"no group {group!r} in this tournament")
+        strangers = sorted(int(p) for p in lots if int(p) not in members)
+        if strangers:
+            raise TournamentError(f"pair {strangers[0]} is not in group {group}")
+        held = self.lots().get(group, {})
+        again = sorted(int(p) for p in lots if int(p) in held)
+        if again:
+            pair = again[0]
+            raise TournamentError(
+                f"group {group}: pair {pair} drew lot {held[pair]} already "
+                "(a drawing of lots is recorded once)"
+            )
         now = utc_now()
         with self._write() as conn:
             conn.executemany(

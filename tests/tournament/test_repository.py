@@ -129,8 +129,10 @@ def test_groups_draw_and_lots(tmp_path: Path) -> None:
     assert all(s.status is Status.WAITING for s in state.matches if s.match.stage == "KO")
     t.record_lots("A", {groups["A"][0]: 1, groups["A"][1]: 2})
     assert t.lots()["A"] == {groups["A"][0]: 1, groups["A"][1]: 2}
-    with pytest.raises(sqlite3.DatabaseError):
+    with pytest.raises(TournamentError, match="drew lot 1 already"):
         t.record_lots("A", {groups["A"][0]: 2})
+    with pytest.raises(TournamentError, match="is not in group A"):
+        t.record_lots("A", {groups["B"][0]: 3})
     with pytest.raises(TournamentError, match="no group"):
         t.record_lots("Z", {1: 1})
 

@@ -7,12 +7,19 @@ a server that is down, a database that is not a Referee Desk one) becomes a one-
 
 from __future__ import annotations
 
+import logging
 import re
 
 import psycopg
 
 from referee_desk.store.postgres import schema
-from referee_desk.store.postgres.address import is_server_url, redact
+from referee_desk.store.postgres.address import (
+    ESCAPES_HINT,
+    has_raw_at,
+    is_server_url,
+    redact,
+    scrub,
+)
 from referee_desk.store.postgres.errors import (
     BadServerAddress,
     NotARefereeDeskServer,
@@ -25,6 +32,18 @@ from referee_desk.store.postgres.errors import (
 CONNECT_TIMEOUT = 5
 
 
+class _AbortedPipelineNotice(logging.Filter):
+    """Drops psycopg's warning that it could not end a batch insert's pipeline after the
+    error that aborted it: that error is raised too and reported as one line; the
+    warning would print a second, raw line beside it (e.g. an import racing a desk)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("error ignored terminating")
+
+
+logging.getLogger("psycopg").addFilter(_AbortedPipelineNotice())
+
+
 def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycopg.Connection:
     """Open a connection; with ``check`` the database must hold the current schema."""
     if not is_server_url(url):
@@ -35,9 +54,11 @@ def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycop
     try:
         conn = psycopg.connect(url, autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT)
     except psycopg.ProgrammingError as error:
-        raise BadServerAddress(f"{shown}: not a valid server address ({_line(error)})") from None
+        raise BadServerAddress(
+            f"{shown}: not a valid server address ({scrub(_line(error), url)}); {ESCAPES_HINT}"
+        ) from None
     except psycopg.OperationalError as error:
-        raise login_error(shown, error) from None
+        raise login_error(shown, error, url) from None
     if check:
         try:
             check_schema(conn, shown)
@@ -47,8 +68,10 @@ def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycop
     return conn
 
 
-def login_error(shown: str, error: psycopg.Error) -> ServerUnreachable | ServerLoginRefused:
-    text = _line(error)
+def login_error(
+    shown: str, error: psycopg.Error, url: str = ""
+) -> ServerUnreachable | ServerLoginRefused:
+    text = scrub(_line(error), url)
     if "password authentication failed" in text or "no password supplied" in text:
         found = re.match(r"^[a-z]+://([^:/@]+)", shown)
         user = found.group(1) if found else "?"
@@ -61,12 +84,21 @@ def login_error(shown: str, error: psycopg.Error) -> ServerUnreachable | ServerL
         )
     if "invalid" in text and "port" in text:
         return ServerUnreachable(f"{shown}: not a valid server address ({text})")
-    return ServerUnreachable(f"{shown}: cannot reach the server: {_strip_prefix(text)}")
+    hint = f"; {ESCAPES_HINT}" if has_raw_at(url) else ""
+    return ServerUnreachable(f"{shown}: cannot reach the server: {_strip_prefix(text)}{hint}")
 
 
 def check_schema(conn: psycopg.Connection, shown: str) -> int:
     """The schema version; refuses a database without it or of another version."""
-    version = schema.installed_version(conn)
+    try:
+        version = schema.installed_version(conn)
+    except psycopg.errors.InsufficientPrivilege:
+        conn.rollback()
+        user = conn.info.user
+        raise ServerLoginRefused(
+            f"{shown}: user {user} is none of this tournament's roles (the organizer or a "
+            "table's desk): the server lets it read nothing"
+        ) from None
     if not conn.autocommit:
         conn.rollback()  # leave no transaction open behind a read
     if version is None:
@@ -77,7 +109,8 @@ def check_schema(conn: psycopg.Connection, shown: str) -> int:
     if version < schema.SERVER_SCHEMA_VERSION:
         raise ServerSchemaMismatch(
             f"{shown}: set up by an older Referee Desk (server schema version {version}; "
-            f"this one needs {schema.SERVER_SCHEMA_VERSION})"
+            f"this one needs {schema.SERVER_SCHEMA_VERSION}); the server's superuser runs: "
+            "referee-desk server upgrade URL"
         )
     if version > schema.SERVER_SCHEMA_VERSION:
         raise ServerSchemaMismatch(

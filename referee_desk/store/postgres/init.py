@@ -141,6 +141,11 @@ def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) 
     desks = _meta(conn, "desks_role")
     try:
         with conn.transaction():
+            # Another upgrade (or init) at the same moment: the first one migrates, the
+            # others find the version it left and have nothing to do.
+            conn.execute("LOCK TABLE referee_desk.meta IN EXCLUSIVE MODE")
+            if schema.installed_version(conn) != version:
+                return
             if version < 2:
                 _apply_v2(conn, database, organizer, desks)
             _apply_v3(conn, organizer)

@@ -52,11 +52,24 @@ class EventListener:
         except psycopg.OperationalError as error:
             raise ServerUnreachable(f"lost the server while listening: {error}") from None
         now = time.time()
-        landed = []
-        for note in got:
-            data = json.loads(note.payload)
-            landed.append(Landed(data["match_id"], data["seq"], data["hash"], data["desk"], now))
-        return landed
+        heard = [h for h in map(_parsed, (note.payload for note in got)) if h is not None]
+        return [Landed(*h, now) for h in self._on_the_server(heard)]
+
+    def _on_the_server(self, heard: list[tuple[str, int, str, str]]):
+        """Only what the server holds: any role may ``NOTIFY`` on the channel by hand."""
+        if not heard:
+            return []
+        try:
+            rows = self.connection.execute(
+                "SELECT e.match_id, e.seq, e.hash, e.pushed_by FROM referee_desk.events e "
+                "JOIN unnest(%s::text[], %s::integer[]) AS n(match_id, seq) "
+                "ON e.match_id = n.match_id AND e.seq = n.seq",
+                ([h[0] for h in heard], [h[1] for h in heard]),
+            ).fetchall()
+        except psycopg.OperationalError as error:
+            raise ServerUnreachable(f"lost the server while listening: {error}") from None
+        held = set(rows)
+        return [h for h in heard if h in held]
 
     def close(self) -> None:
         self.connection.close()
@@ -66,6 +79,19 @@ class EventListener:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _parsed(payload: str) -> tuple[str, int, str, str] | None:
+    """(match id, seq, hash, desk) of a notification's payload; None when malformed."""
+    try:
+        data = json.loads(payload)
+        found = (data["match_id"], data["seq"], data["hash"], data["desk"])
+    except (ValueError, TypeError, KeyError):
+        return None
+    kinds = (str, int, str, str)
+    if not all(type(v) is k for v, k in zip(found, kinds, strict=True)):
+        return None
+    return found
 
 
 class ListenerThread:

@@ -61,8 +61,13 @@ class ServerTables:
             )
         self.server = server
         self.conn = server.connection
+        # Only the schema's owner: the organizer may plant views, functions and triggers
+        # in its own schema, which would run with the rights of anyone else reading it
+        # (a superuser's address would hand the organizer the whole server).
         found = self.conn.execute(
-            "SELECT has_schema_privilege(%s, 'USAGE')", (ORGANIZER_SCHEMA,)
+            "SELECT pg_get_userbyid(nspowner) = current_user AND current_user = session_user "
+            "FROM pg_namespace WHERE nspname = %s",
+            (ORGANIZER_SCHEMA,),
         ).fetchone()
         if not found or not found[0]:
             raise ServerRefused(

@@ -19,7 +19,7 @@ from referee_desk.match.envelope import Event
 from referee_desk.store.errors import ImportConflict
 from referee_desk.store.interchange import ImportReport, check_lines
 from referee_desk.store.jsonl import LineEvent, read_jsonl
-from referee_desk.store.postgres.errors import ServerRefused
+from referee_desk.store.postgres.errors import ServerRefused, ServerUnreachable
 from referee_desk.store.postgres.seals import ServerSeal, seals
 from referee_desk.store.postgres.server import TournamentServer
 from referee_desk.store.postgres.sync import INSERT_SQL
@@ -126,6 +126,12 @@ class ServerRecords:
             raise ServerRefused(
                 f"{self.server.shown}: a desk pushed the same match meanwhile; "
                 "nothing imported, import again"
+            ) from None
+        except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+            text = " ".join(str(error).split())
+            raise ServerUnreachable(
+                f"{self.server.shown}: lost the server during the import; nothing imported "
+                f"(one transaction), import again: {text}"
             ) from None
         except psycopg.Error as error:
             text = " ".join(str(error).split())
