@@ -54,6 +54,7 @@ def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
     dst = Tournament.create(destination, source.info, source.settings, source.ruleset)
     try:
         _copy_rows(source, dst)
+        dst.guard_server_claims()  # the copied draw keeps its matches for their tables
         events, seals_sent = _copy_records(source, dst)
         links = source.links()
         with dst.tables.transaction() as writer:

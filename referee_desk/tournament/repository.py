@@ -91,10 +91,28 @@ class Tournament:
         t = cls._connect(path, create=True)
         try:
             t._insert_info(info, settings, ruleset)
+            t.guard_server_claims()
         except BaseException:
             t.close()
             raise
         return t
+
+    def guard_server_claims(self) -> None:
+        """On a server: no desk takes a drawn match that is not its own by recording it.
+
+        Before the draw no desk may claim any match (the drawn ids are predictable);
+        once drawn, every drawn match is given to its table's desk (``publish``) or kept
+        for it, and other ids (a desk's own) may be claimed again. Nothing on a file.
+        """
+        if not self.on_server:
+            return
+        from referee_desk.tournament.publishing import publish
+
+        server = self.file.server
+        if self.drawn:
+            publish(self, server)
+            server.reserve([m.match_id for m in self.matches()])
+        server.set_claims(self.drawn)
 
     def _insert_info(self, info: TournamentInfo, settings: Settings | None, ruleset: Ruleset):
         """The tournament's row, once: a second creation, even racing, is refused cleanly."""
@@ -394,6 +412,7 @@ class Tournament:
                     "nothing drawn, draw again"
                 )
             self._insert_draw(conn, when, seed, ruleset, settings, groups, matches)
+        self.guard_server_claims()
         return matches
 
     def _insert_draw(self, conn, when, seed, ruleset, settings, groups, matches) -> None:

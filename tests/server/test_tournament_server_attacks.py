@@ -58,7 +58,15 @@ def cup(hall):
         t.draw(draw_seed=1)
     with psycopg.connect(hall.organizer_url, autocommit=True) as organizer:
         organizer.execute("INSERT INTO referee_desk.matches (match_id) VALUES ('R1-T1')")
+    hall.matches_before = _assignments(hall)  # the draw's, kept for their tables, and R1-T1
     return hall
+
+
+def _assignments(hall) -> list[tuple[str, str | None]]:
+    with psycopg.connect(hall.admin_url) as admin:
+        return admin.execute(
+            "SELECT match_id, desk_role FROM referee_desk.matches ORDER BY match_id"
+        ).fetchall()
 
 
 def _refused_each(url: str, statements) -> None:
@@ -83,11 +91,8 @@ def _foreign_url(hall) -> str:
 def _organizer_untouched(hall) -> None:
     with Tournament.open(hall.organizer_url) as t:
         assert t.info.name == "桂林杯" and len(t.pairs()) == 2 and t.drawn
-    with psycopg.connect(hall.admin_url) as admin:
-        found = admin.execute(
-            "SELECT match_id, desk_role FROM referee_desk.matches ORDER BY match_id"
-        ).fetchall()
-    assert found == [("R1-T1", None)]
+    assert _assignments(hall) == hall.matches_before
+    assert ("R1-T1", None) in hall.matches_before
 
 
 def test_a_desk_reaches_nothing_of_the_tournament_and_cannot_change_the_assignments(cup) -> None:
@@ -293,13 +298,6 @@ def test_a_desks_function_in_schema_public_never_runs_as_the_organizer(
         assert admin.execute("SELECT who FROM public.loot").fetchall() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: a desk may claim any match nobody holds (claim_match), so between the "
-    "draw and `server publish` (and before the draw: the ids are predictable) it can record "
-    "another table's drawn match; the server's tournament then counts that record and the "
-    "table's own desk is refused as a fork. Needs a design decision (see the report).",
-)
 def test_a_desk_cannot_record_another_tables_drawn_match_before_it_is_published(
     hall, tmp_path
 ) -> None:
@@ -328,3 +326,38 @@ def test_a_desk_cannot_record_another_tables_drawn_match_before_it_is_published(
         publish(t, server)
         t.invalidate()
         assert t.state().match(theirs).winner is None
+    with TournamentServer.open(hall.desk_urls[0]) as rogue:  # refused, and said so
+        assert push(TournamentFile.open(tmp_path / "rogue.sqlite"), rogue).conflicts
+
+
+def test_before_the_draw_no_desk_may_claim_any_match_after_it_its_own_ids(hall, tmp_path) -> None:
+    """The drawn ids are predictable: claims are closed from create until the draw."""
+    from referee_desk.store import TournamentFile
+    from referee_desk.store.postgres.server import TournamentServer
+    from referee_desk.store.postgres.sync import push
+    from referee_desk.store.synthetic import record
+
+    info = TournamentInfo("桂林杯", "", "", "", "", ("1号桌", "2号桌"), ("王磊",))
+    with Tournament.create(hall.organizer_url, info) as t:
+        t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(4)])
+    early = tmp_path / "early.sqlite"
+    with TournamentFile.open(early) as tf:
+        record(tf, "KO-R1-M001", 3)
+        with TournamentServer.open(hall.desk_urls[0]) as desk:
+            (conflict,) = push(tf, desk).conflicts
+            assert (
+                conflict.kind == "claimed" and "has not given match KO-R1-M001" in conflict.reason
+            )
+            assert desk.count() == 0
+    with Tournament.open(hall.organizer_url) as t:
+        t.draw(draw_seed=1)
+        ours = next(m for m in t.matches() if m.table == "1号桌").match_id
+    with TournamentServer.open(hall.organizer_url) as organizer:
+        assert organizer.count() == 0 and organizer.claims_open()
+        held = {a.match_id: a.desk_role for a in organizer.assignments()}
+    assert held[ours] == hall.desk_roles[0] and set(held) >= {"KO-R1-M001", "KO-R1-M002"}
+    own = tmp_path / "own.sqlite"
+    with TournamentFile.open(own) as tf:
+        record(tf, "T1-自编号", 2)  # a desk's own id: claimable once the draw is made
+        with TournamentServer.open(hall.desk_urls[0]) as desk:
+            assert push(tf, desk).total_pushed == 2

@@ -475,6 +475,34 @@ ALTER FUNCTION referee_desk.events_notify() SET search_path = pg_catalog, pg_tem
 ALTER FUNCTION referee_desk.conflicts_notify() SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION referee_desk.append_only() SET search_path = pg_catalog, pg_temp;
 
+-- Claims. A desk takes a match nobody holds by recording it (a desk's own id, or a hall
+-- whose tournament stays in the organizer's file). Once the tournament itself is on the
+-- server the organizer closes claims until the draw, and the draw keeps every drawn match
+-- for its table (a row without a desk yet is kept too): a desk can no longer record
+-- another table's drawn match before it is published, nor any drawn id before the draw.
+CREATE TABLE referee_desk.claims (
+    id integer PRIMARY KEY CHECK (id = 1),
+    open boolean NOT NULL,
+    changed_by text NOT NULL DEFAULT session_user,
+    changed_at timestamptz NOT NULL DEFAULT now()
+);
+REVOKE ALL ON referee_desk.claims FROM PUBLIC;
+GRANT SELECT, INSERT, UPDATE ON referee_desk.claims TO {organizer};
+
+CREATE OR REPLACE FUNCTION referee_desk.claim_match(p_match_id text) RETURNS text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = referee_desk, pg_temp AS $$
+DECLARE
+    holder text;
+BEGIN
+    IF EXISTS (SELECT 1 FROM desks WHERE role = session_user)
+       AND NOT EXISTS (SELECT 1 FROM claims WHERE id = 1 AND NOT open) THEN
+        INSERT INTO matches (match_id, desk_role, claimed) VALUES (p_match_id, session_user, true)
+            ON CONFLICT (match_id) DO NOTHING;
+    END IF;
+    SELECT desk_role INTO holder FROM matches WHERE match_id = p_match_id;
+    RETURN holder;
+END $$;
+
 -- The chain check parses the canonical text as jsonb, which refuses the escape \u0000:
 -- an event whose text holds U+0000 (valid JSON, kept by the desk's file) was refused for
 -- ever and its match never reached the server. The check now reads it with \u0000 as

@@ -222,6 +222,33 @@ class TournamentServer:
                 f"{self.shown}: only the organizer assigns matches ({error})"
             ) from None
 
+    def reserve(self, match_ids: list[str]) -> None:
+        """Organizer: keep these matches from any desk's claim until they are assigned."""
+        try:
+            with self.connection.transaction(), self.connection.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO referee_desk.matches (match_id, desk_role, claimed) "
+                    "VALUES (%s, NULL, false) ON CONFLICT (match_id) DO NOTHING",
+                    [(m,) for m in match_ids],
+                )
+        except psycopg.errors.InsufficientPrivilege as error:
+            raise ServerRefused(f"{self.shown}: only the organizer keeps matches ({error})") from None
+
+    def set_claims(self, open_: bool) -> None:
+        """Organizer: whether a desk may take a match nobody holds by recording it."""
+        try:
+            self.connection.execute(
+                "INSERT INTO referee_desk.claims (id, open) VALUES (1, %s) ON CONFLICT (id) "
+                "DO UPDATE SET open = EXCLUDED.open, changed_by = session_user, changed_at = now()",
+                (open_,),
+            )
+        except psycopg.errors.InsufficientPrivilege as error:
+            raise ServerRefused(f"{self.shown}: only the organizer opens claims ({error})") from None
+
+    def claims_open(self) -> bool:
+        found = self._one("SELECT open FROM referee_desk.claims WHERE id = 1")
+        return True if found is None else bool(found)
+
     def _desk_role(self, desk: str) -> str:
         for known in self.desks():
             if desk in (known.role, known.table_label):

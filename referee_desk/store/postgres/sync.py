@@ -186,6 +186,15 @@ def _push_match(
     for _attempt in range(3):
         if server.is_desk:
             holder = server.claim(match_id)
+            if holder is None:
+                return Conflict(
+                    match_id,
+                    1,
+                    "claimed",
+                    f"the organizer has not given match {match_id} to {server.role}: the "
+                    "tournament's draw keeps its matches for their tables (or is not made "
+                    "yet); nothing sent (check the match id, or ask for server publish)",
+                )
             if holder != server.role:
                 return Conflict(
                     match_id,
