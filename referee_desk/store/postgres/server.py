@@ -232,7 +232,9 @@ class TournamentServer:
                     [(m,) for m in match_ids],
                 )
         except psycopg.errors.InsufficientPrivilege as error:
-            raise ServerRefused(f"{self.shown}: only the organizer keeps matches ({error})") from None
+            raise ServerRefused(
+                f"{self.shown}: only the organizer keeps matches ({error})"
+            ) from None
 
     def set_claims(self, open_: bool) -> None:
         """Organizer: whether a desk may take a match nobody holds by recording it."""
@@ -243,7 +245,9 @@ class TournamentServer:
                 (open_,),
             )
         except psycopg.errors.InsufficientPrivilege as error:
-            raise ServerRefused(f"{self.shown}: only the organizer opens claims ({error})") from None
+            raise ServerRefused(
+                f"{self.shown}: only the organizer opens claims ({error})"
+            ) from None
 
     def claims_open(self) -> bool:
         found = self._one("SELECT open FROM referee_desk.claims WHERE id = 1")
