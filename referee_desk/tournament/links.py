@@ -30,7 +30,7 @@ class RecordLinks:
         """
         if not self.records.events(record_id):
             raise TournamentError(
-                f"no record of match {record_id!r} in this file (import it first)"
+                f"no record of match {record_id!r} in this tournament (import it first)"
             )
         if record_id == match_id:
             raise TournamentError(f"{record_id!r} is already the drawn match id: no link needed")

@@ -149,3 +149,16 @@ def test_a_new_password_replaces_a_lost_one(hall, capsys) -> None:
     assert code == 1 and "no desk '9号桌'" in err
     code, _, err = _run(capsys, "server", "password", hall.desk_urls[0], "organizer")
     assert code == 1 and "superuser" in err
+
+
+def test_connections_end_when_the_network_goes_silent(hall) -> None:
+    """TCP keepalives and a user timeout: a dropped Wi-Fi ends a connection in ~30 s."""
+    from referee_desk.store.postgres.connection import TCP_LIVENESS, connect
+
+    conn = connect(hall.organizer_url)
+    try:
+        given = conn.info.get_parameters()
+    finally:
+        conn.close()
+    for name, value in TCP_LIVENESS.items():
+        assert given.get(name) == str(value), name

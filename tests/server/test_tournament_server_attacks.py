@@ -361,3 +361,33 @@ def test_before_the_draw_no_desk_may_claim_any_match_after_it_its_own_ids(hall, 
         record(tf, "T1-自编号", 2)  # a desk's own id: claimable once the draw is made
         with TournamentServer.open(hall.desk_urls[0]) as desk:
             assert push(tf, desk).total_pushed == 2
+
+
+def test_a_desk_cannot_fill_the_servers_disk_through_the_guarded_tables(hall) -> None:
+    """An event's text at most 1 MiB; a conflict report's desk text cut; no large objects."""
+    import hashlib
+
+    with psycopg.connect(hall.desk_urls[0], autocommit=True) as desk:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            desk.execute("SELECT lo_from_bytea(0, 'x'::bytea)")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            desk.execute("SELECT lo_create(0)")
+        desk.execute("SELECT referee_desk.claim_match('R1-T9')")
+        body = '{"match_id":"R1-T9","seq":1,"prev_hash":"' + "0" * 64 + '","type":"note","x":"'
+        canonical = body + "x" * (1024 * 1024) + '"}'
+        digest = hashlib.sha256(("0" * 64 + canonical).encode()).hexdigest()
+        with pytest.raises(psycopg.errors.CheckViolation, match="events_canonical_size"):
+            desk.execute(
+                "INSERT INTO referee_desk.events (match_id, seq, prev_hash, hash, canonical) "
+                "VALUES ('R1-T9', 1, %s, %s, %s)",
+                ("0" * 64, digest, canonical),
+            )
+        desk.execute(
+            "SELECT referee_desk.report_conflict('R1-T9', 1, 'fork', %s, %s, 'big')",
+            ("a" * 64, "y" * 5_000_000),
+        )
+    with psycopg.connect(hall.organizer_url, autocommit=True) as organizer:
+        (size,) = organizer.execute(
+            "SELECT octet_length(desk_canonical) FROM referee_desk.conflicts"
+        ).fetchone()
+    assert size == 16384

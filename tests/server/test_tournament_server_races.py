@@ -142,7 +142,10 @@ def test_an_import_while_the_desk_pushes_the_same_match_is_neither_doubled_nor_h
     for n, (push, load) in enumerate(zip(pushed, imported, strict=True)):
         assert push[0] == 0, push  # the desk finds its events there, or puts them there
         if load[0] != 0:
-            assert "a desk pushed the same match meanwhile; nothing imported" in _one_line(load[2])
+            assert (
+                "the same match grew meanwhile (a desk's push or another import); nothing imported"
+                in _one_line(load[2])
+            )
         else:
             assert "matches unchanged" in load[1]
         with psycopg.connect(hall.organizer_url) as conn:
@@ -256,7 +259,10 @@ def test_an_import_overtaken_by_the_desks_push_is_refused_in_one_line(hall, tmp_
         text=True,
     )
     assert done.returncode == 1
-    assert "a desk pushed the same match meanwhile; nothing imported" in _one_line(done.stderr)
+    assert (
+        "the same match grew meanwhile (a desk's push or another import); nothing imported"
+        in _one_line(done.stderr)
+    )
     with psycopg.connect(hall.organizer_url) as conn:
         assert conn.execute("SELECT count(*) FROM referee_desk.events").fetchone() == (40,)
 

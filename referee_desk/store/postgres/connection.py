@@ -30,6 +30,16 @@ from referee_desk.store.postgres.errors import (
 
 #: Seconds to wait for a server before calling it unreachable.
 CONNECT_TIMEOUT = 5
+#: TCP settings so a network that goes silent (a dropped hall Wi-Fi, not a server that is
+#: down) ends a connection within about half a minute instead of TCP's many minutes: the
+#: desk's pusher retries and the organizer's view says it is not live.
+TCP_LIVENESS = {
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 20_000,  # milliseconds
+}
 
 
 class _AbortedPipelineNotice(logging.Filter):
@@ -52,7 +62,9 @@ def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycop
         )
     shown = redact(url)
     try:
-        conn = psycopg.connect(url, autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT)
+        conn = psycopg.connect(
+            url, autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT, **TCP_LIVENESS
+        )
     except psycopg.ProgrammingError as error:
         raise BadServerAddress(
             f"{shown}: not a valid server address ({scrub(_line(error), url)}); {ESCAPES_HINT}"

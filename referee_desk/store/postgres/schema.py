@@ -475,6 +475,31 @@ ALTER FUNCTION referee_desk.events_notify() SET search_path = pg_catalog, pg_tem
 ALTER FUNCTION referee_desk.conflicts_notify() SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION referee_desk.append_only() SET search_path = pg_catalog, pg_temp;
 
+-- Room: no desk fills the server's disk through the guarded tables. An event's canonical
+-- text is at most 1 MiB (the store's own limit for a line of a record), a conflict
+-- report keeps at most 64 KiB of the desk's text, and nobody but the superuser makes
+-- large objects.
+ALTER TABLE referee_desk.events ADD CONSTRAINT events_canonical_size
+    CHECK (octet_length(canonical) <= 1048576);
+ALTER TABLE referee_desk.conflicts ADD CONSTRAINT conflicts_canonical_size
+    CHECK (octet_length(desk_canonical) <= 65536);
+CREATE OR REPLACE FUNCTION referee_desk.report_conflict(
+    p_match_id text, p_seq integer, p_kind text, p_desk_hash text, p_desk_canonical text,
+    p_detail text) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = referee_desk, pg_temp AS $$
+BEGIN
+    INSERT INTO conflicts (match_id, seq, kind, server_hash, desk_hash, desk_canonical, detail,
+                           reported_by)
+    VALUES (left(p_match_id, 200), p_seq, p_kind,
+            (SELECT hash FROM events WHERE match_id = p_match_id AND seq = p_seq),
+            left(p_desk_hash, 64), left(p_desk_canonical, 16384), left(p_detail, 1000),
+            session_user)
+    ON CONFLICT DO NOTHING;
+END $$;
+REVOKE EXECUTE ON FUNCTION pg_catalog.lo_create(oid), pg_catalog.lo_creat(integer),
+    pg_catalog.lo_from_bytea(oid, bytea), pg_catalog.lo_import(text),
+    pg_catalog.lo_import(text, oid) FROM PUBLIC;
+
 -- Claims. A desk takes a match nobody holds by recording it (a desk's own id, or a hall
 -- whose tournament stays in the organizer's file). Once the tournament itself is on the
 -- server the organizer closes claims until the draw, and the draw keeps every drawn match

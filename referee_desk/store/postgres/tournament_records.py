@@ -124,7 +124,8 @@ class ServerRecords:
                 cur.executemany(INSERT_SQL, rows)
         except psycopg.errors.UniqueViolation:
             raise ServerRefused(
-                f"{self.server.shown}: a desk pushed the same match meanwhile; "
+                f"{self.server.shown}: the same match grew meanwhile (a desk's push or another "
+                "import); "
                 "nothing imported, import again"
             ) from None
         except (psycopg.OperationalError, psycopg.InterfaceError) as error:
