@@ -12,19 +12,17 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.store.postgres.address import is_server_url
 from referee_desk.store.tables import FileTables, Records, Tables
 from referee_desk.store.tournament_file import TournamentFile, utc_now
-from referee_desk.tournament.elimination import build_elimination, round_count, round_label
-from referee_desk.tournament.errors import DrawError, PairError, TournamentError
-from referee_desk.tournament.groups import build_group_matches, knockout_entries
+from referee_desk.tournament.draw_plan import assign_in_turn, plan_draw
+from referee_desk.tournament.elimination import round_count, round_label
+from referee_desk.tournament.errors import DrawError, TournamentError
 from referee_desk.tournament.links import RecordLinks
 from referee_desk.tournament.model import (
-    Format,
     MatchOutcome,
     Pair,
     Settings,
@@ -32,13 +30,12 @@ from referee_desk.tournament.model import (
     TournamentInfo,
     TournamentMatch,
 )
-from referee_desk.tournament.pairs_io import validate_name
+from referee_desk.tournament.pair_registry import PairRegistry
 from referee_desk.tournament.schema import (
     EXTENSION_NAME,
     TOURNAMENT_SCHEMA_VERSION,
     migrate_schema,
 )
-from referee_desk.tournament.seeding import group_name, seeding_order, snake_groups
 from referee_desk.tournament.server_schema import migrate_server_schema
 from referee_desk.tournament.state import TournamentState, resolve
 
@@ -63,6 +60,7 @@ class Tournament:
             migrate = migrate_schema if self.tables.dialect == "sqlite" else migrate_server_schema
             self.tables.ensure_extension(EXTENSION_NAME, TOURNAMENT_SCHEMA_VERSION, migrate)
         self.record_links = RecordLinks(self.tables, file)
+        self.registry = PairRegistry(self.tables, on_server=self.tables.dialect != "sqlite")
         self._outcomes: dict[str, MatchOutcome] | None = None
         self.outcome_problems: dict[str, str] = {}
 
@@ -250,12 +248,9 @@ class Tournament:
                 (_dumps(ruleset.to_dict()),),
             )
 
-    # -- pairs -----------------------------------------------------------------------
+    # -- pairs (``PairRegistry``) ------------------------------------------------------
     def pairs(self) -> list[Pair]:
-        rows = self.tables.rows(
-            "SELECT pair_id, player1, player2, club, seed FROM tournament_pairs ORDER BY pair_id"
-        )
-        return [Pair(*r) for r in rows]
+        return self.registry.all()
 
     def pair_map(self) -> dict[int, Pair]:
         return {p.pair_id: p for p in self.pairs()}
@@ -267,88 +262,15 @@ class Tournament:
     def add_pairs(self, pairs: Iterable[tuple[str, str, str, int | None]]) -> list[Pair]:
         """Register several pairs at once: all of them or, on any bad row, none."""
         self._refuse_if_drawn("add a pair")
-        found = self.tables.row("SELECT COALESCE(MAX(pair_id), 0) + 1 FROM tournament_pairs")
-        first = int(found[0]) if found else 1
-        new = [
-            Pair(
-                first + i,
-                validate_name(p1, f"pair {first + i}, player 1"),
-                validate_name(p2, f"pair {first + i}, player 2"),
-                validate_name(club, f"pair {first + i}, club"),
-                seed,
-            )
-            for i, (p1, p2, club, seed) in enumerate(pairs)
-        ]
-        taken = {p.seed: p.pair_id for p in self.pairs() if p.seed is not None}
-        for pair in new:
-            if pair.seed is None:
-                continue
-            if pair.seed in taken:
-                raise PairError(f"seed {pair.seed} is already pair {taken[pair.seed]}'s")
-            taken[pair.seed] = pair.pair_id
-        with self._write() as conn:
-            # Another organizer session may register or draw meanwhile: check again
-            # inside the transaction (a file's is exclusive; on a server the lock makes
-            # it so, and a draw's lock waits for it).
-            self._lock_pairs(conn, "SHARE ROW EXCLUSIVE")
-            if self._draw_row_in(conn):
-                raise DrawError("the draw is made: cannot add a pair any more")
-            if self._next_pair_id(conn) != first:
-                raise PairError(
-                    "another organizer registered pairs meanwhile: nothing added, add them again"
-                )
-            conn.executemany(
-                "INSERT INTO tournament_pairs VALUES (?, ?, ?, ?, ?)",
-                [(p.pair_id, p.player1, p.player2, p.club, p.seed) for p in new],
-            )
-        return new
-
-    def _lock_pairs(self, conn, mode: str) -> None:
-        """On a server, lock the pairs for this transaction (a file's is exclusive)."""
-        if self.on_server:
-            conn.execute(f"LOCK TABLE tournament_pairs IN {mode} MODE")
-
-    @staticmethod
-    def _draw_row_in(conn) -> bool:
-        return conn.execute("SELECT 1 FROM tournament_draw WHERE id = 1").fetchone() is not None
-
-    @staticmethod
-    def _next_pair_id(conn) -> int:
-        found = conn.execute("SELECT COALESCE(MAX(pair_id), 0) + 1 FROM tournament_pairs")
-        return int(found.fetchone()[0])
+        return self.registry.add(pairs)
 
     def update_pair(self, pair: Pair) -> None:
         """Edit names or club (always); the seed only before the draw."""
-        old = self.pair_map().get(pair.pair_id)
-        if old is None:
-            raise PairError(f"no pair {pair.pair_id} in this tournament")
-        pair = replace(
-            pair,
-            player1=validate_name(pair.player1, f"pair {pair.pair_id}, player 1"),
-            player2=validate_name(pair.player2, f"pair {pair.pair_id}, player 2"),
-            club=validate_name(pair.club, f"pair {pair.pair_id}, club"),
-        )
-        if pair.seed != old.seed:
-            self._refuse_if_drawn(f"change the seed of pair {pair.pair_id}")
-            self._check_seed(pair)
-        self._exec(
-            "UPDATE tournament_pairs SET player1=?, player2=?, club=?, seed=? WHERE pair_id=?",
-            (pair.player1, pair.player2, pair.club, pair.seed, pair.pair_id),
-        )
+        self.registry.update(pair, self._refuse_if_drawn)
 
     def remove_pair(self, pair_id: int) -> None:
         self._refuse_if_drawn(f"remove pair {pair_id}")
-        self._exec("DELETE FROM tournament_pairs WHERE pair_id = ?", (pair_id,))
-
-    def _check_seed(self, pair: Pair) -> None:
-        if pair.seed is None:
-            return
-        clash = self.tables.row(
-            "SELECT pair_id FROM tournament_pairs WHERE seed = ? AND pair_id != ?",
-            (pair.seed, pair.pair_id),
-        )
-        if clash:
-            raise PairError(f"seed {pair.seed} is already pair {clash[0]}'s")
+        self.registry.remove(pair_id)
 
     # -- the draw --------------------------------------------------------------------
     def _draw_row(self):
@@ -372,41 +294,14 @@ class Tournament:
         settings = self.settings
         ruleset = self.ruleset
         pairs = self.pairs()
-        if len(pairs) < 2:
-            raise DrawError(f"the draw needs at least 2 pairs, not {len(pairs)}")
         seed = random.SystemRandom().randrange(2**31) if draw_seed is None else int(draw_seed)
-        ordered = seeding_order(pairs, random.Random(seed))
-        groups: dict[str, list[int]] = {}
-        if settings.format is Format.SINGLE_ELIMINATION:
-            matches = build_elimination(
-                [Slot("pair", p.pair_id) for p in ordered], settings.third_place
-            )
-        else:
-            if settings.group_count < 1:
-                raise DrawError("a group stage needs group_count ≥ 1")
-            matches = []
-            for i, members in enumerate(snake_groups(ordered, settings.group_count)):
-                name = group_name(i)
-                groups[name] = [p.pair_id for p in members]
-                matches.extend(build_group_matches(name, members))
-            smallest = min(len(v) for v in groups.values())
-            if settings.advance_per_group > smallest:
-                raise DrawError(
-                    f"{settings.advance_per_group} pairs cannot advance from a group of {smallest}"
-                )
-            entries = knockout_entries(list(groups), settings.advance_per_group)
-            if len(entries) >= 2:
-                matches.extend(build_elimination(entries, settings.third_place))
-        matches = self._assign_in_turn(matches)
+        planned, groups = plan_draw(pairs, settings, seed)
+        matches = assign_in_turn(planned, self.info)
         with self._write() as conn:
             # The draw is of the pairs registered when it is written: a registration by
             # another organizer session meanwhile makes it refused, never left out.
-            self._lock_pairs(conn, "SHARE")
-            held = conn.execute(
-                "SELECT pair_id, player1, player2, club, seed FROM tournament_pairs "
-                "ORDER BY pair_id"
-            ).fetchall()
-            if [Pair(*r) for r in held] != pairs:
+            self.registry.lock(conn, "SHARE")
+            if self.registry.held_in(conn) != pairs:
                 raise DrawError(
                     "the pairs changed while drawing (another organizer registered one): "
                     "nothing drawn, draw again"
@@ -446,23 +341,6 @@ class Tournament:
                 for i, m in enumerate(matches)
             ],
         )
-
-    def _assign_in_turn(self, matches: list[TournamentMatch]) -> list[TournamentMatch]:
-        """Tables and referees in turn within each round (byes get none)."""
-        info = self.info
-        out = []
-        counters: dict[tuple[str, int], int] = {}
-        for m in matches:
-            if "bye" in (m.slot_a.kind, m.slot_b.kind) or not info.tables:
-                out.append(m)
-                continue
-            key = (m.stage if m.group is None else "G", m.round)
-            k = counters.get(key, 0)
-            counters[key] = k + 1
-            table = info.tables[k % len(info.tables)]
-            referee = info.referees[k % len(info.referees)] if info.referees else ""
-            out.append(replace(m, table=table, referee=referee))
-        return out
 
     @property
     def draw_seed(self) -> int | None:
