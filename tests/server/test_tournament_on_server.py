@@ -360,3 +360,30 @@ def test_a_desk_pulls_a_record_the_server_already_holds_instead_of_forking_it(
         assert tf.head(first.match_id) == held  # the server's record, byte for byte
         report = push(tf, desk)
         assert not report.conflicts and first.match_id in report.unchanged
+
+
+def test_copy_onto_the_server_takes_the_locked_matches_seals(hall, tmp_path, capsys) -> None:
+    """A file's locks go onto the server with the records; the server checks each seal."""
+    from referee_desk.store.postgres.seals import seals
+
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    cup, sim = tmp_path / "cup.sqlite", tmp_path / "sim"
+    _build(capsys, str(cup), pairs, None, sim)
+    with Tournament.open(cup) as t:
+        final = t.matches()[-1].match_id
+        t.file.lock_match(final, by="王磊")
+    out = _ok(capsys, "tournament", "copy", str(cup), hall.organizer_url)
+    assert "1 seals sent (checked by the server)" in out
+    with TournamentServer.open(hall.organizer_url) as server:
+        (seal,) = seals(server)
+    assert (seal.match_id, seal.valid, seal.sealed_by) == (final, True, "王磊")
+    archive = tmp_path / "archive.sqlite"
+    out = _ok(capsys, "tournament", "copy", hall.organizer_url, str(archive))
+    assert "1 seals not copied" in out
+    code, out, _ = _run(capsys, "verify", hall.organizer_url)
+    assert code == 0 and f"seal {final}" in out and "valid" in out
+    report = tmp_path / "final.pdf"
+    _ok(capsys, "export", "match", hall.organizer_url, "--match", final, "-o", str(report))
+    text = _pdf_text(report)
+    assert "已封存 Sealed" in text and seal.key_fingerprint[:16] in text.replace(" ", "")
