@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
@@ -495,7 +495,3 @@ def pair_label(pair: Pair) -> str:
 
 def _dumps(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
-
-
-def pairs_by_id(pairs: Sequence[Pair]) -> dict[int, Pair]:
-    return {p.pair_id: p for p in pairs}
