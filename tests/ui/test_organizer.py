@@ -525,13 +525,13 @@ def test_every_document_is_exported_with_progress_and_can_be_opened(
 ) -> None:
     _samples_cup(organizer, tmp_path)
     opened: list[Any] = []
-    organizer.open_url = opened.append
+    organizer.exports.open_url = opened.append
     out = tmp_path / "out"
     out.mkdir()
     pm = organizer.t.pair_map()
     # Bracket sheet: one sheet per stage and group, names in the cells.
     _export(organizer, qtbot, "bracket", out / "bracket.xlsx")
-    steps = organizer.progress_seen
+    steps = organizer.exports.progress_seen
     assert steps[-1][0] == steps[-1][1] == len(steps)  # one call per sheet, ending at total
     wb = load_workbook(out / "bracket.xlsx")
     assert any("Knockout" in n for n in wb.sheetnames)
@@ -543,11 +543,11 @@ def test_every_document_is_exported_with_progress_and_can_be_opened(
     assert INFO.name in cells and all(p.player1 in cells for p in pm.values())
     # The result is offered to open; "Open" hands the file to the desktop.
     assert organizer.last_message == f"Written: {out / 'bracket.xlsx'}"
-    organizer.open_button.click()
+    organizer.exports.open_button.click()
     assert [u.toLocalFile() for u in opened] == [str(out / "bracket.xlsx")]
     # Results: the tournament, the pairs, the ways the groups were decided (Chinese text).
     _export(organizer, qtbot, "results", out / "results.pdf")
-    assert organizer.progress_seen[-1][0] == organizer.progress_seen[-1][1] > 1
+    assert organizer.exports.progress_seen[-1][0] == organizer.exports.progress_seen[-1][1] > 1
     text = _pdf_text(out / "results.pdf")
     assert INFO.name in text and "弃权" in text and "取消资格" in text
     assert all(p.player1 in text for p in pm.values())
@@ -597,7 +597,7 @@ def test_export_failures_are_explained_and_the_view_stays_usable(
         organizer.export_document("results", tmp_path / "missing" / "r.pdf")
     assert blocker.args[0] == "results"
     assert "could not be written" in organizer.last_message
-    assert organizer.progress_dialog is None
+    assert organizer.exports.progress_dialog is None
     assert not (tmp_path / "missing").exists()
     # Still usable: the next export works.
     _export(organizer, qtbot, "bracket", tmp_path / "b.xlsx")

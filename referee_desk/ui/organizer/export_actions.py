@@ -1,28 +1,53 @@
 """File ▸ Export: the documents, written in the background with a progress dialog.
 
-Mixed into ``OrganizerView``; strings keep the ``OrganizerView`` translation context.
+``OrganizerExports`` owns the running export jobs, their progress dialog and how a written
+document is opened; it reads the view's tournament. Strings keep the ``OrganizerView``
+translation context, so the existing translations apply.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QUrl
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressDialog
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QInputDialog,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+)
 
 from referee_desk.ui.organizer.exporting import ExportJob, Progress, start
+
+if TYPE_CHECKING:
+    from referee_desk.ui.organizer.view import OrganizerView
 
 #: The documents of File ▸ Export, by kind.
 EXPORT_KINDS = ("bracket", "results", "match", "scoresheet", "round_pack", "players")
 
 
-class ExportsMixin:
-    """OrganizerView methods: File ▸ Export."""
+class OrganizerExports:
+    """File ▸ Export for the view it is given: the documents, their jobs and progress."""
+
+    def __init__(self, view: OrganizerView, font_path: str | None = None) -> None:
+        self.view = view
+        self.font_path = font_path
+        # Exports being written (kept alive until their worker reports).
+        self.jobs: list[ExportJob] = []
+        self.progress_dialog: QProgressDialog | None = None
+        # (done, total, what) as the running export reported it.
+        self.progress_seen: list[tuple[int, int, str]] = []
+        # The “Open” button of the last “Export finished” message.
+        self.open_button: QPushButton | None = None
+        # How a written document is opened (tests replace it so nothing is launched).
+        self.open_url: Callable[[QUrl], Any] = QDesktopServices.openUrl
 
     def default_export_name(self, kind: str, match_id: str | None = None) -> str:
-        name = self.t.info.name if self.t is not None else "referee-desk"
+        name = self.view.t.info.name if self.view.t is not None else "referee-desk"
         suffix = {
             "bracket": "bracket.xlsx",
             "results": "results.pdf",
@@ -34,14 +59,14 @@ class ExportsMixin:
         return f"{name}-{suffix}"
 
     def choose_export(self, kind: str) -> None:
-        match_id = self.selected_match_id()
+        match_id = self.view.selected_match_id()
         round_number: int | None = None
         if kind == "round_pack":
             round_number = self.choose_round()
             if round_number is None:
                 return
         if kind == "match" and match_id is None:
-            self.show_message(
+            self.view.show_message(
                 QCoreApplication.translate("OrganizerView", "No match selected"),
                 QCoreApplication.translate(
                     "OrganizerView", "Select a match in the bracket or in the matches list first."
@@ -54,8 +79,8 @@ class ExportsMixin:
             else "PDF (*.pdf)"
         )
         path, _f = QFileDialog.getSaveFileName(
-            self,
-            self.export_actions[kind].text().replace("…", ""),
+            self.view,
+            self.view.export_actions[kind].text().replace("…", ""),
             str(Path.cwd() / self.default_export_name(kind, match_id)),
             filters,
         )
@@ -66,14 +91,14 @@ class ExportsMixin:
         """The round to print a pack for, picked from the rounds in order of play."""
         from referee_desk.tournament.rounds import play_rounds
 
-        if self.t is None or not self.t.drawn:
+        if self.view.t is None or not self.view.t.drawn:
             return None
-        rounds = play_rounds(self.t.state().matches)
+        rounds = play_rounds(self.view.t.state().matches)
         if not rounds:
             return None
         items = [f"{r.number} · {r.label}" for r in rounds]
         item, ok = QInputDialog.getItem(
-            self,
+            self.view,
             QCoreApplication.translate("OrganizerView", "Round pack"),
             QCoreApplication.translate("OrganizerView", "Round:"),
             items,
@@ -94,8 +119,8 @@ class ExportsMixin:
         try:
             work = self._export_work(kind, Path(path), match_id, round_number)
         except (ValueError, OSError) as error:
-            self._refused(QCoreApplication.translate("OrganizerView", "Export refused"), error)
-            self.export_failed.emit(kind, str(error))
+            self.view.refuse(QCoreApplication.translate("OrganizerView", "Export refused"), error)
+            self.view.export_failed.emit(kind, str(error))
             return None
         job = ExportJob(kind, work)
         progress = QProgressDialog(
@@ -105,7 +130,7 @@ class ExportsMixin:
             "",
             0,
             0,
-            self,
+            self.view,
         )
         progress.setCancelButton(None)
         progress.setWindowTitle(QCoreApplication.translate("OrganizerView", "Export"))
@@ -114,7 +139,7 @@ class ExportsMixin:
         progress.setAutoClose(False)
         progress.setAutoReset(False)
         self.progress_dialog = progress
-        self.progress_seen: list[tuple[int, int, str]] = []
+        self.progress_seen = []
 
         def on_progress(done: int, total: int, what: str) -> None:
             self.progress_seen.append((done, total, what))
@@ -136,21 +161,21 @@ class ExportsMixin:
 
         def done(written: str) -> None:
             finish()
-            self.status(
+            self.view.status(
                 QCoreApplication.translate("OrganizerView", "Written: %1").replace("%1", written)
             )
             self._offer_open(written)
-            self.export_finished.emit(kind, written)
+            self.view.export_finished.emit(kind, written)
 
         def failed(reason: str) -> None:
             finish()
-            self.show_message(
+            self.view.show_message(
                 QCoreApplication.translate("OrganizerView", "Export failed"),
                 QCoreApplication.translate("OrganizerView", "%1 could not be written:\n%2")
                 .replace("%1", str(path))
                 .replace("%2", reason),
             )
-            self.export_failed.emit(kind, reason)
+            self.view.export_failed.emit(kind, reason)
 
         job.signals.progress.connect(on_progress)
         job.signals.finished.connect(done)
@@ -172,7 +197,7 @@ class ExportsMixin:
                 progress, "scoresheet",
                 lambda: export_scoresheet_pdf(path, font_path=font, header=header, **kwargs),
             )  # fmt: skip
-        t = self.t
+        t = self.view.t
         if t is None or not t.drawn:
             raise ValueError(
                 QCoreApplication.translate(
@@ -244,7 +269,7 @@ class ExportsMixin:
 
     def _scoresheet_header(self, match_id: str | None) -> tuple[dict[str, str], dict[str, Any]]:
         """Tournament (and, with a match selected, its round, table, referee and pairs)."""
-        t = self.t
+        t = self.view.t
         if t is None:
             return {}, {}
         header = {"tournament": t.info.name, "date": t.info.start_date}
@@ -268,7 +293,7 @@ class ExportsMixin:
             QCoreApplication.translate("OrganizerView", "Export finished"),
             QCoreApplication.translate("OrganizerView", "Written: %1").replace("%1", path),
             QMessageBox.StandardButton.Close,
-            self,
+            self.view,
         )
         self.open_button = box.addButton(
             QCoreApplication.translate("OrganizerView", "Open"), QMessageBox.ButtonRole.AcceptRole
@@ -278,9 +303,9 @@ class ExportsMixin:
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         button = self.open_button
         box.buttonClicked.connect(lambda b: self.open_result(path) if b is button else None)
-        self.last_message = box.text()
+        self.view.last_message = box.text()
         box.open()
-        self.message_box = box
+        self.view.message_box = box
 
     def open_result(self, path: str | Path) -> None:
         self.open_url(QUrl.fromLocalFile(str(path)))

@@ -1,12 +1,14 @@
 """Creating the tournament and editing its pairs (one by one or from a pair list).
 
-Mixed into ``OrganizerView``; strings keep the ``OrganizerView`` translation context.
+``PairActions`` works on the view's tournament through the tournament layer and asks the
+view to show the result; it keeps no state of its own beyond the view it serves. Strings
+keep the ``OrganizerView`` translation context, so the existing translations apply.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
@@ -17,14 +19,20 @@ from referee_desk.tournament.pairs_io import read_pairs
 from referee_desk.tournament.repository import Tournament
 from referee_desk.ui.organizer.dialogs import OrganizerNewDialog, OrganizerPairDialog
 
+if TYPE_CHECKING:
+    from referee_desk.ui.organizer.view import OrganizerView
 
-class PairsMixin:
-    """OrganizerView methods: creating the tournament and editing its pairs."""
+
+class PairActions:
+    """Creating the tournament and editing its pairs, for the view it is given."""
+
+    def __init__(self, view: OrganizerView) -> None:
+        self.view = view
 
     def new_tournament_dialog(self) -> QDialog:
         def create(info: TournamentInfo) -> None:
             path, _f = QFileDialog.getSaveFileName(
-                self,
+                self.view,
                 QCoreApplication.translate("OrganizerView", "New tournament file"),
                 str(Path.cwd() / f"{info.name}.sqlite"),
                 QCoreApplication.translate("OrganizerView", "Tournament files (*.sqlite *.db)"),
@@ -37,8 +45,8 @@ class PairsMixin:
                 )
             self.create_tournament(path, info, ruleset=get_ruleset(dialog.ruleset_name()))
 
-        dialog = OrganizerNewDialog(create, self)
-        return self.run_dialog(dialog)
+        dialog = OrganizerNewDialog(create, self.view)
+        return self.view.run_dialog(dialog)
 
     def create_tournament(
         self,
@@ -49,43 +57,45 @@ class PairsMixin:
     ) -> None:
         """Create the tournament file and open it (in the main window when there is one)."""
         Tournament.create(path, info, settings, ruleset).close()
-        if self.window_ is not None:
-            if not self.window_.open_tournament(path, create=False):
-                raise ValueError(self.window_.last_message)
-            self.attach(self.window_.tf)
+        if self.view.window_ is not None:
+            if not self.view.window_.open_tournament(path, create=False):
+                raise ValueError(self.view.window_.last_message)
+            self.view.attach(self.view.window_.tf)
         else:
-            self.open_file(path)
-        self.status(
+            self.view.open_file(path)
+        self.view.status(
             QCoreApplication.translate("OrganizerView", "Tournament created: %1").replace(
                 "%1", str(path)
             )
         )
 
     def selected_pair(self) -> Pair | None:
-        if self.t is None:
+        if self.view.t is None:
             return None
-        index = self.ui.pairsView.currentIndex()
+        index = self.view.ui.pairsView.currentIndex()
         if not index.isValid():
             return None
-        return self.t.pair_map().get(self.pairs_model.id_at(index.row()))
+        return self.view.t.pair_map().get(self.view.pairs_model.id_at(index.row()))
 
     def add_pair_dialog(self) -> QDialog | None:
-        t = self._need_tournament()
+        t = self.view.need_tournament()
         if t is None:
             return None
 
         def save(p1: str, p2: str, club: str, seed: int | None) -> None:
             t.add_pair(p1, p2, club, seed)
 
-        return self.run_dialog(OrganizerPairDialog(save, None, True, self), self.refresh)
+        return self.view.run_dialog(
+            OrganizerPairDialog(save, None, True, self.view), self.view.refresh
+        )
 
     def edit_pair_dialog(self) -> QDialog | None:
-        t = self._need_tournament()
+        t = self.view.need_tournament()
         pair = self.selected_pair()
         if t is None:
             return None
         if pair is None:
-            self.show_message(
+            self.view.show_message(
                 QCoreApplication.translate("OrganizerView", "No pair"),
                 QCoreApplication.translate("OrganizerView", "Select a pair in the list first."),
             )
@@ -94,11 +104,11 @@ class PairsMixin:
         def save(p1: str, p2: str, club: str, seed: int | None) -> None:
             t.update_pair(Pair(pair.pair_id, p1, p2, club, seed))
 
-        dialog = OrganizerPairDialog(save, pair, not t.drawn, self)
-        return self.run_dialog(dialog, self.refresh)
+        dialog = OrganizerPairDialog(save, pair, not t.drawn, self.view)
+        return self.view.run_dialog(dialog, self.view.refresh)
 
     def remove_pair_dialog(self) -> None:
-        t = self._need_tournament()
+        t = self.view.need_tournament()
         pair = self.selected_pair()
         if t is None or pair is None:
             return
@@ -109,7 +119,7 @@ class PairsMixin:
             .replace("%1", str(pair.pair_id))
             .replace("%2", pair.name),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            self,
+            self.view,
         )
         box.setWindowModality(Qt.WindowModality.WindowModal)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -120,23 +130,23 @@ class PairsMixin:
 
         box.buttonClicked.connect(answered)
         box.open()
-        self.message_box = box
+        self.view.message_box = box
 
     def remove_pair(self, pair_id: int) -> bool:
-        t = self._need_tournament()
+        t = self.view.need_tournament()
         if t is None:
             return False
         try:
             t.remove_pair(pair_id)
         except (ValueError, OSError) as error:
-            self._refused(QCoreApplication.translate("OrganizerView", "Pair not removed"), error)
+            self.view.refuse(QCoreApplication.translate("OrganizerView", "Pair not removed"), error)
             return False
-        self.refresh()
+        self.view.refresh()
         return True
 
     def choose_pair_list(self) -> None:
         path, _f = QFileDialog.getOpenFileName(
-            self,
+            self.view,
             QCoreApplication.translate("OrganizerView", "Import a pair list"),
             str(Path.cwd()),
             QCoreApplication.translate("OrganizerView", "Pair lists (*.csv *.xlsx);;All files (*)"),
@@ -146,13 +156,15 @@ class PairsMixin:
 
     def import_pairs(self, path: str | Path) -> int:
         """Register the pairs of a CSV or xlsx list; returns how many were added."""
-        t = self._need_tournament()
+        t = self.view.need_tournament()
         if t is None:
             return 0
         try:
             rows = read_pairs(path)
         except (ValueError, OSError) as error:
-            self._refused(QCoreApplication.translate("OrganizerView", "Pair list not read"), error)
+            self.view.refuse(
+                QCoreApplication.translate("OrganizerView", "Pair list not read"), error
+            )
             return 0
         added = 0
         try:
@@ -160,8 +172,8 @@ class PairsMixin:
                 t.add_pair(*row)
                 added += 1
         except (ValueError, OSError) as error:
-            self.refresh()
-            self.show_message(
+            self.view.refresh()
+            self.view.show_message(
                 QCoreApplication.translate("OrganizerView", "Pair list partly imported"),
                 QCoreApplication.translate(
                     "OrganizerView", "%1 of %2 pairs were registered; the next one was refused:\n%3"
@@ -171,8 +183,8 @@ class PairsMixin:
                 .replace("%3", str(error)),
             )
             return added
-        self.refresh()
-        self.status(
+        self.view.refresh()
+        self.view.status(
             QCoreApplication.translate("OrganizerView", "%1 pairs registered from %2")
             .replace("%1", str(added))
             .replace("%2", str(path))

@@ -1,12 +1,15 @@
 """Importing match records from the desks and linking a record to a drawn match.
 
-Mixed into ``OrganizerView``; strings keep the ``OrganizerView`` translation context.
+``RecordsImport`` owns what the last import brought in (``last_import``) and works on
+the view's tournament through the tournament layer. Strings keep the ``OrganizerView``
+translation context, so the existing translations apply.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
@@ -16,13 +19,21 @@ from referee_desk.tournament.state import Status
 from referee_desk.ui.organizer import texts
 from referee_desk.ui.organizer.dialogs import OrganizerLinkDialog
 
+if TYPE_CHECKING:
+    from referee_desk.ui.organizer.view import OrganizerView
 
-class RecordsImportMixin:
-    """OrganizerView methods: importing and linking match records."""
+
+class RecordsImport:
+    """Importing desks' match records and linking a record to a drawn match."""
+
+    def __init__(self, view: OrganizerView) -> None:
+        self.view = view
+        # What the last import brought in (None before the first one).
+        self.last_import: ImportResult | None = None
 
     def choose_records(self) -> None:
         paths, _f = QFileDialog.getOpenFileNames(
-            self,
+            self.view,
             QCoreApplication.translate("OrganizerView", "Import match records"),
             str(Path.cwd()),
             QCoreApplication.translate(
@@ -34,19 +45,19 @@ class RecordsImportMixin:
 
     def import_records(self, paths: Sequence[str | Path]) -> ImportResult | None:
         """Bring in desks' records and show what was added, unchanged or in conflict."""
-        t = self._need_tournament()
+        t = self.view.need_tournament()
         if t is None:
             return None
         try:
             result = import_records(t, list(paths))
         except (ValueError, OSError) as error:
-            self._refused(
+            self.view.refuse(
                 QCoreApplication.translate("OrganizerView", "Records not imported"), error
             )
             return None
         self.last_import = result
-        self.refresh()
-        self.show_message(
+        self.view.refresh()
+        self.view.show_message(
             QCoreApplication.translate("OrganizerView", "Match records imported"),
             self.import_summary(result),
             QMessageBox.Icon.Information if result.ok else QMessageBox.Icon.Warning,
@@ -106,15 +117,15 @@ class RecordsImportMixin:
 
     def unlinked_records(self) -> list[str]:
         """Records in the file that count for no drawn match yet."""
-        if self.t is None:
+        if self.view.t is None:
             return []
-        drawn = {m.match_id for m in self.t.matches()}
-        linked = set(self.t.links().values())
-        return [m for m in self.t.file.match_ids() if m not in drawn and m not in linked]
+        drawn = {m.match_id for m in self.view.t.matches()}
+        linked = set(self.view.t.links().values())
+        return [m for m in self.view.t.file.match_ids() if m not in drawn and m not in linked]
 
     def link_dialog(self) -> QDialog | None:
-        t = self._need_tournament()
-        if t is None or self.state is None:
+        t = self.view.need_tournament()
+        if t is None or self.view.state is None:
             return None
         records = self.unlinked_records()
         pairs = t.pair_map()
@@ -123,11 +134,11 @@ class RecordsImportMixin:
                 s.match.match_id,
                 f"{texts.pair_text(pairs.get(s.pair_a))} – {texts.pair_text(pairs.get(s.pair_b))}",
             )
-            for s in self.state.matches
+            for s in self.view.state.matches
             if s.status is Status.READY
         ]
         if not records:
-            self.show_message(
+            self.view.show_message(
                 QCoreApplication.translate("OrganizerView", "Nothing to link"),
                 QCoreApplication.translate(
                     "OrganizerView", "Every imported record already counts for a drawn match."
@@ -135,10 +146,10 @@ class RecordsImportMixin:
                 QMessageBox.Icon.Information,
             )
             return None
-        return self.run_dialog(OrganizerLinkDialog(self.link, records, open_matches, self),
-                               self.refresh)  # fmt: skip
+        dialog = OrganizerLinkDialog(self.link, records, open_matches, self.view)
+        return self.view.run_dialog(dialog, self.view.refresh)
 
     def link(self, record_id: str, match_id: str) -> None:
-        if self.t is None:
+        if self.view.t is None:
             raise ValueError(QCoreApplication.translate("OrganizerView", "No tournament is open."))
-        self.t.link(record_id, match_id)
+        self.view.t.link(record_id, match_id)

@@ -1,22 +1,28 @@
 """Showing the tournament: title, pairs, matches, the bracket, standings and enabled actions.
 
-Mixed into ``OrganizerView``; strings keep the ``OrganizerView`` translation context.
+``OrganizerDisplay`` owns the standings' tables (rebuilt on every refresh) and paints
+the view's widgets from the view's tournament; it decides nothing. Strings keep the
+``OrganizerView`` translation context, so the existing translations apply.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QGroupBox, QHeaderView, QTableView, QVBoxLayout
 
 from referee_desk.store.tournament_file import TournamentFile
 from referee_desk.tournament.model import Pair
-from referee_desk.tournament.repository import Tournament
 from referee_desk.tournament.schema import EXTENSION_NAME
 from referee_desk.tournament.state import TournamentState
 from referee_desk.ui.organizer import texts
 from referee_desk.ui.organizer.bracket import build_bracket_scene
 from referee_desk.ui.organizer.models import OrganizerStandingsModel
 from referee_desk.ui.texts import preset_name
+
+if TYPE_CHECKING:
+    from referee_desk.ui.organizer.view import OrganizerView
 
 
 def has_tournament(tf: TournamentFile) -> bool:
@@ -38,27 +44,32 @@ def has_tournament(tf: TournamentFile) -> bool:
     )
 
 
-class OrganizerDisplayMixin:
-    """OrganizerView methods: showing the tournament."""
+class OrganizerDisplay:
+    """Shows the view's tournament: title, tables, bracket, standings, enabled actions."""
+
+    def __init__(self, view: OrganizerView) -> None:
+        self.view = view
+        # The state derived at the last refresh (None: no tournament, or not drawn yet).
+        self.state: TournamentState | None = None
+        self.standings_models: dict[str, OrganizerStandingsModel] = {}
+        self.standings_views: dict[str, QTableView] = {}
 
     def refresh(self) -> None:
-        on_server = self.on_server
-        if not on_server and self.window_ is not None and self.window_.tf is not self._tf:
-            self._tf = self.window_.tf
-            self.t = Tournament(self._tf) if self._tf and has_tournament(self._tf) else None
-        ui = self.ui
-        t = self.t
+        """Read the view's tournament again and show it (``changed`` is emitted after)."""
+        v = self.view
+        on_server = v.on_server
+        v.follow_window_file()
+        ui = v.ui
+        t = v.t
         self.state = None
         if t is None:
             if on_server:  # connecting, or the server not reached (its owner says which)
-                ui.titleLabel.setText(
-                    QCoreApplication.translate("OrganizerView", self.server_note[0])
-                )
-                ui.infoLabel.setText(self.server_note[1])
+                ui.titleLabel.setText(QCoreApplication.translate("OrganizerView", v.server_note[0]))
+                ui.infoLabel.setText(v.server_note[1])
             else:
                 ui.titleLabel.setText(
                     QCoreApplication.translate("OrganizerView", "No tournament file open")
-                    if self._tf is None
+                    if v.file_shown is None
                     else QCoreApplication.translate(
                         "OrganizerView", "This file holds no tournament"
                     )
@@ -69,18 +80,18 @@ class OrganizerDisplayMixin:
                         "Open a tournament file (File ▸ Open) or create a new tournament.",
                     )
                 )
-            self.pairs_model.set_pairs([])
-            self.matches_model.set_state([], {})
-            self.scene.clear()
-            self._show_standings(None, {})
+            v.pairs_model.set_pairs([])
+            v.matches_model.set_state([], {})
+            v.scene.clear()
+            self.show_standings(None, {})
             ui.problemsLabel.setText("")
-            self._update_enabled()
-            self.changed.emit()
+            self.update_enabled()
+            v.changed.emit()
             return
         info = t.info
         settings = t.settings
         pairs = t.pair_map()
-        self.pairs_model.set_pairs(list(pairs.values()))
+        v.pairs_model.set_pairs(list(pairs.values()))
         parts = [x for x in (info.dates, info.venue, info.organizer) if x]
         if on_server:
             parts.insert(
@@ -113,25 +124,26 @@ class OrganizerDisplayMixin:
         ui.infoLabel.setText(" · ".join(parts))
         problems: list[str] = []
         if t.drawn:
-            self.state = t.state()
-            self.matches_model.set_state(self.state.matches, pairs, info.tables, info.referees)
-            build_bracket_scene(self.state.matches, pairs, self.scene)
-            rect = self.scene.itemsBoundingRect().adjusted(-20, -20, 20, 20)
-            self.scene.setSceneRect(rect)
-            self._show_standings(self.state, pairs)
-            problems = list(self.state.problems)
+            state = self.state = t.state()
+            v.matches_model.set_state(state.matches, pairs, info.tables, info.referees)
+            build_bracket_scene(state.matches, pairs, v.scene)
+            rect = v.scene.itemsBoundingRect().adjusted(-20, -20, 20, 20)
+            v.scene.setSceneRect(rect)
+            self.show_standings(state, pairs)
+            problems = list(state.problems)
             problems += [f"{m}: {why}" for m, why in sorted(t.outcome_problems.items())]
         else:
-            self.matches_model.set_state([], {})
-            self.scene.clear()
-            self._show_standings(None, pairs)
+            v.matches_model.set_state([], {})
+            v.scene.clear()
+            self.show_standings(None, pairs)
         ui.tieBreakLabel.setText(texts.tie_break_order(settings.tie_breaks))
         ui.problemsLabel.setText("\n".join(problems[:8]))
-        self._update_enabled()
-        self.changed.emit()
+        self.update_enabled()
+        v.changed.emit()
 
-    def _show_standings(self, state: TournamentState | None, pairs: dict[int, Pair]) -> None:
-        layout = self.ui.groupsLayout
+    def show_standings(self, state: TournamentState | None, pairs: dict[int, Pair]) -> None:
+        """One table per group, two a row (none before the draw or without groups)."""
+        layout = self.view.ui.groupsLayout
         while layout.count():
             item = layout.takeAt(0)
             widget = item.widget()
@@ -140,13 +152,13 @@ class OrganizerDisplayMixin:
                 widget.setParent(None)
                 widget.deleteLater()
         self.standings_models = {}
-        self.standings_views: dict[str, QTableView] = {}
+        self.standings_views = {}
         if state is None or not state.standings:
             return
         for k, standings in enumerate(state.standings):
-            model = OrganizerStandingsModel(self)
+            model = OrganizerStandingsModel(self.view)
             model.set_standings(standings, pairs)
-            box = QGroupBox(self._group_title(standings.group, standings.complete))
+            box = QGroupBox(group_title(standings.group, standings.complete))
             inner = QVBoxLayout(box)
             view = QTableView(box)
             view.setModel(model)
@@ -166,25 +178,22 @@ class OrganizerDisplayMixin:
             self.standings_views[standings.group] = view
         layout.setRowStretch((len(state.standings) + 1) // 2, 1)
 
-    def _group_title(self, group: str, complete: bool) -> str:
-        if complete:
-            return QCoreApplication.translate("OrganizerView", "Group %1 (complete)").replace(
-                "%1", group
-            )
-        return QCoreApplication.translate("OrganizerView", "Group %1 (in progress)").replace(
-            "%1", group
-        )
+    def retranslate(self) -> None:
+        for model in self.standings_models.values():
+            model.retranslate()
 
-    def _update_enabled(self) -> None:
-        t = self.t
+    def update_enabled(self) -> None:
+        """Enable what the tournament's stage and the file's access allow."""
+        v = self.view
+        t = v.t
         exists = t is not None
         drawn = exists and t.drawn
         writable = exists and not t.file.read_only
-        on_server = self.on_server
+        on_server = v.on_server
         # A new tournament is a new file; the server's tournament is made with
         # ``referee-desk tournament create URL`` (the button says so).
-        self.action_new.setEnabled(not on_server)
-        self.action_new.setToolTip(
+        v.action_new.setEnabled(not on_server)
+        v.action_new.setToolTip(
             QCoreApplication.translate(
                 "OrganizerView",
                 "This view shows the tournament on the server; a new tournament is a new "
@@ -193,26 +202,37 @@ class OrganizerDisplayMixin:
             if on_server
             else ""
         )
-        self.ui.newButton.setToolTip(self.action_new.toolTip())
-        for a in (self.action_add_pair, self.action_import_pairs, self.action_draw):
+        v.ui.newButton.setToolTip(v.action_new.toolTip())
+        for a in (v.action_add_pair, v.action_import_pairs, v.action_draw):
             a.setEnabled(writable and not drawn)
-        self.action_remove_pair.setEnabled(writable and not drawn)
-        self.action_edit_pair.setEnabled(writable)
-        self.action_import_records.setEnabled(writable and drawn)
-        self.action_link.setEnabled(writable and drawn)
-        self.action_lots.setEnabled(writable and bool(self.groups_needing_lots()))
+        v.action_remove_pair.setEnabled(writable and not drawn)
+        v.action_edit_pair.setEnabled(writable)
+        v.action_import_records.setEnabled(writable and drawn)
+        v.action_link.setEnabled(writable and drawn)
+        v.action_lots.setEnabled(writable and bool(v.groups_needing_lots()))
         for kind in ("bracket", "results", "match", "round_pack", "players"):
-            self.export_actions[kind].setEnabled(drawn)
-        self.export_actions["scoresheet"].setEnabled(True)
-        self.ui.editPairButton.setEnabled(self.action_edit_pair.isEnabled())
-        self.ui.newButton.setEnabled(self.action_new.isEnabled())
+            v.export_actions[kind].setEnabled(drawn)
+        v.export_actions["scoresheet"].setEnabled(True)
+        v.ui.editPairButton.setEnabled(v.action_edit_pair.isEnabled())
+        v.ui.newButton.setEnabled(v.action_new.isEnabled())
         for button, a in (
-            (self.ui.addPairButton, self.action_add_pair),
-            (self.ui.removePairButton, self.action_remove_pair),
-            (self.ui.importPairsButton, self.action_import_pairs),
-            (self.ui.drawButton, self.action_draw),
-            (self.ui.importRecordsButton, self.action_import_records),
-            (self.ui.linkButton, self.action_link),
-            (self.ui.lotsButton, self.action_lots),
+            (v.ui.addPairButton, v.action_add_pair),
+            (v.ui.removePairButton, v.action_remove_pair),
+            (v.ui.importPairsButton, v.action_import_pairs),
+            (v.ui.drawButton, v.action_draw),
+            (v.ui.importRecordsButton, v.action_import_records),
+            (v.ui.linkButton, v.action_link),
+            (v.ui.lotsButton, v.action_lots),
         ):
             button.setEnabled(a.isEnabled())
+
+
+def group_title(group: str, complete: bool) -> str:
+    """A standings box's title: the group and whether all its matches are played."""
+    if complete:
+        return QCoreApplication.translate("OrganizerView", "Group %1 (complete)").replace(
+            "%1", group
+        )
+    return QCoreApplication.translate("OrganizerView", "Group %1 (in progress)").replace(
+        "%1", group
+    )

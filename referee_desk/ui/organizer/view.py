@@ -6,21 +6,24 @@ works on the main window's open tournament file (shared, never closed here) or, 
 on a file it opens itself. Dialogs and messages open window-modal without blocking
 (``active_dialog``, ``message_box``), so the same code serves the mouse and the tests.
 
-This module builds the view, its actions and menus, and follows the file; the rest is mixed
-in by purpose: ``showing`` (title, tables, bracket, standings), ``pairs_actions``,
-``draw_actions`` (draw, lots, assignment), ``records_import`` and ``export_actions``. The
-mixins' strings are translated in the ``OrganizerView`` context explicitly, since lupdate
-names the context after the class a string is written in.
+This module builds the view, its actions and menus, and follows the file; the work is
+done by collaborators the view owns, each with its own state: ``display``
+(``showing.OrganizerDisplay``: title, tables, bracket, standings), ``pairs_actions``
+(``PairActions``), ``draw_actions`` (``DrawActions``: draw, lots, assignment),
+``records_import`` (``RecordsImport``) and ``exports`` (``OrganizerExports``). The view
+keeps the wiring and thin entry points. The collaborators' strings are translated in the
+``OrganizerView`` context explicitly, since lupdate names the context after the class a
+string is written in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -28,19 +31,20 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QMenu,
     QMessageBox,
-    QProgressDialog,
     QStyledItemDelegate,
     QWidget,
 )
 
+from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.store.tournament_file import TournamentFile
 from referee_desk.tournament.importing import ImportResult
+from referee_desk.tournament.model import Settings, TournamentInfo
 from referee_desk.tournament.repository import Tournament
 from referee_desk.tournament.state import TournamentState
 from referee_desk.ui.generated.ui_organizer_view import Ui_OrganizerView
 from referee_desk.ui.messages import open_message
-from referee_desk.ui.organizer.draw_actions import DrawMixin
-from referee_desk.ui.organizer.export_actions import EXPORT_KINDS, ExportsMixin
+from referee_desk.ui.organizer.draw_actions import DrawActions
+from referee_desk.ui.organizer.export_actions import EXPORT_KINDS, OrganizerExports
 from referee_desk.ui.organizer.exporting import ExportJob
 from referee_desk.ui.organizer.models import (
     CHOICES_ROLE,
@@ -48,9 +52,9 @@ from referee_desk.ui.organizer.models import (
     OrganizerPairsModel,
     OrganizerStandingsModel,
 )
-from referee_desk.ui.organizer.pairs_actions import PairsMixin
-from referee_desk.ui.organizer.records_import import RecordsImportMixin
-from referee_desk.ui.organizer.showing import OrganizerDisplayMixin, has_tournament
+from referee_desk.ui.organizer.pairs_actions import PairActions
+from referee_desk.ui.organizer.records_import import RecordsImport
+from referee_desk.ui.organizer.showing import OrganizerDisplay, has_tournament
 from referee_desk.ui.refusals import refusal_message
 
 TITLE_STYLE = "font-size: 16pt; font-weight: bold;"
@@ -81,9 +85,7 @@ class _ChoiceDelegate(QStyledItemDelegate):
         model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
 
 
-class OrganizerView(
-    OrganizerDisplayMixin, PairsMixin, DrawMixin, RecordsImportMixin, ExportsMixin, QWidget
-):
+class OrganizerView(QWidget):
     """The organizer's screen; ``changed`` is emitted after every refresh."""
 
     changed = Signal()
@@ -105,7 +107,6 @@ class OrganizerView(
     ) -> None:
         super().__init__(parent)
         self.window_ = window
-        self.font_path = font_path
         self.ui = Ui_OrganizerView()
         self.ui.setupUi(self)
         self.setStyleSheet(VIEW_STYLE)
@@ -120,20 +121,19 @@ class OrganizerView(
         # tournament is not open.
         self.server_note = ("", "")
         self.t: Tournament | None = None
-        self.state: TournamentState | None = None
         self.active_dialog: QDialog | None = None
         self.message_box: QMessageBox | None = None
         self.last_message = ""
-        self.progress_dialog: QProgressDialog | None = None
-        self.jobs: list[ExportJob] = []
-        self.last_import: ImportResult | None = None
-        #: How a written document is opened (tests replace it so nothing is launched).
-        self.open_url: Callable[[QUrl], Any] = QDesktopServices.openUrl
+        self.display = OrganizerDisplay(self)
+        self.pairs_actions = PairActions(self)
+        self.draw_actions = DrawActions(self)
+        self.records_import = RecordsImport(self)
+        self.exports = OrganizerExports(self, font_path)
 
         self.pairs_model = OrganizerPairsModel(self)
         self.ui.pairsView.setModel(self.pairs_model)
         self.matches_model = OrganizerMatchesModel(self)
-        self.matches_model.assign = self._assign
+        self.matches_model.assign = self.draw_actions.record_assignment
         self.ui.matchesView.setModel(self.matches_model)
         self._delegate = _ChoiceDelegate(self)
         self.ui.matchesView.setItemDelegateForColumn(OrganizerMatchesModel.TABLE, self._delegate)
@@ -144,10 +144,9 @@ class OrganizerView(
             view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
             view.verticalHeader().hide()
         self.ui.pairsView.doubleClicked.connect(lambda _i: self.edit_pair_dialog())
-        self.standings_models: dict[str, OrganizerStandingsModel] = {}
         self.scene = QGraphicsScene(self)
         self.ui.bracketView.setScene(self.scene)
-        self.scene.selectionChanged.connect(self._on_box_selected)
+        self.scene.selectionChanged.connect(self.draw_actions.box_selected)
 
         self._make_actions()
         wiring = {
@@ -175,18 +174,19 @@ class OrganizerView(
                 a.setShortcut(QKeySequence(shortcut))
             return a
 
-        self.action_new = action(self.new_tournament_dialog)
-        self.action_add_pair = action(self.add_pair_dialog)
-        self.action_edit_pair = action(self.edit_pair_dialog)
-        self.action_remove_pair = action(self.remove_pair_dialog)
-        self.action_import_pairs = action(self.choose_pair_list)
-        self.action_draw = action(self.draw_dialog)
-        self.action_import_records = action(self.choose_records)
-        self.action_link = action(self.link_dialog)
-        self.action_lots = action(self.lots_dialog)
+        pairs, draw, records = self.pairs_actions, self.draw_actions, self.records_import
+        self.action_new = action(pairs.new_tournament_dialog)
+        self.action_add_pair = action(pairs.add_pair_dialog)
+        self.action_edit_pair = action(pairs.edit_pair_dialog)
+        self.action_remove_pair = action(pairs.remove_pair_dialog)
+        self.action_import_pairs = action(pairs.choose_pair_list)
+        self.action_draw = action(draw.draw_dialog)
+        self.action_import_records = action(records.choose_records)
+        self.action_link = action(records.link_dialog)
+        self.action_lots = action(draw.lots_dialog)
         self.action_refresh = action(self.reload, "F5")
-        self.export_actions = {kind: action(lambda k=kind: self.choose_export(k)) for kind in
-                               EXPORT_KINDS}  # fmt: skip
+        choose = self.exports.choose_export
+        self.export_actions = {kind: action(lambda k=kind: choose(k)) for kind in EXPORT_KINDS}
         self.export_menu = QMenu(self)
         for kind in EXPORT_KINDS:
             self.export_menu.addAction(self.export_actions[kind])
@@ -238,11 +238,101 @@ class OrganizerView(
                 "or committee ruling (8.11). Orange: held while a committee ruling is pending."
             )
         )
-        for model in (self.pairs_model, self.matches_model, *self.standings_models.values()):
+        for model in (self.pairs_model, self.matches_model):
             model.retranslate()
+        self.display.retranslate()
         self.refresh()
 
+    # ------------------------------------------------------------ entry points
+
+    def refresh(self) -> None:
+        """Show the tournament as it is now (``changed`` is emitted after)."""
+        self.display.refresh()
+
+    @property
+    def state(self) -> TournamentState | None:
+        """The tournament's state as last shown (None: no tournament, or not drawn)."""
+        return self.display.state
+
+    @property
+    def standings_models(self) -> dict[str, OrganizerStandingsModel]:
+        """Group -> the model of its standings table, as last shown."""
+        return self.display.standings_models
+
+    def create_tournament(
+        self,
+        path: str | Path,
+        info: TournamentInfo,
+        settings: Settings | None = None,
+        ruleset: Ruleset = GUILIN_2009,
+    ) -> None:
+        self.pairs_actions.create_tournament(path, info, settings, ruleset)
+
+    def add_pair_dialog(self) -> QDialog | None:
+        return self.pairs_actions.add_pair_dialog()
+
+    def edit_pair_dialog(self) -> QDialog | None:
+        return self.pairs_actions.edit_pair_dialog()
+
+    def import_pairs(self, path: str | Path) -> int:
+        return self.pairs_actions.import_pairs(path)
+
+    def draw_dialog(self) -> QDialog | None:
+        return self.draw_actions.draw_dialog()
+
+    def draw(self, settings: Settings, draw_seed: int | None = None) -> None:
+        self.draw_actions.draw(settings, draw_seed)
+
+    def groups_needing_lots(self) -> dict[str, tuple[int, ...]]:
+        return self.draw_actions.groups_needing_lots()
+
+    def lots_dialog(self) -> QDialog | None:
+        return self.draw_actions.lots_dialog()
+
+    def assign(self, match_id: str, table: str | None = None, referee: str | None = None) -> bool:
+        return self.draw_actions.assign(match_id, table, referee)
+
+    def selected_match_id(self) -> str | None:
+        return self.draw_actions.selected_match_id()
+
+    def select_match(self, match_id: str) -> None:
+        self.draw_actions.select_match(match_id)
+
+    def import_records(self, paths: Sequence[str | Path]) -> ImportResult | None:
+        return self.records_import.import_records(paths)
+
+    def unlinked_records(self) -> list[str]:
+        return self.records_import.unlinked_records()
+
+    def link_dialog(self) -> QDialog | None:
+        return self.records_import.link_dialog()
+
+    def export_document(
+        self,
+        kind: str,
+        path: str | Path,
+        match_id: str | None = None,
+        *,
+        round_number: int | None = None,
+    ) -> ExportJob | None:
+        return self.exports.export_document(kind, path, match_id, round_number=round_number)
+
+    def wait_for_exports(self) -> None:
+        self.exports.wait_for_exports()
+
     # ------------------------------------------------------------ the file
+
+    @property
+    def file_shown(self) -> TournamentFile | None:
+        """The desk file whose tournament is shown (None: none, or the server's)."""
+        return self._tf
+
+    def follow_window_file(self) -> None:
+        """Take the window's file if it changed (not while showing the server's)."""
+        if self.on_server or self.window_ is None or self.window_.tf is self._tf:
+            return
+        self._tf = self.window_.tf
+        self.t = Tournament(self._tf) if self._tf and has_tournament(self._tf) else None
 
     def sync_with_window(self) -> None:
         """Follow the main window's open file (it may have opened another one)."""
@@ -343,7 +433,8 @@ class OrganizerView(
         dialog.open()
         return dialog
 
-    def _need_tournament(self) -> Tournament | None:
+    def need_tournament(self) -> Tournament | None:
+        """The open tournament; without one, a message says to open or create one."""
         if self.t is None:
             self.show_message(
                 self.tr("No tournament"),
@@ -351,7 +442,8 @@ class OrganizerView(
             )
         return self.t
 
-    def _refused(self, title: str, error: BaseException) -> None:
+    def refuse(self, title: str, error: BaseException) -> None:
+        """Say why the layer refused, in the user's language."""
         self.show_message(title, refusal_message(error))
 
 

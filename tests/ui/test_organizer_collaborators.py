@@ -1,0 +1,103 @@
+"""The organizer view's collaborators, each on its own state: the display owns the derived
+state and the standings' tables, the records import its last result, the exports their
+jobs and progress; the pair and draw actions work through the tournament layer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import QApplication
+
+from referee_desk.tournament.model import Settings
+from referee_desk.ui.organizer import OrganizerView
+from tests.ui.test_organizer import GROUPS, INFO, SAMPLE_PAIRS, SAMPLES
+
+
+@pytest.fixture
+def alone(qtbot: Any, tmp_path: Path) -> Iterator[OrganizerView]:
+    """The view without a main window, on a tournament file of its own with 12 pairs."""
+    view = OrganizerView()
+    qtbot.addWidget(view)
+    view.create_tournament(tmp_path / "cup.sqlite", INFO)
+    assert view.pairs_actions.import_pairs(SAMPLE_PAIRS) == 12
+    yield view
+    view.exports.wait_for_exports()
+    QApplication.processEvents()
+    view.close_file()
+
+
+def test_the_display_owns_the_state_and_the_standings_tables(alone: OrganizerView) -> None:
+    display = alone.display
+    assert display.state is None and display.standings_models == {}  # not drawn yet
+    alone.draw_actions.draw(GROUPS, 2026)
+    display.refresh()
+    assert display.state is not None and alone.state is display.state
+    assert sorted(display.standings_models) == list("ABCDEF")
+    assert alone.standings_models is display.standings_models
+    assert set(display.standings_views) == set(display.standings_models)
+    assert alone.ui.groupsLayout.count() == 6
+    display.show_standings(None, {})  # nothing to show: the tables go
+    assert display.standings_models == {} and alone.ui.groupsLayout.count() == 0
+
+
+def test_pair_actions_register_select_and_remove_pairs(alone: OrganizerView) -> None:
+    actions = alone.pairs_actions
+    assert alone.pairs_model.rowCount() == 12
+    assert actions.selected_pair() is None  # nothing selected
+    alone.ui.pairsView.selectRow(2)
+    chosen = actions.selected_pair()
+    assert chosen is not None and chosen.pair_id == alone.pairs_model.id_at(2)
+    assert actions.remove_pair(chosen.pair_id)
+    assert alone.t is not None and chosen.pair_id not in alone.t.pair_map()
+    assert alone.pairs_model.rowCount() == 11
+
+
+def test_draw_actions_follow_the_chosen_match_and_assign_it(alone: OrganizerView) -> None:
+    actions = alone.draw_actions
+    actions.draw(Settings(), 1)
+    alone.refresh()
+    assert actions.selected_match_id() is None
+    match_id = alone.matches_model.id_at(1)
+    actions.select_match(match_id)
+    assert actions.selected_match_id() == match_id
+    assert actions.assign(match_id, table="3号桌", referee="王磊")
+    QApplication.processEvents()  # the table repaints on the next turn of the loop
+    assert alone.t is not None
+    assert (alone.t.match(match_id).table, alone.t.match(match_id).referee) == ("3号桌", "王磊")
+    assert actions.groups_needing_lots() == {}  # a knockout has no groups
+
+
+def test_the_records_import_keeps_its_last_result(alone: OrganizerView) -> None:
+    records = alone.records_import
+    assert records.last_import is None
+    alone.draw_actions.draw(GROUPS, 2026)
+    alone.refresh()
+    result = records.import_records(SAMPLES)
+    assert result is not None and result.ok and records.last_import is result
+    assert len(result.linked) == len(SAMPLES) and records.unlinked_records() == []
+
+
+def test_the_exports_own_their_jobs_progress_and_opener(
+    alone: OrganizerView, qtbot: Any, tmp_path: Path
+) -> None:
+    exports = alone.exports
+    opened: list[QUrl] = []
+    exports.open_url = opened.append
+    assert exports.default_export_name("scoresheet") == f"{INFO.name}-scoresheet.pdf"
+    out = tmp_path / "sheet.pdf"
+    with qtbot.waitSignal(alone.export_finished, timeout=30000) as blocker:
+        job = exports.export_document("scoresheet", out)
+        assert job is not None and exports.jobs == [job]
+    assert blocker.args == ["scoresheet", str(out)] and out.stat().st_size > 0
+    assert exports.jobs == [] and exports.progress_dialog is None
+    assert exports.progress_seen == [(0, 1, "scoresheet"), (1, 1, "scoresheet")]
+    assert exports.open_button is not None
+    exports.open_button.click()
+    assert [u.toLocalFile() for u in opened] == [str(out)]
+    # Before the draw there is nothing else to print: refused, nothing started.
+    assert exports.export_document("results", tmp_path / "r.pdf") is None
+    assert exports.jobs == [] and not (tmp_path / "r.pdf").exists()
