@@ -36,6 +36,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import re
 import threading
 import time
 import weakref
@@ -98,7 +99,7 @@ class Witnessed:
 
 
 def parse(data: bytes) -> Witnessed:
-    """Read a journal's bytes (a torn last line is ignored)."""
+    """Read a journal's bytes (torn lines, a killed desk's, are skipped)."""
     seen = Witnessed()
     lines = data.split(b"\n")
     complete = lines[:-1]  # the part after the last newline is torn (or empty)
@@ -108,8 +109,10 @@ def parse(data: bytes) -> Witnessed:
         # written after the restart follow. What ends in zeros was never a whole line.
         if b"\0" in raw:
             raw = raw[raw.rindex(b"\0") + 1 :]
-            if not raw:
-                continue
+        if not raw:
+            continue  # nothing, or the newline a session put after a torn tail
+        if is_torn(raw):
+            continue  # the start of a line a killed desk never finished (ended by the next)
         try:
             text = raw.decode("ascii")
             body, crc = text.rsplit("\t", 1)
@@ -124,6 +127,42 @@ def parse(data: bytes) -> Witnessed:
             seen.damaged_line = number
             break
     return seen
+
+
+#: The fields of a journal line, each whole (all but a torn line's last field) and as
+#: a beginning (a torn line's last field).
+_WHOLE = (
+    re.compile(rb"[EST]"),
+    re.compile(rb"[0-9]+"),
+    re.compile(rb"[0-9a-f]{64}|-"),
+    re.compile(rb'"[^\t]*'),
+    re.compile(rb"[^\t]*"),
+)
+_BEGUN = (
+    re.compile(rb"[EST]?"),
+    re.compile(rb"[0-9]*"),
+    re.compile(rb"[0-9a-f]{0,64}|-"),
+    re.compile(rb'("[^\t]*)?'),
+    re.compile(rb"[^\t]*"),
+    re.compile(rb"[0-9a-f]{0,7}"),
+)
+
+
+def is_torn(raw: bytes) -> bool:
+    """Whether a line is only the start of one: a desk killed inside ``os.write``.
+
+    The kernel may stop a write at a page boundary when the process is killed, leaving
+    the first part of a line; the next session ends it with a newline before its own
+    lines. Such a part is a line's beginning: every field but the last whole, the last
+    one begun, the checksum not complete. Anything else that does not read is damage.
+    """
+    fields = raw.split(b"\t")
+    if len(fields) > len(_BEGUN):
+        return False
+    *whole, last = fields
+    return all(_WHOLE[n].fullmatch(f) for n, f in enumerate(whole)) and bool(
+        _BEGUN[len(whole)].fullmatch(last)
+    )
 
 
 class Witness:
@@ -166,6 +205,8 @@ class Witness:
             if self._fd is None:
                 self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
                 self._sync = GroupSync(self._fd, self._sync_failed)
+                if not self._ends_a_line():
+                    data = b"\n" + data  # a killed session's torn tail: end it first
             if os.write(self._fd, data) != len(data):
                 raise OSError("short write")  # full disk: a later line would follow a torn one
         except OSError:
@@ -176,6 +217,18 @@ class Witness:
             self._sync.wrote(len(entries))
         else:
             self._sync.now()
+
+    def _ends_a_line(self) -> bool:
+        """Whether the journal is empty or its last byte ends a line."""
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(0, os.SEEK_END)
+                if handle.tell() == 0:
+                    return True
+                handle.seek(-1, os.SEEK_END)
+                return handle.read(1) == b"\n"
+        except OSError:
+            return True
 
     def sync(self) -> None:
         """Make every line written so far durable now (before a backup, on close)."""

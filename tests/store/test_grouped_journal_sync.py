@@ -196,3 +196,32 @@ def test_a_desk_exiting_without_close_still_syncs_what_waits(tmp_path: Path) -> 
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-2:] == ["pending 3", "fdatasync"]  # at exit
+
+
+def test_a_line_torn_by_a_kill_inside_write_is_no_damage_and_hides_nothing(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL can stop ``os.write`` at a page boundary, leaving a line's first part.
+
+    The next session ends that part with a newline before its own lines, so they are
+    read (before, they were glued to the fragment: the journal read as damaged there and
+    every later event went unwitnessed, seen once in the 200-kill drill).
+    """
+    path = tmp_path / "cup.sqlite"
+    with TournamentFile.open(path) as tf:
+        record(tf, "M", 2)
+    journal = journal_path(path)
+    whole = journal.read_bytes()
+    last = whole.rstrip(b"\n").rsplit(b"\n", 1)[1]
+    for cut in (1, 3, 30, len(last) - 3):  # inside each kind of field, the checksum last
+        journal.write_bytes(whole + last[:cut])
+        with TournamentFile.open(path, create=False) as tf:
+            record(tf, "M", 1)
+            assert tf.verify() is None
+            head = tf.head("M")[0]
+        seen = parse(journal.read_bytes())
+        assert seen.damaged_line is None and max(seen.events["M"]) == head
+        whole = journal.read_bytes()
+    damaged = whole + b'E\t9\tnot-a-digest\t"M"\t-\t00000000\n'  # whole shape, wrong: damage
+    assert parse(damaged).damaged_line is not None
+    assert parse(whole + b"junk\n").damaged_line is not None
