@@ -65,22 +65,20 @@ def _open(args: argparse.Namespace) -> int:
     from referee_desk.store import StoreError, StoreWriteError, TournamentFile
     from referee_desk.store.postgres.errors import ServerLoginRefused, ServerUnreachable
     from referee_desk.store.postgres.server import TournamentServer
-    from referee_desk.store.postgres.sync import open_from_server, pull_record
+    from referee_desk.store.postgres.sync import open_or_pull
 
     try:
         with TournamentServer.open(args.url) as server, TournamentFile.open(args.file) as tf:
-            if server.head(args.open_match)[0] > 0 and not tf.events(args.open_match):
-                # Begun already (at this table before, or imported): go on with that record.
-                added = pull_record(tf, server, args.open_match)
-                print(f"  {args.open_match}: the server's record taken ({added} events)")
-                return 0
-            event = open_from_server(tf, server, args.open_match, referee=args.referee)
+            event = open_or_pull(tf, server, args.open_match, referee=args.referee)
     except (ServerUnreachable, ServerLoginRefused) as error:
         print(f"sync: {error}", file=sys.stderr)
         return 2
     except (StoreError, StoreWriteError) as error:
         print(f"sync: {error}", file=sys.stderr)
         return 1
+    if isinstance(event, int):  # begun already: the server's record goes on here
+        print(f"  {args.open_match}: the server's record taken ({event} events)")
+        return 0
     print(f"  {event.match_id}: opened from the server's draw ({event.payload.get('table', '')})")
     return 0
 

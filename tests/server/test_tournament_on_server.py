@@ -59,6 +59,16 @@ def _build(capsys, where: str, pairs: Path, records: Path | None, sim_dir: Path)
         )
 
 
+def _drawn_on_server(capsys, tmp_path: Path, url: str, seed: int, *create: str) -> Path:
+    """Create 桂林杯 at ``url`` (extra ``create`` options), register PAIRS, draw; the list."""
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    _ok(capsys, "tournament", "create", url, "--name", "桂林杯", *create)
+    _ok(capsys, "tournament", "import-pairs", url, str(pairs))
+    _ok(capsys, "tournament", "draw", url, "--seed", str(seed))
+    return pairs
+
+
 @pytest.fixture
 def twins(hall, tmp_path, capsys):
     """(file, organizer URL): the same tournament in a file and on the server."""
@@ -158,12 +168,8 @@ def test_a_desk_address_cannot_open_the_tournament_nor_read_its_tables(hall, cap
 
 
 def test_the_draw_is_frozen_on_the_server_as_in_the_file(hall, tmp_path, capsys) -> None:
-    pairs = tmp_path / "pairs.csv"
-    pairs.write_text(PAIRS, encoding="utf-8")
     url = hall.organizer_url
-    _ok(capsys, "tournament", "create", url, "--name", "桂林杯", "--tables", "1号桌,2号桌")
-    _ok(capsys, "tournament", "import-pairs", url, str(pairs))
-    _ok(capsys, "tournament", "draw", url, "--seed", "3")
+    pairs = _drawn_on_server(capsys, tmp_path, url, 3, "--tables", "1号桌,2号桌")
     with Tournament.open(url) as t:
         with pytest.raises(DrawError, match="the draw is made"):
             t.add_pair("丙", "丁")
@@ -186,12 +192,8 @@ def test_the_draw_is_frozen_on_the_server_as_in_the_file(hall, tmp_path, capsys)
 
 
 def test_publish_takes_the_servers_own_tournament(hall, tmp_path, capsys) -> None:
-    pairs = tmp_path / "pairs.csv"
-    pairs.write_text(PAIRS, encoding="utf-8")
     url = hall.organizer_url
-    _ok(capsys, "tournament", "create", url, "--name", "桂林杯")
-    _ok(capsys, "tournament", "import-pairs", url, str(pairs))
-    _ok(capsys, "tournament", "draw", url, "--seed", "5")
+    _drawn_on_server(capsys, tmp_path, url, 5)
     out = _ok(capsys, "server", "publish", url)
     assert "published 4 matches with their openings; 3 assigned" in out
     with Tournament.open(url) as t:
@@ -209,12 +211,8 @@ def test_records_pushed_under_a_desks_own_id_are_linked_on_the_server(
     from referee_desk.store.jsonl import write_jsonl
     from referee_desk.tournament.simulate import simulate_match
 
-    pairs = tmp_path / "pairs.csv"
-    pairs.write_text(PAIRS, encoding="utf-8")
     url = hall.organizer_url
-    _ok(capsys, "tournament", "create", url, "--name", "桂林杯", "--referees", "王磊")
-    _ok(capsys, "tournament", "import-pairs", url, str(pairs))
-    _ok(capsys, "tournament", "draw", url, "--seed", "7")
+    _drawn_on_server(capsys, tmp_path, url, 7, "--referees", "王磊")
     with Tournament.open(url) as t:
         drawn_id = t.matches()[0].match_id
         opening = t.opening_payload(drawn_id)
@@ -257,12 +255,8 @@ def test_standings_follow_reprints_when_a_desks_record_lands(hall, tmp_path, cap
     from referee_desk.store.postgres.sync import sync_file
     from referee_desk.tournament.simulate import simulate_match
 
-    pairs = tmp_path / "pairs.csv"
-    pairs.write_text(PAIRS, encoding="utf-8")
     url = hall.organizer_url
-    _ok(capsys, "tournament", "create", url, "--name", "桂林杯", "--referees", "王磊")
-    _ok(capsys, "tournament", "import-pairs", url, str(pairs))
-    _ok(capsys, "tournament", "draw", url, "--seed", "7")
+    _drawn_on_server(capsys, tmp_path, url, 7, "--referees", "王磊")
     _ok(capsys, "server", "publish", url)
     with Tournament.open(url) as t:
         first = t.matches()[0]
@@ -340,12 +334,8 @@ def test_a_desk_pulls_a_record_the_server_already_holds_instead_of_forking_it(
     from referee_desk.store.postgres.sync import pull_openings, push
     from referee_desk.tournament.simulate import simulate_match
 
-    pairs = tmp_path / "pairs.csv"
-    pairs.write_text(PAIRS, encoding="utf-8")
     url = hall.organizer_url
-    _ok(capsys, "tournament", "create", url, "--name", "桂林杯", "--referees", "王磊")
-    _ok(capsys, "tournament", "import-pairs", url, str(pairs))
-    _ok(capsys, "tournament", "draw", url, "--seed", "7")
+    _drawn_on_server(capsys, tmp_path, url, 7, "--referees", "王磊")
     _ok(capsys, "server", "publish", url)
     with Tournament.open(url) as t:
         first = t.matches()[0]

@@ -16,7 +16,7 @@ from urllib.parse import quote, urlsplit
 import psycopg
 from psycopg import sql
 
-from referee_desk.store.postgres import schema
+from referee_desk.store.postgres import schema, schema_sql
 from referee_desk.store.postgres.connection import check_schema, connect, redact
 from referee_desk.store.postgres.errors import NotARefereeDeskServer, ServerRefused
 
@@ -162,7 +162,8 @@ def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) 
 def _apply_v2(conn: psycopg.Connection, database: str, organizer: str, desks: str) -> None:
     """Seals and signing keys, and a check that the server's Ed25519 works (RFC 8032)."""
     conn.execute(
-        schema.SCHEMA_V2.format(
+        schema_sql.ddl(
+            schema_sql.SCHEMA_V2,
             desks=sql.Identifier(desks).as_string(conn),
             organizer=sql.Identifier(organizer).as_string(conn),
             db=sql.Identifier(database).as_string(conn),
@@ -172,10 +173,10 @@ def _apply_v2(conn: psycopg.Connection, database: str, organizer: str, desks: st
         "SELECT referee_desk.ed25519_ok(%s, ''::bytea, %s), "
         "referee_desk.ed25519_ok(%s, 'x'::bytea, %s)",
         (
-            schema.RFC8032_PUBLIC_KEY,
-            schema.RFC8032_SIGNATURE,
-            schema.RFC8032_PUBLIC_KEY,
-            schema.RFC8032_SIGNATURE,
+            schema_sql.RFC8032_PUBLIC_KEY,
+            schema_sql.RFC8032_SIGNATURE,
+            schema_sql.RFC8032_PUBLIC_KEY,
+            schema_sql.RFC8032_SIGNATURE,
         ),
     ).fetchone()
     if row != (True, False):
@@ -184,7 +185,9 @@ def _apply_v2(conn: psycopg.Connection, database: str, organizer: str, desks: st
 
 def _apply_v3(conn: psycopg.Connection, organizer: str) -> None:
     """The organizer's own schema, for the tournament layer's tables."""
-    conn.execute(schema.SCHEMA_V3.format(organizer=sql.Identifier(organizer).as_string(conn)))
+    conn.execute(
+        schema_sql.ddl(schema_sql.SCHEMA_V3, organizer=sql.Identifier(organizer).as_string(conn))
+    )
 
 
 def _refusal(shown: str, what: str, error: psycopg.Error) -> ServerRefused:
@@ -304,8 +307,11 @@ def _create(
     for desk in desks:
         create_login(desk, roles.desks)
     conn.execute(
-        schema.SCHEMA_V1.format(
-            desks=ident(roles.desks), organizer=ident(roles.organizer), db=ident(database)
+        schema_sql.ddl(
+            schema_sql.SCHEMA_V1,
+            desks=ident(roles.desks),
+            organizer=ident(roles.organizer),
+            db=ident(database),
         )
     )
     _apply_v2(conn, database, roles.organizer, roles.desks)

@@ -331,12 +331,23 @@ def pull_openings(tf: TournamentFile, server: TournamentServer) -> list[str]:
             continue
         if server.is_desk and assignment.desk_role != server.role:
             continue
-        if server.head(assignment.match_id)[0] > 0:
-            pull_record(tf, server, assignment.match_id)
-        else:
-            open_from_server(tf, server, assignment.match_id)
+        open_or_pull(tf, server, assignment.match_id)
         pulled.append(assignment.match_id)
     return pulled
+
+
+def open_or_pull(
+    tf: TournamentFile, server: TournamentServer, match_id: str, *, referee: str | None = None
+) -> Event | int:
+    """Start a match the file lacks: the server's record when it holds one, else the opening.
+
+    A match begun already (at this table before, or imported by the organizer) goes on
+    with the server's record (``pull_record``: the events added); one nobody has
+    recorded starts from the drawn opening (``open_from_server``: the event).
+    """
+    if server.head(match_id)[0] > 0 and not tf.events(match_id):
+        return pull_record(tf, server, match_id)
+    return open_from_server(tf, server, match_id, referee=referee)
 
 
 def pull_record(tf: TournamentFile, server: TournamentServer, match_id: str) -> int:
