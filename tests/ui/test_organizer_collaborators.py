@@ -101,3 +101,23 @@ def test_the_exports_own_their_jobs_progress_and_opener(
     # Before the draw there is nothing else to print: refused, nothing started.
     assert exports.export_document("results", tmp_path / "r.pdf") is None
     assert exports.jobs == [] and not (tmp_path / "r.pdf").exists()
+
+
+def test_the_sections_change_by_keyboard_from_anywhere_in_the_view(
+    qtbot: Any, alone: OrganizerView
+) -> None:
+    """Ctrl+PgDown / Ctrl+PgUp step through pairs, bracket, standings, matches (wrapping)."""
+    from PySide6.QtCore import Qt
+
+    alone.show()
+    alone.activateWindow()
+    qtbot.waitActive(alone)  # shortcuts go to the active window
+    alone.ui.pairsView.setFocus()
+    sections = alone.ui.sections
+    assert sections.currentIndex() == 0
+    window = alone.windowHandle()  # as typed: through the window, so shortcuts apply
+    qtbot.keyClick(window, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    assert sections.currentIndex() == 1
+    qtbot.keyClick(window, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
+    assert sections.currentIndex() == sections.count() - 1

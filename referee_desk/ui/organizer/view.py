@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -109,6 +109,15 @@ class OrganizerView(QWidget):
         self.window_ = window
         self.ui = Ui_OrganizerView()
         self.ui.setupUi(self)
+        # The sections (pairs, bracket, standings, matches) by keyboard wherever the focus
+        # is while the view shows: Ctrl+PgDown / Ctrl+PgUp, as in other tabbed programs.
+        for key, step in (("Ctrl+PgDown", 1), ("Ctrl+PgUp", -1)):
+            QShortcut(
+                QKeySequence(key),
+                self,
+                activated=lambda step=step: self.step_section(step),
+                context=Qt.ShortcutContext.WindowShortcut,
+            )
         self.setStyleSheet(VIEW_STYLE)
         self.ui.titleLabel.setStyleSheet(TITLE_STYLE)
         self.ui.problemsLabel.setStyleSheet(PROBLEM_STYLE)
@@ -244,6 +253,11 @@ class OrganizerView(QWidget):
         self.refresh()
 
     # ------------------------------------------------------------ entry points
+
+    def step_section(self, step: int) -> None:
+        """Show the next (``step`` 1) or previous (-1) section, wrapping round."""
+        sections = self.ui.sections
+        sections.setCurrentIndex((sections.currentIndex() + step) % sections.count())
 
     def refresh(self) -> None:
         """Show the tournament as it is now (``changed`` is emitted after)."""
