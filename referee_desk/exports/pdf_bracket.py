@@ -28,6 +28,9 @@ from referee_desk.tournament.state import MatchState, Status
 NAME_SIZE = 9.0
 MIN_NAME_SIZE = 8.0
 NOTE_SIZE = 6.5
+MIN_NOTE_SIZE = 6.0
+#: Points between a bracket line and the baseline of the name on it (clears descenders).
+NAME_LIFT = 2.4
 WIN_COLOR = colors.HexColor("#0b3d91")
 LOSE_COLOR = colors.HexColor("#666666")
 LINE_COLOR = colors.HexColor("#222222")
@@ -143,7 +146,7 @@ class BracketPage(Flowable):
             c.setLineWidth(0.6)
             c.line(x, y, x + geo.col_w, y)
             text, color = self._slot_text(m, side, k == 0 and sec.is_final, page)
-            self._name(text, x + 1.2, y + 1.1, geo.col_w - 2.4, room, color)
+            self._name(text, x + 1.2, y + NAME_LIFT, geo.col_w - 2.4, room, color)
         c.setLineWidth(0.6)
         if m.status is Status.HELD:
             c.setStrokeColor(colors.HexColor("#d9822b"))
@@ -164,13 +167,15 @@ class BracketPage(Flowable):
         c.setLineWidth(1.2 if (sec.whole or sec.is_final) else 0.6)
         c.line(x, y, x + geo.col_w, y)
         name = pair_text(self.snap.pair(m.winner)) if m.winner is not None else ""
-        self._name(name, x + 1.2, y + 1.1, geo.col_w - 2.4, (ya - yb) / 2, WIN_COLOR)
+        self._name(name, x + 1.2, y + NAME_LIFT, geo.col_w - 2.4, (ya - yb) / 2, WIN_COLOR)
         if not (sec.whole or sec.is_final):
             final_page = page + (sec.count - sec.index + 1)
             text = f"→ 续见第 {final_page} 页 continued on page {final_page}"
-            fitted = fit_lines(self.styles.fonts, text, geo.col_w - 2.4, NOTE_SIZE, 5.5, 2)
+            fitted = fit_lines(
+                self.styles.fonts, text, geo.col_w - 2.4, NOTE_SIZE, MIN_NOTE_SIZE, 2
+            )
             for k, part in enumerate(fitted.lines):
-                draw_text(c, self.styles.fonts, x + 1.2, y - 6 * mm - k * fitted.size * 1.2,
+                draw_text(c, self.styles.fonts, x + 1.2, y - 9 * mm - k * fitted.size * 1.2,
                           part, fitted.size, color=LOSE_COLOR)  # fmt: skip
 
     def _slot_text(
@@ -226,9 +231,16 @@ class BracketPage(Flowable):
         elif m.status is Status.HELD:
             parts.append("待仲裁 ruling pending")
             color = colors.HexColor("#b35c00")
+        # Two lines at ≥ 6 pt; the table goes first if even that cuts (the result and
+        # how it was decided must stay readable).
         text = " · ".join(p for p in parts if p)
-        fitted = fit_lines(self.styles.fonts, text, width, NOTE_SIZE, 5.5, 1)
-        draw_text(self.canv, self.styles.fonts, x, y, fitted.lines[0], fitted.size, color=color)
+        fitted = fit_lines(self.styles.fonts, text, width, NOTE_SIZE, MIN_NOTE_SIZE, 2)
+        if fitted.cut and m.match.table:
+            text = " · ".join(p for p in parts if p and p != m.match.table)
+            fitted = fit_lines(self.styles.fonts, text, width, NOTE_SIZE, MIN_NOTE_SIZE, 2)
+        for k, line in enumerate(fitted.lines):
+            draw_text(self.canv, self.styles.fonts, x, y - k * fitted.size * 1.15, line,
+                      fitted.size, color=color)  # fmt: skip
 
     def _third(self) -> MatchState | None:
         return next((m for m in self.snap.ko() if m.match.third_place), None)
@@ -236,7 +248,7 @@ class BracketPage(Flowable):
     def _third_place(self, m: MatchState, geo: _Geometry, top: float) -> None:
         c = self.canv
         x = geo.x0 + max(self.section.columns - 1, 0) * geo.col_w
-        draw_text(c, self.styles.fonts, x, top, f"{self.snap.round_name(m.match)} third place",
+        draw_text(c, self.styles.fonts, x, top, self.snap.round_name(m.match),
                   9, color=LOSE_COLOR)  # fmt: skip
         ya, yb = top - 7 * mm, top - 15 * mm
         for side, y in (("a", ya), ("b", yb)):
@@ -244,12 +256,12 @@ class BracketPage(Flowable):
             c.setLineWidth(0.6)
             c.line(x, y, x + geo.col_w, y)
             text, color = self._slot_text(m, side, False, 0)
-            self._name(text, x + 1.2, y + 1.1, geo.col_w - 2.4, 7 * mm, color)
+            self._name(text, x + 1.2, y + NAME_LIFT, geo.col_w - 2.4, 7 * mm, color)
         c.line(x + geo.col_w, ya, x + geo.col_w, yb)
         y = (ya + yb) / 2
         c.line(x + geo.col_w, y, x + 2 * geo.col_w, y)
         name = pair_text(self.snap.pair(m.winner)) if m.winner is not None else ""
-        self._name(name, x + geo.col_w + 1.2, y + 1.1, geo.col_w - 2.4, 4 * mm, WIN_COLOR)
+        self._name(name, x + geo.col_w + 1.2, y + NAME_LIFT, geo.col_w - 2.4, 4 * mm, WIN_COLOR)
         self._note(m, x + geo.col_w + 1.2, y - NOTE_SIZE - 0.6, geo.col_w - 2.4)
 
     def _legend(self) -> None:

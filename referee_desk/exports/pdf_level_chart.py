@@ -59,7 +59,7 @@ def step_points(points: list[tuple[float, int]], offset: float) -> list[tuple[fl
 
 def level_chart(state, events: Sequence[Event], s: Styles) -> Drawing:
     pts = level_points(state, events)
-    width, height = 180 * mm, 70 * mm
+    width, height = 180 * mm, 48 * mm
     d = Drawing(width, height)
     lp = LinePlot()
     lp.x, lp.y = 16 * mm, 12 * mm

@@ -23,6 +23,7 @@ from referee_desk.exports.event_text import (
     TYPE_LABELS,
     VIOLATION_TYPES,
     describe,
+    field_label,
     trump_text,
 )
 from referee_desk.exports.labels import forfeit_level_rule, preset_title, violation_text
@@ -307,7 +308,7 @@ def correction_change(by_seq: dict[int, Event], seq: int, target: int) -> str:
     for key in sorted(set(old.payload) | set(new)):
         before, after = old.payload.get(key), new.get(key)
         if before != after:
-            changes.append(f"{key}: {_value(before)} → {_value(after)}")
+            changes.append(f"{field_label(key)}: {_value(before)} → {_value(after)}")
     return "; ".join(changes) or "无变化 no change"
 
 
@@ -456,6 +457,16 @@ def _after(r, value: str) -> str:
     return r.levels_after[side].label
 
 
+def _first_time(events: Sequence[Event]):
+    """When the record starts (the zone's offset then: a named zone may change it)."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(events[0].recorded_at.replace("Z", "+00:00"))
+    except (IndexError, ValueError):
+        return None
+
+
 def _timeline(state, events: Sequence[Event], s: Styles, options: PrintOptions):
     """Every event with its local date and time; corrected events say what replaced them."""
     from referee_desk.exports.print_options import zone_text
@@ -465,8 +476,9 @@ def _timeline(state, events: Sequence[Event], s: Styles, options: PrintOptions):
     corrected: dict[int, list[tuple[int, str, str]]] = {}
     for c in state.corrections:
         corrected.setdefault(c.target_seq, []).append((c.seq, c.action, c.reason))
+    zone = zone_text(options.tz, _first_time(events))
     rows: list[list[object]] = [
-        ["#", f"时间 local time ({zone_text(options.tz)})", "比赛钟 Clock", "事件 Event",
+        ["#", f"时间 local time ({zone})", "比赛钟 Clock", "事件 Event",
          "内容 Details", "裁判 Referee"]
     ]  # fmt: skip
     extra = []

@@ -1,9 +1,11 @@
 """The alphabetical player index: every player, their pair and where they play next.
 
-Pinned beside the pairing list ("find your table"): players sorted Latin names
-A–Z first, then Chinese names by their characters' radical-and-stroke order (the
-order of the Unicode CJK tables, which needs no pinyin dictionary), each with their
-pair, club and the table of their next (or current) match.
+Pinned beside the pairing list ("find your table"): players sorted by pinyin
+(``pypinyin``; a Latin name sorts by its letters among them), syllable by syllable,
+then by tone; names that read the same (伟 and 玮 are both wei3) fall back to the
+order of the Unicode CJK tables, which is radical then remaining strokes (no
+maintained Python library gives stroke counts). Each player has their pair, club
+and the table of their next (or current) match.
 """
 
 from __future__ import annotations
@@ -61,13 +63,29 @@ def player_index(
     return sorted(out, key=lambda e: (sort_key(e.name), e.pair_id))
 
 
-def sort_key(name: str) -> tuple[str, str]:
-    """Latin names case-insensitively, then CJK names by character (stable, no locale)."""
+def sort_key(name: str) -> tuple[tuple[str, ...], tuple[int, ...], str]:
+    """Pinyin syllables, then tones, then radical-and-stroke order (code points)."""
     text = name.strip()
-    return (text.casefold(), text)
+    syllables = _syllables(text)
+    letters = tuple(s.rstrip("012345") for s in syllables)
+    tones = tuple(int(s[-1]) if s[-1:].isdigit() else 5 for s in syllables)
+    return (letters, tones, text)
+
+
+def _syllables(text: str) -> list[str]:
+    """One lower-case pinyin syllable with its tone digit per character (TONE3);
+    a run of other characters stays as it is, case-folded."""
+    from pypinyin import Style, lazy_pinyin
+
+    out: list[str] = []
+    for part in lazy_pinyin(text, style=Style.TONE3, neutral_tone_with_five=True):
+        out.extend(part.casefold().split())
+    return out
 
 
 def index_letter(name: str) -> str:
-    """The heading a name is listed under: its first letter or character."""
+    """The heading a name is listed under: the first letter of its pinyin (or ``#``)."""
     text = name.strip()
-    return text[:1].upper() if text else "#"
+    syllables = _syllables(text) if text else []
+    first = syllables[0][:1].upper() if syllables else ""
+    return first if first.isascii() and first.isalpha() else (text[:1].upper() or "#")
