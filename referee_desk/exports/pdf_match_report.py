@@ -26,7 +26,12 @@ from referee_desk.exports.event_text import (
     field_label,
     trump_text,
 )
-from referee_desk.exports.labels import forfeit_level_rule, preset_title, violation_text
+from referee_desk.exports.labels import (
+    decision_text,
+    forfeit_level_rule,
+    preset_title,
+    violation_text,
+)
 from referee_desk.exports.pdf_common import (
     HELD_BG,
     VIOLATION_BG,
@@ -50,6 +55,7 @@ from referee_desk.match.clock import format_duration
 from referee_desk.match.envelope import Event, verify_chain
 from referee_desk.rules.wording import describe as word_consequence
 from referee_desk.tournament.model import PASSED_A
+from referee_desk.tournament.outcomes import match_decision
 
 
 def export_match_report_pdf(
@@ -125,8 +131,8 @@ def export_match_report_pdf(
         e = state.end
         story.append(
             p(
-                f"胜方 Winner: {SIDES[e.winner.value]} · {END_REASONS.get(e.reason, e.reason)} · "
-                f"条款 article {e.article}",
+                f"胜方 Winner: {SIDES[e.winner.value]} · 决胜方式 decided by "
+                f"{decision_text(match_decision(state, events))}",
                 s.body,
                 bold=True,
             )
@@ -282,12 +288,6 @@ def export_match_report_pdf(
 
 
 ACTIONS = {"void": "作废 void", "replace": "更正 replace"}
-END_REASONS = {
-    "passed_a": "打过A passed A",
-    "time_out": "比赛时间到 time-out",
-    "forfeit": "弃权 forfeit",
-    "disqualification": "取消资格 disqualification",
-}
 
 
 def committee_ruled(events: Sequence[Event]) -> bool:
