@@ -27,6 +27,7 @@ from referee_desk.exports.fonts import FontChoice, FontSet, font_set, missing_gl
 from referee_desk.exports.labels import preset_title, ruleset_rows
 from referee_desk.exports.print_options import PrintOptions
 from referee_desk.exports.text_clean import clean_multiline
+from referee_desk.exports.text_fit import fit_lines
 from referee_desk.rules.ruleset import Ruleset
 
 WARN_COLOR = colors.HexColor("#B00020")
@@ -281,11 +282,17 @@ class Furniture:
         for i, line in enumerate(lines[:3]):
             draw_text(canvas, self.fonts, 12 * mm, (11 - 3 * i) * mm, line, 6.5)
         right = f"{self.footer_right}  第 {page} 页 / 共 {pages} 页  page {page} of {pages}"
-        draw_text(canvas, self.fonts, width - 12 * mm, height - 8 * mm, right.strip(), 7.5,
-                  anchor="end")  # fmt: skip
+        used = draw_text(canvas, self.fonts, width - 12 * mm, height - 8 * mm, right.strip(),
+                         7.5, anchor="end")  # fmt: skip
         header = getattr(canvas, "page_header_text", "") or self.page_header
         if header:
-            draw_text(canvas, self.fonts, 12 * mm, height - 8 * mm, header, 8)
+            # The head line keeps clear of the page number: smaller, then two lines.
+            room = width - 24 * mm - used - 6 * mm
+            fitted = fit_lines(self.fonts, header, room, 8, 6.5, 2)
+            top = height - (8 * mm if len(fitted.lines) == 1 else 6.2 * mm)
+            for k, line in enumerate(fitted.lines):
+                draw_text(canvas, self.fonts, 12 * mm, top - k * fitted.size * 1.15, line,
+                          fitted.size)  # fmt: skip
         draw_text(canvas, self.fonts, width - 12 * mm, 4 * mm, self.options.printed_text(), 6.5,
                   anchor="end")  # fmt: skip
         canvas.restoreState()

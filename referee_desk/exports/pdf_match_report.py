@@ -250,7 +250,8 @@ def export_match_report_pdf(
         check.append(p(f"封存哈希 Sealed head hash: {seal_hash}", s.body))
     check.append(
         p(
-            "核对方法 To check: referee-desk verify FILE, "
+            "核对方法 To check: referee-desk verify --heads FILE "
+            "（列出每场比赛的最终哈希 lists every match's final hash），"
             "并比对上面的哈希 and compare the hash above.",
             s.small,
         )

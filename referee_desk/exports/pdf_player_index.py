@@ -32,7 +32,11 @@ def player_index_story(
     if matches is None:
         entries = player_index(snap.pairs, snap.state.matches, snap.round_names)
     else:
-        entries = player_index(snap.pairs, matches, snap.round_names, only_open=False)
+        # One round's pack lists the players of that round only (not every pair, most
+        # of them out by the final).
+        playing = {pid for m in matches for pid in (m.pair_a, m.pair_b) if pid is not None}
+        pairs = {pid: pair for pid, pair in snap.pairs.items() if pid in playing}
+        entries = player_index(pairs, matches, snap.round_names, only_open=False)
     heading = ParagraphStyle("index-h1", parent=s.h1, keepWithNext=0)
     story: list = [p(title or "选手索引 Player index · 查找桌号 find your table", heading)]
     rows: list[list[object]] = [
