@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak
 
 from referee_desk.exports.bracket_sections import Section, sections
-from referee_desk.exports.labels import decision_mark, levels_text, pair_text
+from referee_desk.exports.labels import decision_mark, entrant_text, levels_text, pair_text
 from referee_desk.exports.pdf_common import WARN_COLOR, Styles, draw_text
 from referee_desk.exports.snapshot import Snapshot
 from referee_desk.exports.text_fit import fit_lines
@@ -184,7 +184,7 @@ class BracketPage(Flowable):
         pid = m.pair_a if side == "a" else m.pair_b
         slot = m.match.slot_a if side == "a" else m.match.slot_b
         if pid is not None:
-            text = pair_text(self.snap.pair(pid))
+            text = entrant_text(self.snap.pair(pid), slot)
             color = WIN_COLOR if m.winner == pid and m.status is Status.DECIDED else None
             if m.winner is not None and m.winner != pid:
                 color = LOSE_COLOR

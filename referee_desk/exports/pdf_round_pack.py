@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from referee_desk.exports.fonts import FontSet
-from referee_desk.exports.labels import pair_text, preset_title
+from referee_desk.exports.labels import entrant_text, pair_text, preset_title
 from referee_desk.exports.pdf_common import (
     PageHeader,
     Stamp,
@@ -150,7 +150,7 @@ def _side(snap: Snapshot, m: MatchState, side: str) -> str:
     pid = m.pair_a if side == "a" else m.pair_b
     slot = m.match.slot_a if side == "a" else m.match.slot_b
     pair = snap.pair(pid)
-    return pair_text(pair) if pair else slot.describe()
+    return entrant_text(pair, slot) if pair else slot.describe()
 
 
 class TableCard(Flowable):

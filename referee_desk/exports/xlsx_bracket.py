@@ -24,10 +24,12 @@ from referee_desk.exports.labels import (
     compact_ruleset,
     decision_mark,
     decision_text,
+    entrant_text,
     levels_text,
     pair_text,
     preset_title,
     ruleset_rows,
+    tie_break_mark,
     tie_break_text,
     violation_text,
 )
@@ -283,12 +285,14 @@ def _slot_text(snap: Snapshot, s: MatchState, side: str) -> str:
     pid = s.pair_a if side == "a" else s.pair_b
     slot = s.match.slot_a if side == "a" else s.match.slot_b
     if pid is not None:
-        return pair_text(snap.pair(pid))
+        return entrant_text(snap.pair(pid), slot)
     if slot.kind == "bye" or (s.status is Status.BYE):
         return "轮空 bye"
     return slot.describe()
 
 
+#: First column of the cross-table (after the standings' own columns).
+CROSS_FROM = 11
 #: Rows a printed page of the groups sheet holds (landscape A4 at the sheet's row height).
 GROUP_PAGE_ROWS = 34
 
@@ -296,7 +300,8 @@ GROUP_PAGE_ROWS = 34
 def _groups_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None:
     """Every group on one sheet, several per printed page, each a cross-table in rank order."""
     size = max((len(ids) for ids in snap.groups.values()), default=0)
-    cols = ["名次 Rank", "选手 Pair", "俱乐部 Club", "赛 P", "胜 W", "负 L", "级差 Lv±", "抽签 Lot"]
+    cols = ["名次 Rank", "选手 Pair", "俱乐部 Club", "赛 P", "胜 W", "负 L", "级差 Lv±",
+            "相互 H2H", "抽签 Lot", "排名依据 By"]  # fmt: skip
     cols += [f"对 vs {k}" for k in range(1, size + 1)]
     _header(ws, snap, "小组赛积分 Group standings", cols, options)
     r = HEADER_ROWS + 1
@@ -308,10 +313,10 @@ def _groups_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None:
             ws.row_breaks.append(Break(id=r - 1))
             page_start = r
         r = _group_block(ws, snap, name, standings, r)
-    widths = [7, 26, 12, 5, 5, 5, 7, 6] + [11] * size
+    widths = [7, 24, 11, 5, 5, 5, 7, 6, 6, 10] + [10] * size
     for c, w in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(c)].width = w
-    fit_row_heights(ws, HEADER_ROWS + 1, r, {2: 26, 3: 12})
+    fit_row_heights(ws, HEADER_ROWS + 1, r, {2: 24, 3: 11, 10: 10})
     ws.page_setup.fitToHeight = 0
     _page(ws, len(cols), _footer(snap))
 
@@ -322,8 +327,8 @@ def _group_block(ws: Worksheet, snap: Snapshot, name: str, standings, r: int) ->
     unfinished = "" if standings.complete else " (未完成 not finished)"
     title = put(ws, r, 1, f"{name}组 Group {name}{unfinished}")
     title.font = HEAD_FONT
-    for k, pid in enumerate(ranked, start=9):
-        cell = put(ws, r, k, f"{k - 8}. #{pid}")
+    for k, pid in enumerate(ranked, start=CROSS_FROM):
+        cell = put(ws, r, k, f"{k - CROSS_FROM + 1}. #{pid}")
         cell.font = HEAD_FONT
         cell.fill = HEAD_FILL
         cell.alignment = CENTER
@@ -340,7 +345,9 @@ def _group_block(ws: Worksheet, snap: Snapshot, name: str, standings, r: int) ->
             row.wins,
             row.losses,
             row.level_diff,
+            "" if row.head_to_head is None else row.head_to_head,
             "" if row.lot is None else row.lot,
+            tie_break_mark(row.separated_by),
         ]
         values += [
             "—" if other == row.pair_id else results.get((row.pair_id, other), "")

@@ -19,7 +19,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from referee_desk.exports.bracket_sections import Section, sections
-from referee_desk.exports.labels import decision_mark, levels_text, pair_text
+from referee_desk.exports.labels import decision_mark, entrant_text, levels_text, pair_text
 from referee_desk.exports.snapshot import Snapshot
 from referee_desk.exports.text_clean import ELLIPSIS, clean_text
 from referee_desk.exports.xlsx_fit import UNIT_POINTS, fit_merged, text_width
@@ -213,7 +213,7 @@ class _TreeSheet:
         pid = m.pair_a if side == "a" else m.pair_b
         slot = m.match.slot_a if side == "a" else m.match.slot_b
         if pid is not None:
-            text = pair_text(self.snap.pair(pid))
+            text = entrant_text(self.snap.pair(pid), slot)
             won = m.winner == pid and m.status is Status.DECIDED
             lost = m.winner is not None and m.winner != pid
             color = WIN_COLOR if won else (LOSE_COLOR if lost else "000000")

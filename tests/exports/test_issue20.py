@@ -14,6 +14,7 @@ import pytest
 from openpyxl import load_workbook
 
 from referee_desk.cli.main import main
+from referee_desk.exports.labels import pair_text
 from referee_desk.exports.pdf_match_report import export_match_report_pdf
 from referee_desk.exports.pdf_player_index import export_player_index_pdf
 from referee_desk.exports.pdf_results import export_results_pdf
@@ -212,3 +213,176 @@ def test_closing_bracket_never_wraps_alone() -> None:
     for width in range(40, 200, 3):
         lines = fit_lines(fonts, text, width, 9, 9, 6).lines
         assert all(not line.startswith(")") for line in lines), (width, lines)
+
+
+# -- item 5: every bye named ------------------------------------------------------
+
+
+def test_round_one_pairing_list_names_every_bye(tmp_path: Path) -> None:
+    from referee_desk.exports.pdf_round_pack import export_round_pack_pdf
+    from referee_desk.tournament.rounds import play_round
+
+    snap = big_snapshot(tmp_path / "t", 33, rounds=0)
+    rnd = play_round(snap.state.matches, 1)
+    assert len(rnd.byes) == 31
+    pdf = export_round_pack_pdf(snap, tmp_path / "r1.pdf", 1, options=fixed())
+    pages = pages_text(pdf)
+    wall = flat("".join(p for p in pages if "对阵表" in p or "轮空" in p))
+    for m in rnd.byes:
+        pair = snap.pair(m.winner)
+        assert flat(f"{pair.player1} / {pair.player2}") in wall, m.match.match_id
+    assert "…" not in wall
+
+
+# -- item 8: head-to-head and the tie-break that separated -------------------------
+
+#: In each group of four (by pair id a < b < c < d): b and c end 2–1 with equal level
+#: differences and b beat c; a and d end 1–2 and a beat d.
+BEATS = {(1, 0), (1, 2), (3, 1), (2, 0), (2, 3), (0, 3)}
+
+
+def _tied_groups(folder: Path):
+    from referee_desk.tournament.model import MatchOutcome
+    from referee_desk.tournament.state import Status
+    from tests.exports.big import big_tournament
+
+    t = big_tournament(folder, 8, groups=2)
+    members = {name: sorted(ids) for name, ids in t.groups().items()}
+    outcomes: dict[str, MatchOutcome] = {}
+    while True:
+        ready = [s for s in t.state(outcomes).matches if s.status is Status.READY]
+        if not ready:
+            break
+        for s in ready:
+            a, b = s.pair_a, s.pair_b
+            if s.match.group:
+                order = members[s.match.group]
+                win = a if (order.index(a), order.index(b)) in BEATS else b
+            else:
+                win = min(a, b)
+            outcomes[s.match.match_id] = MatchOutcome(
+                s.match.match_id, a, b, win, Decision.PASSED_A,
+                levels=((win, 12), (b if win == a else a, 5)),
+            )  # fmt: skip
+    snap = take_snapshot(t, outcomes)
+    t.close()
+    return snap, members
+
+
+def test_standings_show_head_to_head_and_what_separated_equal_pairs(tmp_path: Path) -> None:
+    from referee_desk.tournament.model import TieBreak
+
+    snap, members = _tied_groups(tmp_path / "g")
+    st = next(x for x in snap.state.standings if x.group == "A")
+    a, b, c, d = members["A"]
+    rows = {r.pair_id: r for r in st.rows}
+    assert [r.pair_id for r in st.rows] == [b, c, a, d]
+    assert (rows[b].wins, rows[b].level_diff) == (rows[c].wins, rows[c].level_diff)
+    assert rows[b].separated_by is TieBreak.HEAD_TO_HEAD and rows[b].head_to_head == 1
+    assert rows[c].head_to_head == 0 and not rows[b].tied
+    text = flat("".join(pages_text(export_results_pdf(snap, tmp_path / "r.pdf", options=fixed()))))
+    assert "相互" in text and "H2H" in text and flat("相互胜负 head-to-head") in text
+    ws = load_workbook(export_bracket_xlsx(snap, tmp_path / "g.xlsx"))["小组 Groups"]
+    cells = [c.value for r in ws.iter_rows() for c in r]
+    assert "相互胜负 head-to-head" in cells and "相互 H2H" in cells
+
+
+def test_knockout_entrants_from_groups_carry_their_group_place(tmp_path: Path) -> None:
+    snap, _ = _tied_groups(tmp_path / "g")
+    text = flat("".join(pages_text(export_results_pdf(snap, tmp_path / "r.pdf", options=fixed()))))
+    first_a = snap.pair(next(x for x in snap.state.standings if x.group == "A").rows[0].pair_id)
+    assert flat(f"A1 {pair_text(first_a)}") in text
+    ws = load_workbook(export_bracket_xlsx(snap, tmp_path / "b.xlsx"))["淘汰赛 Knockout"]
+    cells = [str(c.value) for r in ws.iter_rows() for c in r if c.value]
+    assert any(v.startswith("A1 ") for v in cells) and any(v.startswith("B2 ") for v in cells)
+
+
+# -- item 9: scoresheet head and the final round pack ------------------------------
+
+
+def _attr(line: str, key: str) -> float:
+    return float(line.split(f'{key}="')[1].split('"')[0])
+
+
+def _words(pdf: Path, page: int) -> list[tuple[str, float, float, float]]:
+    """(word, xMin, xMax, yMin) of one page (pdftotext -bbox)."""
+    html = subprocess.run(
+        ["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf), "-"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    out = []
+    for line in html.splitlines():
+        if "<word" in line:
+            x0, x1, y0 = (_attr(line, k) for k in ("xMin", "xMax", "yMin"))
+            out.append((line.rsplit(">", 2)[-2].split("<")[0], x0, x1, y0))
+    return out
+
+
+def test_scoresheet_head_keeps_clear_of_the_page_number(tmp_path: Path) -> None:
+    from referee_desk.exports.pdf_scoresheet import export_scoresheet_pdf
+
+    long = "欧阳" + "长名字" * 20
+    header = {"match_id": "KO-R1-M002", "table": "3号桌", "round": "第1轮",
+              "pair_ns": f"#1 {long} / 王芳", "pair_ew": f"#2 {long} / 刘洋"}  # fmt: skip
+    pdf = export_scoresheet_pdf(tmp_path / "s.pdf", header=header)
+    for page in range(1, len(pages_text(pdf)) + 1):
+        words = [w for w in _words(pdf, page) if w[3] < 40]  # the head band
+        number = min(x0 for w, x0, _, _ in words if w == "第")
+        head = [x1 for w, x0, x1, _ in words if x0 < number - 1]
+        assert head and max(head) < number, page
+
+
+def test_final_round_pack_lists_its_players_and_titles_each_part(tmp_path: Path) -> None:
+    from referee_desk.exports.pdf_round_pack import export_round_pack_pdf
+    from referee_desk.tournament.rounds import play_rounds
+
+    snap = big_snapshot(tmp_path / "t", 256)
+    last = len(play_rounds(snap.state.matches))
+    pdf = export_round_pack_pdf(snap, tmp_path / "f.pdf", last, options=fixed())
+    pages = pages_text(pdf)
+    index = [p for p in pages if "选手索引" in p]
+    assert len(index) == 1  # 8 players of the final and the 3rd-place match, not 512
+    assert index[0].count("—") <= 2
+    cards = [p for p in pages if "桌牌 table cards" in p]
+    third = next(p for p in cards if "KO-3P" in p)
+    assert "三四名决赛 3rd place · KO-" in third  # the card's own line, by its round
+    assert "决赛 Final · 三四名决赛 3rd place · KO-" not in third
+    assert not any("对阵表 pairings" in p for p in index + cards)
+
+
+# -- item 10: the rest ---------------------------------------------------------------
+
+
+def test_third_place_named_once_and_the_level_chart_is_compact(tmp_path: Path) -> None:
+    from reportlab.lib.units import mm
+
+    from referee_desk.exports.pdf_common import make_styles
+    from referee_desk.exports.pdf_level_chart import level_chart
+    from referee_desk.match import replay
+    from referee_desk.store.jsonl import read_jsonl
+    from tests.exports.readme_cup import ROOT
+
+    snap = big_snapshot(tmp_path / "t", 16)
+    text = "".join(pages_text(export_results_pdf(snap, tmp_path / "r.pdf", options=fixed())))
+    assert "3rd place third place" not in text and "三四名决赛 3rd place" in text
+    wb = load_workbook(export_bracket_xlsx(snap, tmp_path / "b.xlsx"))
+    cells = [str(c.value) for r in wb["淘汰赛 Knockout"].iter_rows() for c in r if c.value]
+    assert "三四名决赛 3rd place" in cells and not any("third place" in v for v in cells)
+    events = [i.event for i in read_jsonl(ROOT / "sample_events" / "01_pass_a_detailed.jsonl")]
+    chart = level_chart(replay(events), events, make_styles())
+    assert chart.height <= 50 * mm  # a strip, not a third of the page
+
+
+def test_corrections_print_fields_in_words(tmp_path: Path) -> None:
+    from referee_desk.exports.pdf_match_report import correction_change
+    from referee_desk.match.envelope import Event
+
+    def ev(seq, type_, payload):
+        return Event("M", seq, type_, "2026-11-28T01:00:00.000Z", None, "r", payload)
+
+    old = ev(5, "hand_summary", {"defenders_points_before_last": 100})
+    fix = ev(6, "correction", {"action": "replace", "target_seq": 5,
+                               "payload": {"defenders_points_before_last": 125}})  # fmt: skip
+    text = correction_change({5: old, 6: fix}, 6, 5)
+    assert "defenders_points_before_last" not in text
+    assert text == "防守方末墩前得分 defenders' points before the last trick: 100 → 125"

@@ -12,7 +12,12 @@ from openpyxl.workbook.defined_name import DefinedName
 
 from referee_desk.exports.labels import pair_text
 from referee_desk.exports.snapshot import take_snapshot
-from referee_desk.exports.xlsx_bracket import HEADER_ROWS, MATCH_COLUMNS, export_bracket_xlsx
+from referee_desk.exports.xlsx_bracket import (
+    CROSS_FROM,
+    HEADER_ROWS,
+    MATCH_COLUMNS,
+    export_bracket_xlsx,
+)
 from referee_desk.tournament.final_places import final_places
 from referee_desk.tournament.state import Status
 from tests.exports.big import big_snapshot
@@ -131,10 +136,10 @@ def test_cross_table_rows_and_columns_in_rank_order(groups, tmp_path: Path) -> N
     ws = load_workbook(export_bracket_xlsx(snap, tmp_path / "g.xlsx"))["小组 Groups"]
     for st in snap.state.standings:
         top = _row_of(ws, f"{st.group}组 Group {st.group}", 1)
-        heads = [ws.cell(top, 9 + k).value for k in range(len(st.rows))]
+        heads = [ws.cell(top, CROSS_FROM + k).value for k in range(len(st.rows))]
         assert heads == [f"{k + 1}. #{r.pair_id}" for k, r in enumerate(st.rows)]
         for k, _ in enumerate(st.rows):
-            row = [ws.cell(top + 1 + k, 9 + j).value for j in range(len(st.rows))]
+            row = [ws.cell(top + 1 + k, CROSS_FROM + j).value for j in range(len(st.rows))]
             assert [j for j, v in enumerate(row) if v == "—"] == [k]
 
 
