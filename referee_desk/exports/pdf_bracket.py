@@ -218,29 +218,25 @@ class BracketPage(Flowable):
                       color=color)  # fmt: skip
 
     def _note(self, m: MatchState, x: float, y: float, width: float) -> None:
-        parts = [m.match.match_id]
-        if m.match.table:
-            parts.append(m.match.table)
+        """Two lines at ≥ 6 pt: which match at which table, then the result and how it
+        was decided (a line of its own, so a forfeit mark is never cut)."""
+        where = " · ".join(p for p in (m.match.match_id, m.match.table) if p)
+        result = []
         color = LOSE_COLOR
         if m.outcome is not None and m.status is Status.DECIDED:
-            parts.append(levels_text(dict(m.outcome.levels), m.pair_a, m.pair_b))
+            result.append(levels_text(dict(m.outcome.levels), m.pair_a, m.pair_b))
         mark = decision_mark(m.decided_by) if m.decided_by is not None else ""
         if mark:
-            parts.append(mark)
+            result.append(mark)
             color = WARN_COLOR
         elif m.status is Status.HELD:
-            parts.append("待仲裁 ruling pending")
+            result.append("待仲裁 ruling pending")
             color = colors.HexColor("#b35c00")
-        # Two lines at ≥ 6 pt; the table goes first if even that cuts (the result and
-        # how it was decided must stay readable).
-        text = " · ".join(p for p in parts if p)
-        fitted = fit_lines(self.styles.fonts, text, width, NOTE_SIZE, MIN_NOTE_SIZE, 2)
-        if fitted.cut and m.match.table:
-            text = " · ".join(p for p in parts if p and p != m.match.table)
-            fitted = fit_lines(self.styles.fonts, text, width, NOTE_SIZE, MIN_NOTE_SIZE, 2)
-        for k, line in enumerate(fitted.lines):
-            draw_text(self.canv, self.styles.fonts, x, y - k * fitted.size * 1.15, line,
-                      fitted.size, color=color)  # fmt: skip
+        lines = [where, " · ".join(result)] if result else [where]
+        for k, text in enumerate(lines):
+            fitted = fit_lines(self.styles.fonts, text, width, NOTE_SIZE, MIN_NOTE_SIZE, 1)
+            draw_text(self.canv, self.styles.fonts, x, y - k * NOTE_SIZE * 1.15,
+                      fitted.lines[0], fitted.size, color=color if k else LOSE_COLOR)  # fmt: skip
 
     def _third(self) -> MatchState | None:
         return next((m for m in self.snap.ko() if m.match.third_place), None)

@@ -386,3 +386,38 @@ def test_corrections_print_fields_in_words(tmp_path: Path) -> None:
     text = correction_change({5: old, 6: fix}, 6, 5)
     assert "defenders_points_before_last" not in text
     assert text == "防守方末墩前得分 defenders' points before the last trick: 100 → 125"
+
+
+# -- item 6: the A4 tree keeps "how decided" readable -------------------------------
+
+
+@pytest.mark.parametrize("n", [128, 256])
+def test_a4_tree_prints_every_forfeit_mark_at_6_pt_or_more(n: int, tmp_path: Path) -> None:
+    from referee_desk.tournament.model import MatchOutcome
+    from referee_desk.tournament.state import Status
+    from tests.exports.big import big_tournament
+
+    t = big_tournament(tmp_path / "t", n)
+    outcomes: dict[str, MatchOutcome] = {}
+    forfeits = 0
+    while True:
+        ready = [s for s in t.state(outcomes).matches if s.status is Status.READY]
+        if not ready:
+            break
+        for k, s in enumerate(ready):
+            a, b = s.pair_a, s.pair_b
+            win, lose = min(a, b), max(a, b)
+            how = Decision.FORFEIT if k % 5 == 0 else Decision.PASSED_A
+            forfeits += how is Decision.FORFEIT
+            outcomes[s.match.match_id] = MatchOutcome(
+                s.match.match_id, a, b, win, how, levels=((win, 3), (lose, 3))
+            )
+    snap = take_snapshot(t, outcomes)
+    t.close()
+    pdf = export_results_pdf(snap, tmp_path / "r.pdf", options=fixed())
+    pages = pages_text(pdf)
+    tree = [k for k, p in enumerate(pages) if "淘汰赛对阵 Knockout bracket" in p]
+    marks = sum(flat(pages[k]).count("弃权W/O") for k in tree) - len(tree)  # minus legends
+    assert marks == forfeits
+    for k in tree:
+        assert min(size for _, size in sized_runs(pdf, k)) >= 6
