@@ -294,7 +294,7 @@ def _slot_text(snap: Snapshot, s: MatchState, side: str) -> str:
 #: First column of the cross-table (after the standings' own columns).
 CROSS_FROM = 11
 #: Rows a printed page of the groups sheet holds (landscape A4 at the sheet's row height).
-GROUP_PAGE_ROWS = 34
+GROUP_PAGE_ROWS = 26
 
 
 def _groups_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None:
@@ -313,10 +313,10 @@ def _groups_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None:
             ws.row_breaks.append(Break(id=r - 1))
             page_start = r
         r = _group_block(ws, snap, name, standings, r)
-    widths = [7, 24, 11, 5, 5, 5, 7, 6, 6, 10] + [10] * size
+    widths = [6, 22, 10, 4, 4, 4, 6, 6, 5, 10] + [9] * size
     for c, w in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(c)].width = w
-    fit_row_heights(ws, HEADER_ROWS + 1, r, {2: 24, 3: 11, 10: 10})
+    fit_row_heights(ws, HEADER_ROWS + 1, r, {2: 22, 3: 10, 10: 10})
     ws.page_setup.fitToHeight = 0
     _page(ws, len(cols), _footer(snap))
 
