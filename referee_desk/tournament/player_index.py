@@ -10,6 +10,7 @@ and the table of their next (or current) match.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -64,28 +65,39 @@ def player_index(
 
 
 def sort_key(name: str) -> tuple[tuple[str, ...], tuple[int, ...], str]:
-    """Pinyin syllables, then tones, then radical-and-stroke order (code points)."""
+    """Pinyin syllables, then tones, then radical-and-stroke order (code points).
+
+    Numbers inside a name sort by value (张2 before 张10).
+    """
     text = name.strip()
-    syllables = _syllables(text)
-    letters = tuple(s.rstrip("012345") for s in syllables)
-    tones = tuple(int(s[-1]) if s[-1:].isdigit() else 5 for s in syllables)
+    plain, toned = _syllables(text)
+    letters = tuple(_DIGITS.sub(lambda m: f"{int(m.group()):012d}", p) for p in plain)
+    tones = tuple(int(t[len(p) :] or 0) for p, t in zip(plain, toned, strict=True))
     return (letters, tones, text)
 
 
-def _syllables(text: str) -> list[str]:
-    """One lower-case pinyin syllable with its tone digit per character (TONE3);
-    a run of other characters stays as it is, case-folded."""
+_DIGITS = re.compile(r"\d+")
+
+
+def _syllables(text: str) -> tuple[list[str], list[str]]:
+    """Per character its lower-case pinyin without and with the tone digit (TONE3, 5 =
+    neutral); a run of other characters stays as it is, case-folded, in both."""
     from pypinyin import Style, lazy_pinyin
 
-    out: list[str] = []
-    for part in lazy_pinyin(text, style=Style.TONE3, neutral_tone_with_five=True):
-        out.extend(part.casefold().split())
-    return out
+    plain = [p.casefold() for p in lazy_pinyin(text, style=Style.NORMAL)]
+    toned = [
+        p.casefold() for p in lazy_pinyin(text, style=Style.TONE3, neutral_tone_with_five=True)
+    ]
+    if len(plain) != len(toned) or any(
+        not t.startswith(p) for p, t in zip(plain, toned, strict=True)
+    ):
+        return plain, plain  # never expected: keep the letters, drop the tones
+    return plain, toned
 
 
 def index_letter(name: str) -> str:
     """The heading a name is listed under: the first letter of its pinyin (or ``#``)."""
     text = name.strip()
-    syllables = _syllables(text) if text else []
-    first = syllables[0][:1].upper() if syllables else ""
+    syllables = _syllables(text)[0] if text else []
+    first = syllables[0].strip()[:1].upper() if syllables else ""
     return first if first.isascii() and first.isalpha() else (text[:1].upper() or "#")

@@ -181,6 +181,8 @@ def test_player_index_in_pinyin_order_at_12_pt_from_page_1(tmp_path: Path) -> No
         "周志",
     ]  # fmt: skip
     assert sort_key("张伟") < sort_key("张玮")  # code point fallback
+    # Numbers by value, and 甲 jia before 乙 yi whatever the number.
+    assert sort_key("陈甲5") < sort_key("陈甲25") < sort_key("陈甲105") < sort_key("陈乙5")
     pdf = export_player_index_pdf(snap, tmp_path / "p.pdf", options=fixed())
     pages = pages_text(pdf)
     assert len(pages) > 1
