@@ -423,3 +423,23 @@ def test_a4_tree_prints_every_forfeit_mark_at_6_pt_or_more(n: int, tmp_path: Pat
     assert marks == forfeits
     for k in tree:
         assert min(size for _, size in sized_runs(pdf, k)) >= 6
+
+
+# -- item 3: the report's own instruction works as printed --------------------------
+
+
+def test_the_reports_check_instruction_prints_the_hash(tmp_path: Path, capsys) -> None:
+    t = _cup(tmp_path)
+    m = t.state().matches[0]
+    mid = m.match.match_id
+    events = simulate_match(mid, t.opening_payload(mid), "NS", "passed_a")
+    write_jsonl(events, tmp_path / "m.jsonl")
+    assert import_records(t, [tmp_path / "m.jsonl"]).ok
+    t.close()
+    report = flat("".join(pages_text(
+        export_match_report_pdf(events, tmp_path / "r.pdf", options=fixed())
+    )))  # fmt: skip
+    assert flat("referee-desk verify --heads FILE") in report
+    capsys.readouterr()
+    assert main(["verify", "--heads", str(tmp_path / "cup.sqlite")]) == 0
+    assert events[-1].hash in capsys.readouterr().out
