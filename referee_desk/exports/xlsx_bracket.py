@@ -403,10 +403,9 @@ def _matches_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None
     r = HEADER_ROWS + 1
     for s in snap.state.matches:
         o = s.outcome
-        stage = "淘汰赛 KO"
         values = [
             s.match.match_id,
-            snap.round_name(s.match) if s.match.group else f"{stage} {snap.round_name(s.match)}",
+            snap.round_name(s.match),  # "A组 第1轮" or a knockout round (the id says KO)
             "\n".join(x for x in (s.match.table, s.match.referee) if x),
             _slot_text(snap, s, "a"),
             _slot_text(snap, s, "b"),
