@@ -17,12 +17,18 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak
 
-from referee_desk.exports.bracket_sections import Section, sections
+from referee_desk.exports.bracket_sections import (
+    PrintedLayout,
+    Section,
+    printed_layout,
+    sections,
+    skipped_note,
+)
 from referee_desk.exports.labels import decision_mark, entrant_text, levels_text, pair_text
 from referee_desk.exports.pdf_common import WARN_COLOR, Styles, draw_text
 from referee_desk.exports.snapshot import Snapshot
 from referee_desk.exports.text_fit import fit_lines
-from referee_desk.tournament.layout import Box, BracketLayout, bracket_layout
+from referee_desk.tournament.layout import Box, BracketLayout
 from referee_desk.tournament.state import MatchState, Status
 
 NAME_SIZE = 9.0
@@ -44,10 +50,10 @@ def max_lines(paper: str) -> int:
 
 def bracket_story(snap: Snapshot, styles: Styles, paper: str = "A4") -> list:
     """Page breaks and one tree page per section (empty when there is no knockout)."""
-    layout = bracket_layout(snap.ko())
+    printed = printed_layout(snap.ko())
     out: list = []
-    for section in sections(layout, max_lines(paper)):
-        out += [PageBreak(), BracketPage(snap, styles, layout, section)]
+    for section in sections(printed.layout, max_lines(paper)):
+        out += [PageBreak(), BracketPage(snap, styles, printed.layout, section, printed)]
     return out
 
 
@@ -63,9 +69,15 @@ class BracketPage(Flowable):
     """One section of the tree, filling the frame of its page."""
 
     def __init__(
-        self, snap: Snapshot, styles: Styles, layout: BracketLayout, section: Section
+        self,
+        snap: Snapshot,
+        styles: Styles,
+        layout: BracketLayout,
+        section: Section,
+        printed: PrintedLayout | None = None,
     ) -> None:
         super().__init__()
+        self.printed = printed or PrintedLayout(layout, 0)
         self.snap = snap
         self.styles = styles
         self.layout = layout
@@ -85,10 +97,15 @@ class BracketPage(Flowable):
         fonts = self.styles.fonts
         title = self._title()
         draw_text(c, fonts, 0, self.height - 5 * mm, title, 12)
+        note = skipped_note(self.printed)
+        if note:
+            fitted = fit_lines(fonts, note, self.width, 8, 6.5, 1)
+            draw_text(c, fonts, 0, self.height - 10 * mm, fitted.lines[0], fitted.size,
+                      color=LOSE_COLOR)  # fmt: skip
         third = self._third()
         with_third = third is not None and (sec.whole or sec.is_final)
         reserve = 24 * mm if with_third else 0
-        head = 14 * mm
+        head = 19 * mm if note else 14 * mm
         lines = sec.lines
         line_h = min(MAX_LINE_H, (self.height - head - reserve - 6 * mm) / lines)
         col_w = self.width / (sec.columns + 1)
@@ -120,11 +137,13 @@ class BracketPage(Flowable):
         names: dict[int, str] = {}
         for m in self.snap.ko():
             if not m.match.third_place:
-                names.setdefault(m.match.round - 1, self.snap.round_name(m.match))
+                column = m.match.round - 1 - self.printed.offset
+                names.setdefault(column, self.snap.round_name(m.match))
         for k in range(sec.columns):
             text = names.get(sec.first_column + k, "")
+            fitted = fit_lines(self.styles.fonts, text, geo.col_w - 3, 8, 6.5, 1)
             draw_text(self.canv, self.styles.fonts, geo.x0 + k * geo.col_w + 1, geo.y_top + 3 * mm,
-                      text, 8, color=LOSE_COLOR)  # fmt: skip
+                      fitted.lines[0], fitted.size, color=LOSE_COLOR)  # fmt: skip
         last = "冠军 Champion" if sec.whole or sec.is_final else "本区胜者 part winner"
         draw_text(self.canv, self.styles.fonts, geo.x0 + sec.columns * geo.col_w + 1,
                   geo.y_top + 3 * mm, last, 8, color=LOSE_COLOR)  # fmt: skip

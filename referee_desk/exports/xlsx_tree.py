@@ -18,13 +18,19 @@ from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from referee_desk.exports.bracket_sections import Section, sections
+from referee_desk.exports.bracket_sections import (
+    PrintedLayout,
+    Section,
+    printed_layout,
+    sections,
+    skipped_note,
+)
 from referee_desk.exports.labels import decision_mark, entrant_text, levels_text, pair_text
 from referee_desk.exports.snapshot import Snapshot
 from referee_desk.exports.text_clean import ELLIPSIS, clean_text
 from referee_desk.exports.xlsx_fit import UNIT_POINTS, fit_merged, text_width
 from referee_desk.exports.xlsx_safe import put
-from referee_desk.tournament.layout import Box, BracketLayout, bracket_layout
+from referee_desk.tournament.layout import Box, BracketLayout
 from referee_desk.tournament.state import MatchState, Status
 
 LINE = Side(style="medium", color="000000")
@@ -43,7 +49,7 @@ CONTINUED = "→ 决赛阶段 final"
 
 
 def tree_sheet_names(snap: Snapshot, paper: str = "A4") -> list[str]:
-    layout = bracket_layout(snap.ko())
+    layout = printed_layout(snap.ko()).layout
     return [sheet_name(s) for s in sections(layout, MAX_LINES[paper])]
 
 
@@ -57,11 +63,13 @@ def sheet_name(section: Section) -> str:
 
 def add_tree_sheets(wb: Workbook, snap: Snapshot, paper: str, header, footer: str) -> None:
     """One sheet per section; ``header(ws, title, columns)`` writes the sheet's title rows."""
-    layout = bracket_layout(snap.ko())
+    printed = printed_layout(snap.ko())
     states = {m.match.match_id: m for m in snap.ko()}
-    for section in sections(layout, MAX_LINES[paper]):
+    for section in sections(printed.layout, MAX_LINES[paper]):
         ws = wb.create_sheet(sheet_name(section))
-        _TreeSheet(ws, snap, layout, section, states, paper).write(header, footer)
+        sheet = _TreeSheet(ws, snap, printed.layout, section, states, paper)
+        sheet.printed = printed
+        sheet.write(header, footer)
 
 
 class _TreeSheet:
@@ -75,6 +83,7 @@ class _TreeSheet:
         paper: str,
     ) -> None:
         self.ws, self.snap, self.layout, self.section = ws, snap, layout, section
+        self.printed = PrintedLayout(layout, 0)
         self.states = states
         self.size = 11 if paper == "A3" else 9
         self.col_width = 24 if paper == "A3" else 16
@@ -107,6 +116,8 @@ class _TreeSheet:
             "disqualification 8.8 · 仲裁 CR = committee ruling 8.11 · 橙色 = 待仲裁 ruling "
             "pending"
         )
+        if skipped_note(self.printed):
+            legend = f"{skipped_note(self.printed)} · {legend}"
         if not (sec.whole or sec.is_final):
             legend = (
                 f"{CONTINUED}: 本区胜者续见工作表「{sheet_name(_final_of(sec))}」 the part "
@@ -140,7 +151,8 @@ class _TreeSheet:
         names: dict[int, str] = {}
         for m in self.snap.ko():
             if not m.match.third_place:
-                names.setdefault(m.match.round - 1, self.snap.round_name(m.match))
+                column = m.match.round - 1 - self.printed.offset
+                names.setdefault(column, self.snap.round_name(m.match))
         titles = [names.get(sec.first_column + k, "") for k in range(sec.columns)]
         titles.append("冠军 Champion" if sec.whole or sec.is_final else "本区胜者 part winner")
         return titles

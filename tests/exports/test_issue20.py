@@ -443,3 +443,19 @@ def test_the_reports_check_instruction_prints_the_hash(tmp_path: Path, capsys) -
     capsys.readouterr()
     assert main(["verify", "--heads", str(tmp_path / "cup.sqlite")]) == 0
     assert events[-1].hash in capsys.readouterr().out
+
+
+def test_a_first_round_of_byes_is_not_drawn_page_after_page(tmp_path: Path) -> None:
+    """Item 5: 33 pairs (31 byes, one match) print their tree like 32 pairs, on one A4
+    page, with the round-1 match named; the workbook's tree starts at round 2 too."""
+    snap = big_snapshot(tmp_path / "t", 33)
+    pages = pages_text(export_results_pdf(snap, tmp_path / "r.pdf", options=fixed()))
+    tree = [p for p in pages if "淘汰赛对阵 Knockout bracket" in p]
+    assert len(tree) == 1
+    assert "31 byes and 1 match(es)" in tree[0]
+    first = next(s for s in snap.ko() if s.match.round == 1 and s.pair_b is not None)
+    assert first.match.match_id in tree[0]
+    wb = load_workbook(export_bracket_xlsx(snap, tmp_path / "b.xlsx"))
+    part = wb[next(n for n in wb.sheetnames if n.startswith("淘汰赛"))]
+    assert part.cell(3, 1).value == "第2轮 Round 2"
+    assert any("31 byes" in str(c.value) for r in part.iter_rows() for c in r)
