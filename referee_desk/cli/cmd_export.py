@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 
 #: kind -> (module, function name, help). Each function takes the parsed args and
 #: returns an exit status.
@@ -34,6 +35,7 @@ EXPORT_KINDS: dict[str, tuple[str, str, str]] = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser._negative_number_matcher = NEGATIVE_VALUE  # ``--tz -05:00`` is a value
     parser.add_argument("kind", choices=sorted(EXPORT_KINDS), help="what to export")
     parser.add_argument("file", help="tournament file (.sqlite) or match record (.jsonl)")
     parser.add_argument("-o", "--output", required=True, help="file to write")
@@ -50,7 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--round", type=int, help="round-pack: round N in the order of play")
     parser.add_argument("--start", help="round-pack: start time printed on the pairings")
     parser.add_argument(
-        "--tz", help="the venue's time zone for printed times, e.g. +08:00 (the default)"
+        "--tz",
+        help="the venue's time zone for printed times: an offset such as +08:00 (the "
+        "default) or -05:00, or a zone name such as Asia/Shanghai",
     )
     parser.add_argument(
         "--paper", choices=("A4", "A3"), default="A4", help="paper size (A3: bigger bracket parts)"
@@ -59,6 +63,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--fixed-time",
         help="byte-stable output: print this time (ISO) as the printed-at time and CreationDate",
     )
+
+
+#: argparse takes a value starting with "-" for an option unless it looks like a
+#: negative number; a zone offset (-05:00, -0530) is one here (no option of this
+#: command looks like a number, so nothing else changes).
+NEGATIVE_VALUE = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d{1,2}(:?\d{2})?$")
 
 
 def run(args: argparse.Namespace) -> int:

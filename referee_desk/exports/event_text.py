@@ -42,6 +42,35 @@ TYPE_LABELS: dict[str, str] = {
     "concealment": "藏张 concealment",
 }
 
+#: Payload fields in words (a correction prints what it changed, never a raw key).
+FIELD_LABELS: dict[str, str] = {
+    "defenders_points_before_last": "防守方末墩前得分 defenders' points before the last trick",
+    "last_trick_points": "末墩分 last-trick points",
+    "last_trick_cards_per_player": "末墩每人张数 last-trick cards each",
+    "last_trick_side": "末墩得主 last trick won by",
+    "kitty_points": "底牌分 kitty points",
+    "last_lead_shape": "末墩首出 last lead",
+    "dealer": "庄家 dealer",
+    "trump": "主牌 trump",
+    "seat": "座位 seat",
+    "side": "方 side",
+    "cards": "牌 cards",
+    "kind": "类型 kind",
+    "text": "说明 text",
+    "decision": "决定 decision",
+    "points": "分 points",
+    "winner": "胜方 winner",
+    "reason": "原因 reason",
+    "plays": "出牌 plays",
+    "choice": "选择 choice",
+}
+
+
+def field_label(key: str) -> str:
+    """A payload field in words; an unknown one as its key (still readable)."""
+    return FIELD_LABELS.get(key, key.replace("_", " "))
+
+
 #: Event types that record a violation (highlighted in the report).
 VIOLATION_TYPES = frozenset(
     {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee_desk.rules.ruleset import GUILIN_2009, PARAMETER_ARTICLES, Ruleset
-from referee_desk.tournament.model import Decision, Pair, TieBreak, level_name
+from referee_desk.tournament.model import Decision, Pair, Slot, TieBreak, level_name
 
 PARAMETER_LABELS: dict[str, str] = {
     "decks": "牌副数 decks",
@@ -182,6 +182,21 @@ def decision_mark(d: Decision | None) -> str:
         Decision.DISQUALIFICATION: "取消资格 DQ",
         Decision.COMMITTEE: "仲裁 CR",
     }[d]
+
+
+def entrant_text(pair: Pair | None, slot: Slot, with_seed: bool = True) -> str:
+    """A knockout entrant: ``A1 [3] 张伟 / 王芳`` when it came from a group's place."""
+    text = pair_text(pair, with_seed)
+    if text and slot.kind == "group":
+        return f"{slot.ref}{slot.rank} {text}"
+    return text
+
+
+def tie_break_mark(by: TieBreak | None) -> str:
+    """Which tie-break set a pair apart from pairs equal with it (``相互胜负 head-to-head``)."""
+    if by is None:
+        return ""
+    return f"{by.label_zh} {by.value.replace('_', '-')}"
 
 
 def pair_text(pair: Pair | None, with_seed: bool = True) -> str:

@@ -17,17 +17,26 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak
 
-from referee_desk.exports.bracket_sections import Section, sections
-from referee_desk.exports.labels import decision_mark, levels_text, pair_text
+from referee_desk.exports.bracket_sections import (
+    PrintedLayout,
+    Section,
+    printed_layout,
+    sections,
+    skipped_note,
+)
+from referee_desk.exports.labels import decision_mark, entrant_text, levels_text, pair_text
 from referee_desk.exports.pdf_common import WARN_COLOR, Styles, draw_text
 from referee_desk.exports.snapshot import Snapshot
 from referee_desk.exports.text_fit import fit_lines
-from referee_desk.tournament.layout import Box, BracketLayout, bracket_layout
+from referee_desk.tournament.layout import Box, BracketLayout
 from referee_desk.tournament.state import MatchState, Status
 
 NAME_SIZE = 9.0
 MIN_NAME_SIZE = 8.0
 NOTE_SIZE = 6.5
+MIN_NOTE_SIZE = 6.0
+#: Points between a bracket line and the baseline of the name on it (clears descenders).
+NAME_LIFT = 2.4
 WIN_COLOR = colors.HexColor("#0b3d91")
 LOSE_COLOR = colors.HexColor("#666666")
 LINE_COLOR = colors.HexColor("#222222")
@@ -41,10 +50,10 @@ def max_lines(paper: str) -> int:
 
 def bracket_story(snap: Snapshot, styles: Styles, paper: str = "A4") -> list:
     """Page breaks and one tree page per section (empty when there is no knockout)."""
-    layout = bracket_layout(snap.ko())
+    printed = printed_layout(snap.ko())
     out: list = []
-    for section in sections(layout, max_lines(paper)):
-        out += [PageBreak(), BracketPage(snap, styles, layout, section)]
+    for section in sections(printed.layout, max_lines(paper)):
+        out += [PageBreak(), BracketPage(snap, styles, printed.layout, section, printed)]
     return out
 
 
@@ -60,9 +69,15 @@ class BracketPage(Flowable):
     """One section of the tree, filling the frame of its page."""
 
     def __init__(
-        self, snap: Snapshot, styles: Styles, layout: BracketLayout, section: Section
+        self,
+        snap: Snapshot,
+        styles: Styles,
+        layout: BracketLayout,
+        section: Section,
+        printed: PrintedLayout | None = None,
     ) -> None:
         super().__init__()
+        self.printed = printed or PrintedLayout(layout, 0)
         self.snap = snap
         self.styles = styles
         self.layout = layout
@@ -82,10 +97,15 @@ class BracketPage(Flowable):
         fonts = self.styles.fonts
         title = self._title()
         draw_text(c, fonts, 0, self.height - 5 * mm, title, 12)
+        note = skipped_note(self.printed)
+        if note:
+            fitted = fit_lines(fonts, note, self.width, 8, 6.5, 1)
+            draw_text(c, fonts, 0, self.height - 10 * mm, fitted.lines[0], fitted.size,
+                      color=LOSE_COLOR)  # fmt: skip
         third = self._third()
         with_third = third is not None and (sec.whole or sec.is_final)
         reserve = 24 * mm if with_third else 0
-        head = 14 * mm
+        head = 19 * mm if note else 14 * mm
         lines = sec.lines
         line_h = min(MAX_LINE_H, (self.height - head - reserve - 6 * mm) / lines)
         col_w = self.width / (sec.columns + 1)
@@ -117,11 +137,13 @@ class BracketPage(Flowable):
         names: dict[int, str] = {}
         for m in self.snap.ko():
             if not m.match.third_place:
-                names.setdefault(m.match.round - 1, self.snap.round_name(m.match))
+                column = m.match.round - 1 - self.printed.offset
+                names.setdefault(column, self.snap.round_name(m.match))
         for k in range(sec.columns):
             text = names.get(sec.first_column + k, "")
+            fitted = fit_lines(self.styles.fonts, text, geo.col_w - 3, 8, 6.5, 1)
             draw_text(self.canv, self.styles.fonts, geo.x0 + k * geo.col_w + 1, geo.y_top + 3 * mm,
-                      text, 8, color=LOSE_COLOR)  # fmt: skip
+                      fitted.lines[0], fitted.size, color=LOSE_COLOR)  # fmt: skip
         last = "冠军 Champion" if sec.whole or sec.is_final else "本区胜者 part winner"
         draw_text(self.canv, self.styles.fonts, geo.x0 + sec.columns * geo.col_w + 1,
                   geo.y_top + 3 * mm, last, 8, color=LOSE_COLOR)  # fmt: skip
@@ -143,7 +165,7 @@ class BracketPage(Flowable):
             c.setLineWidth(0.6)
             c.line(x, y, x + geo.col_w, y)
             text, color = self._slot_text(m, side, k == 0 and sec.is_final, page)
-            self._name(text, x + 1.2, y + 1.1, geo.col_w - 2.4, room, color)
+            self._name(text, x + 1.2, y + NAME_LIFT, geo.col_w - 2.4, room, color)
         c.setLineWidth(0.6)
         if m.status is Status.HELD:
             c.setStrokeColor(colors.HexColor("#d9822b"))
@@ -164,13 +186,15 @@ class BracketPage(Flowable):
         c.setLineWidth(1.2 if (sec.whole or sec.is_final) else 0.6)
         c.line(x, y, x + geo.col_w, y)
         name = pair_text(self.snap.pair(m.winner)) if m.winner is not None else ""
-        self._name(name, x + 1.2, y + 1.1, geo.col_w - 2.4, (ya - yb) / 2, WIN_COLOR)
+        self._name(name, x + 1.2, y + NAME_LIFT, geo.col_w - 2.4, (ya - yb) / 2, WIN_COLOR)
         if not (sec.whole or sec.is_final):
             final_page = page + (sec.count - sec.index + 1)
             text = f"→ 续见第 {final_page} 页 continued on page {final_page}"
-            fitted = fit_lines(self.styles.fonts, text, geo.col_w - 2.4, NOTE_SIZE, 5.5, 2)
+            fitted = fit_lines(
+                self.styles.fonts, text, geo.col_w - 2.4, NOTE_SIZE, MIN_NOTE_SIZE, 2
+            )
             for k, part in enumerate(fitted.lines):
-                draw_text(c, self.styles.fonts, x + 1.2, y - 6 * mm - k * fitted.size * 1.2,
+                draw_text(c, self.styles.fonts, x + 1.2, y - 9 * mm - k * fitted.size * 1.2,
                           part, fitted.size, color=LOSE_COLOR)  # fmt: skip
 
     def _slot_text(
@@ -179,7 +203,7 @@ class BracketPage(Flowable):
         pid = m.pair_a if side == "a" else m.pair_b
         slot = m.match.slot_a if side == "a" else m.match.slot_b
         if pid is not None:
-            text = pair_text(self.snap.pair(pid))
+            text = entrant_text(self.snap.pair(pid), slot)
             color = WIN_COLOR if m.winner == pid and m.status is Status.DECIDED else None
             if m.winner is not None and m.winner != pid:
                 color = LOSE_COLOR
@@ -213,22 +237,25 @@ class BracketPage(Flowable):
                       color=color)  # fmt: skip
 
     def _note(self, m: MatchState, x: float, y: float, width: float) -> None:
-        parts = [m.match.match_id]
-        if m.match.table:
-            parts.append(m.match.table)
+        """Two lines at ≥ 6 pt: which match at which table, then the result and how it
+        was decided (a line of its own, so a forfeit mark is never cut)."""
+        where = " · ".join(p for p in (m.match.match_id, m.match.table) if p)
+        result = []
         color = LOSE_COLOR
         if m.outcome is not None and m.status is Status.DECIDED:
-            parts.append(levels_text(dict(m.outcome.levels), m.pair_a, m.pair_b))
+            result.append(levels_text(dict(m.outcome.levels), m.pair_a, m.pair_b))
         mark = decision_mark(m.decided_by) if m.decided_by is not None else ""
         if mark:
-            parts.append(mark)
+            result.append(mark)
             color = WARN_COLOR
         elif m.status is Status.HELD:
-            parts.append("待仲裁 ruling pending")
+            result.append("待仲裁 ruling pending")
             color = colors.HexColor("#b35c00")
-        text = " · ".join(p for p in parts if p)
-        fitted = fit_lines(self.styles.fonts, text, width, NOTE_SIZE, 5.5, 1)
-        draw_text(self.canv, self.styles.fonts, x, y, fitted.lines[0], fitted.size, color=color)
+        lines = [where, " · ".join(result)] if result else [where]
+        for k, text in enumerate(lines):
+            fitted = fit_lines(self.styles.fonts, text, width, NOTE_SIZE, MIN_NOTE_SIZE, 1)
+            draw_text(self.canv, self.styles.fonts, x, y - k * NOTE_SIZE * 1.15,
+                      fitted.lines[0], fitted.size, color=color if k else LOSE_COLOR)  # fmt: skip
 
     def _third(self) -> MatchState | None:
         return next((m for m in self.snap.ko() if m.match.third_place), None)
@@ -236,7 +263,7 @@ class BracketPage(Flowable):
     def _third_place(self, m: MatchState, geo: _Geometry, top: float) -> None:
         c = self.canv
         x = geo.x0 + max(self.section.columns - 1, 0) * geo.col_w
-        draw_text(c, self.styles.fonts, x, top, f"{self.snap.round_name(m.match)} third place",
+        draw_text(c, self.styles.fonts, x, top, self.snap.round_name(m.match),
                   9, color=LOSE_COLOR)  # fmt: skip
         ya, yb = top - 7 * mm, top - 15 * mm
         for side, y in (("a", ya), ("b", yb)):
@@ -244,12 +271,12 @@ class BracketPage(Flowable):
             c.setLineWidth(0.6)
             c.line(x, y, x + geo.col_w, y)
             text, color = self._slot_text(m, side, False, 0)
-            self._name(text, x + 1.2, y + 1.1, geo.col_w - 2.4, 7 * mm, color)
+            self._name(text, x + 1.2, y + NAME_LIFT, geo.col_w - 2.4, 7 * mm, color)
         c.line(x + geo.col_w, ya, x + geo.col_w, yb)
         y = (ya + yb) / 2
         c.line(x + geo.col_w, y, x + 2 * geo.col_w, y)
         name = pair_text(self.snap.pair(m.winner)) if m.winner is not None else ""
-        self._name(name, x + geo.col_w + 1.2, y + 1.1, geo.col_w - 2.4, 4 * mm, WIN_COLOR)
+        self._name(name, x + geo.col_w + 1.2, y + NAME_LIFT, geo.col_w - 2.4, 4 * mm, WIN_COLOR)
         self._note(m, x + geo.col_w + 1.2, y - NOTE_SIZE - 0.6, geo.col_w - 2.4)
 
     def _legend(self) -> None:

@@ -27,6 +27,7 @@ from referee_desk.exports.fonts import FontChoice, FontSet, font_set, missing_gl
 from referee_desk.exports.labels import preset_title, ruleset_rows
 from referee_desk.exports.print_options import PrintOptions
 from referee_desk.exports.text_clean import clean_multiline
+from referee_desk.exports.text_fit import fit_lines
 from referee_desk.rules.ruleset import Ruleset
 
 WARN_COLOR = colors.HexColor("#B00020")
@@ -54,16 +55,20 @@ class Styles:
     cell_bold: ParagraphStyle
     warning: ParagraphStyle
 
-    def table_style(self, extra: Sequence[tuple] = (), header_rows: int = 1) -> TableStyle:
+    def table_style(
+        self, extra: Sequence[tuple] = (), header_rows: int = 1, size: float = 8
+    ) -> TableStyle:
         """Grid, header shading and the CJK font on every cell."""
         cmds: list[tuple] = [
             ("FONTNAME", (0, 0), (-1, -1), self.font.name),
-            ("FONTSIZE", (0, 0), (-1, -1), 8),
+            ("FONTSIZE", (0, 0), (-1, -1), size),
             ("GRID", (0, 0), (-1, -1), 0.4, colors.black),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("TOPPADDING", (0, 0), (-1, -1), 2),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
         ]
+        if size != 8:
+            cmds.append(("LEADING", (0, 0), (-1, -1), size * 1.3))
         if header_rows:
             cmds.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), HEAD_BG))
         return TableStyle([*cmds, *extra])
@@ -138,23 +143,30 @@ def grid(
     extra: Sequence[tuple] = (),
     repeat: int = 1,
     heights: Sequence[float | None] | None = None,
+    size: float = 8,
 ) -> Table:
     """A table whose cells are paragraphs (wrapping, CJK font) with a repeated header;
-    ``heights`` fixes row heights (rows written in by hand)."""
+    ``heights`` fixes row heights (rows written in by hand); ``size`` is the text's
+    size in points (8, or larger for a list read from a wall)."""
     cols = list(widths)
+    style = styles.cell if size == 8 else _sized(styles.cell, size)
     data = [
-        [_cell(c, styles, cols[j] if j < len(cols) else 0) for j, c in enumerate(row)]
+        [_cell(c, styles, cols[j] if j < len(cols) else 0, style) for j, c in enumerate(row)]
         for row in rows
     ]
     t = Table(
         data, colWidths=list(widths), repeatRows=repeat,
         rowHeights=list(heights) if heights is not None else None,
     )  # fmt: skip
-    t.setStyle(styles.table_style(extra, header_rows=repeat))
+    t.setStyle(styles.table_style(extra, header_rows=repeat, size=size))
     return t
 
 
-def _cell(c: object, styles: Styles, width: float) -> object:
+def _sized(style: ParagraphStyle, size: float) -> ParagraphStyle:
+    return ParagraphStyle(f"{style.name}-{size}", parent=style, fontSize=size, leading=size * 1.3)
+
+
+def _cell(c: object, styles: Styles, width: float, style: ParagraphStyle | None = None) -> object:
     """A paragraph for text that wraps or needs a fallback font; a short line that fits
     its column in the primary font stays a plain string (laid out many times faster)."""
     if isinstance(c, str) and c == "":
@@ -165,9 +177,10 @@ def _cell(c: object, styles: Styles, width: float) -> object:
         if len(c) <= 60 and "\n" not in c and c.isprintable():
             runs = styles.fonts.runs(c)
             primary = len(runs) == 1 and runs[0][0] == styles.fonts.name
-            if primary and stringWidth(c, styles.fonts.name, 8) <= width - 13:
+            size = style.fontSize if style is not None else 8
+            if primary and stringWidth(c, styles.fonts.name, size) <= width - 13:
                 return c
-        return p(c, styles.cell)
+        return p(c, style or styles.cell)
     return c
 
 
@@ -269,11 +282,17 @@ class Furniture:
         for i, line in enumerate(lines[:3]):
             draw_text(canvas, self.fonts, 12 * mm, (11 - 3 * i) * mm, line, 6.5)
         right = f"{self.footer_right}  第 {page} 页 / 共 {pages} 页  page {page} of {pages}"
-        draw_text(canvas, self.fonts, width - 12 * mm, height - 8 * mm, right.strip(), 7.5,
-                  anchor="end")  # fmt: skip
+        used = draw_text(canvas, self.fonts, width - 12 * mm, height - 8 * mm, right.strip(),
+                         7.5, anchor="end")  # fmt: skip
         header = getattr(canvas, "page_header_text", "") or self.page_header
         if header:
-            draw_text(canvas, self.fonts, 12 * mm, height - 8 * mm, header, 8)
+            # The head line keeps clear of the page number: smaller, then two lines.
+            room = width - 24 * mm - used - 6 * mm
+            fitted = fit_lines(self.fonts, header, room, 8, 6.5, 2)
+            top = height - (8 * mm if len(fitted.lines) == 1 else 6.2 * mm)
+            for k, line in enumerate(fitted.lines):
+                draw_text(canvas, self.fonts, 12 * mm, top - k * fitted.size * 1.15, line,
+                          fitted.size)  # fmt: skip
         draw_text(canvas, self.fonts, width - 12 * mm, 4 * mm, self.options.printed_text(), 6.5,
                   anchor="end")  # fmt: skip
         canvas.restoreState()

@@ -59,11 +59,13 @@ def step_points(points: list[tuple[float, int]], offset: float) -> list[tuple[fl
 
 def level_chart(state, events: Sequence[Event], s: Styles) -> Drawing:
     pts = level_points(state, events)
-    width, height = 180 * mm, 70 * mm
+    # A strip across the page (issue 20: not a third of it), tall enough that the
+    # level labels (≥ 9 pt apart) do not touch.
+    width, height = 180 * mm, 50 * mm
     d = Drawing(width, height)
     lp = LinePlot()
-    lp.x, lp.y = 16 * mm, 12 * mm
-    lp.width, lp.height = width - 50 * mm, height - 20 * mm
+    lp.x, lp.y = 16 * mm, 11 * mm
+    lp.width, lp.height = width - 50 * mm, height - 18 * mm
     limit = state.ruleset.match_minutes
     end = max([x for series in pts.values() for x, _ in series] + [0.0])
     ns = step_points(pts["NS"], 0.12)
@@ -82,7 +84,7 @@ def level_chart(state, events: Sequence[Event], s: Styles) -> Drawing:
     lp.yValueAxis.labelTextFormat = lambda v: level_name(round(v))
     for axis in (lp.xValueAxis, lp.yValueAxis):
         axis.labels.fontName = s.font.name
-        axis.labels.fontSize = 7
+        axis.labels.fontSize = 6.5
     lp.yValueAxis.visibleGrid = True
     lp.yValueAxis.gridStrokeColor = colors.HexColor("#dddddd")
     for i, color in enumerate((NS_COLOR, EW_COLOR)):

@@ -23,9 +23,15 @@ from referee_desk.exports.event_text import (
     TYPE_LABELS,
     VIOLATION_TYPES,
     describe,
+    field_label,
     trump_text,
 )
-from referee_desk.exports.labels import forfeit_level_rule, preset_title, violation_text
+from referee_desk.exports.labels import (
+    decision_text,
+    forfeit_level_rule,
+    preset_title,
+    violation_text,
+)
 from referee_desk.exports.pdf_common import (
     HELD_BG,
     VIOLATION_BG,
@@ -49,6 +55,7 @@ from referee_desk.match.clock import format_duration
 from referee_desk.match.envelope import Event, verify_chain
 from referee_desk.rules.wording import describe as word_consequence
 from referee_desk.tournament.model import PASSED_A
+from referee_desk.tournament.outcomes import match_decision
 
 
 def export_match_report_pdf(
@@ -124,8 +131,8 @@ def export_match_report_pdf(
         e = state.end
         story.append(
             p(
-                f"胜方 Winner: {SIDES[e.winner.value]} · {END_REASONS.get(e.reason, e.reason)} · "
-                f"条款 article {e.article}",
+                f"胜方 Winner: {SIDES[e.winner.value]} · 决胜方式 decided by "
+                f"{decision_text(match_decision(state, events))}",
                 s.body,
                 bold=True,
             )
@@ -243,7 +250,8 @@ def export_match_report_pdf(
         check.append(p(f"封存哈希 Sealed head hash: {seal_hash}", s.body))
     check.append(
         p(
-            "核对方法 To check: referee-desk verify FILE, "
+            "核对方法 To check: referee-desk verify --heads FILE "
+            "（列出每场比赛的最终哈希 lists every match's final hash），"
             "并比对上面的哈希 and compare the hash above.",
             s.small,
         )
@@ -281,12 +289,6 @@ def export_match_report_pdf(
 
 
 ACTIONS = {"void": "作废 void", "replace": "更正 replace"}
-END_REASONS = {
-    "passed_a": "打过A passed A",
-    "time_out": "比赛时间到 time-out",
-    "forfeit": "弃权 forfeit",
-    "disqualification": "取消资格 disqualification",
-}
 
 
 def committee_ruled(events: Sequence[Event]) -> bool:
@@ -307,7 +309,7 @@ def correction_change(by_seq: dict[int, Event], seq: int, target: int) -> str:
     for key in sorted(set(old.payload) | set(new)):
         before, after = old.payload.get(key), new.get(key)
         if before != after:
-            changes.append(f"{key}: {_value(before)} → {_value(after)}")
+            changes.append(f"{field_label(key)}: {_value(before)} → {_value(after)}")
     return "; ".join(changes) or "无变化 no change"
 
 
@@ -456,6 +458,16 @@ def _after(r, value: str) -> str:
     return r.levels_after[side].label
 
 
+def _first_time(events: Sequence[Event]):
+    """When the record starts (the zone's offset then: a named zone may change it)."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(events[0].recorded_at.replace("Z", "+00:00"))
+    except (IndexError, ValueError):
+        return None
+
+
 def _timeline(state, events: Sequence[Event], s: Styles, options: PrintOptions):
     """Every event with its local date and time; corrected events say what replaced them."""
     from referee_desk.exports.print_options import zone_text
@@ -465,8 +477,9 @@ def _timeline(state, events: Sequence[Event], s: Styles, options: PrintOptions):
     corrected: dict[int, list[tuple[int, str, str]]] = {}
     for c in state.corrections:
         corrected.setdefault(c.target_seq, []).append((c.seq, c.action, c.reason))
+    zone = zone_text(options.tz, _first_time(events))
     rows: list[list[object]] = [
-        ["#", f"时间 local time ({zone_text(options.tz)})", "比赛钟 Clock", "事件 Event",
+        ["#", f"时间 local time ({zone})", "比赛钟 Clock", "事件 Event",
          "内容 Details", "裁判 Referee"]
     ]  # fmt: skip
     extra = []

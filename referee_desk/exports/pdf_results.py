@@ -15,11 +15,13 @@ from reportlab.platypus import PageBreak, Spacer
 from referee_desk.exports.labels import (
     decision_mark,
     decision_text,
+    entrant_text,
     forfeit_level_rule,
     levels_text,
     pair_text,
     preset_title,
     ruleset_rows,
+    tie_break_mark,
     tie_break_text,
     violation_text,
 )
@@ -126,14 +128,18 @@ def export_results_pdf(
     for name in snap.groups:
         st = next(x for x in snap.state.standings if x.group == name)
         story.append(p(f"{name}组积分 Group {name} standings", s.h1))
-        rows = [["名次", "选手 Pair", "赛", "胜", "负", "级差", "抽签"]]
+        rows = [["名次", "选手 Pair", "赛", "胜", "负", "级差", "相互 H2H", "抽签",
+                 "排名依据 Separated by"]]  # fmt: skip
         for r in st.rows:
             pair = snap.pair(r.pair_id)
             rows.append([
                 f"{r.rank}{'=' if r.tied else ''}", f"#{r.pair_id} {pair.name if pair else ''}",
-                r.played, r.wins, r.losses, r.level_diff, "" if r.lot is None else r.lot,
+                r.played, r.wins, r.losses, r.level_diff,
+                "" if r.head_to_head is None else r.head_to_head,
+                "" if r.lot is None else r.lot, tie_break_mark(r.separated_by),
             ])  # fmt: skip
-        story.append(grid(rows, [14 * mm, 80 * mm, 12 * mm, 12 * mm, 12 * mm, 16 * mm, 14 * mm], s))
+        widths = [12, 62, 9, 9, 9, 13, 16, 12, 44]
+        story.append(grid(rows, [w * mm for w in widths], s))
         if st.lots_due:
             story.append(p(f"需抽签 lots needed: {[list(t) for t in st.lots_due]}", s.warning))
         story.append(Spacer(1, 2 * mm))
@@ -180,8 +186,8 @@ def _match_table(snap: Snapshot, ms: list[MatchState], s, full: bool = False):
     extra: list[tuple] = []
     for i, m in enumerate(ms, start=1):
         o = m.outcome
-        a = pair_text(snap.pair(m.pair_a)) or m.match.slot_a.describe()
-        b = pair_text(snap.pair(m.pair_b)) or m.match.slot_b.describe()
+        a = entrant_text(snap.pair(m.pair_a), m.match.slot_a) or m.match.slot_a.describe()
+        b = entrant_text(snap.pair(m.pair_b), m.match.slot_b) or m.match.slot_b.describe()
         winner = pair_text(snap.pair(m.winner), with_seed=False) if m.winner else m.status.label_zh
         how = decision_text(m.decided_by)
         mark = decision_mark(m.decided_by)

@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from referee_desk.exports.fonts import FontSet
-from referee_desk.exports.labels import pair_text, preset_title
+from referee_desk.exports.labels import entrant_text, pair_text, preset_title
 from referee_desk.exports.pdf_common import (
     PageHeader,
     Stamp,
@@ -62,13 +62,20 @@ def export_round_pack_pdf(
     s = make_styles(font_path)
     story: list = [PageHeader(f"{snap.info.name} · {rnd.label} · 对阵表 pairings")]
     story += _pairing_list(snap, rnd, s, start, options)
-    story += [PageBreak(), *player_index_story(snap, s, rnd.matches, _index_title(rnd))]
+    story += [
+        PageBreak(), PageHeader(f"{snap.info.name} · {rnd.label} · 选手索引 player index"),
+        *player_index_story(snap, s, [*rnd.matches, *rnd.byes], _index_title(rnd)),
+    ]  # fmt: skip
     glyphs = glyph_warning(s, snapshot_texts(snap))
     if glyphs and notices is not None:
         notices.append(glyphs)
     width, _ = page_size(options, wide=True)
-    for m in rnd.matches:
-        story += [PageBreak(), TableCard(snap, m, rnd, s.fonts, start, width - 24 * mm)]
+    story.append(PageBreak())
+    story.append(PageHeader(f"{snap.info.name} · {rnd.label} · 桌牌 table cards"))
+    for k, m in enumerate(rnd.matches):
+        if k:
+            story.append(PageBreak())
+        story.append(TableCard(snap, m, rnd, s.fonts, start, width - 24 * mm))
     cache: dict = {}
     static = scoresheet_blanks(s, snap.ruleset)
     for m in rnd.matches:
@@ -127,9 +134,15 @@ def _pairing_list(
         rows.append([p(c, wall) if c else "" for c in cells])
     story.append(grid(rows, [28 * mm, 30 * mm, 75 * mm, 75 * mm, 30 * mm, 35 * mm], s))
     if rnd.byes:
-        byes = "; ".join(_bye(snap, m) for m in rnd.byes)
-        story.append(Spacer(1, 3 * mm))
-        story.append(p(f"轮空直接晋级 Byes (advance without playing): {byes}", s.body))
+        # Every pair with a bye is named, one row each: a pair not listed would not
+        # know it advances (never a line cut with "…").
+        story.append(Spacer(1, 4 * mm))
+        story.append(p(f"轮空直接晋级 Byes (advance without playing): {len(rnd.byes)}", s.h2))
+        bye_rows: list[list[object]] = [["比赛 Match", "轮空晋级 Pair advancing (bye)"]]
+        bye_rows += [
+            [p(m.match.match_id, wall), p(pair_text(snap.pair(m.winner)), wall)] for m in rnd.byes
+        ]
+        story.append(grid(bye_rows, [40 * mm, 140 * mm], s, size=12))
     return story
 
 
@@ -137,11 +150,7 @@ def _side(snap: Snapshot, m: MatchState, side: str) -> str:
     pid = m.pair_a if side == "a" else m.pair_b
     slot = m.match.slot_a if side == "a" else m.match.slot_b
     pair = snap.pair(pid)
-    return pair_text(pair) if pair else slot.describe()
-
-
-def _bye(snap: Snapshot, m: MatchState) -> str:
-    return f"{m.match.match_id} {pair_text(snap.pair(m.winner))}"
+    return entrant_text(pair, slot) if pair else slot.describe()
 
 
 class TableCard(Flowable):
@@ -168,7 +177,8 @@ class TableCard(Flowable):
         c.rect(0, 0, w, h)
         table = fit_lines(self.fonts, m.match.table or m.match.match_id, w - 20 * mm, 96, 24)
         draw_text(c, self.fonts, w / 2, h - 40 * mm, table.lines[0], table.size, anchor="middle")
-        line = f"{self.rnd.label} · {m.match.match_id}"
+        # The match's own round: the third-place card is not headed "Final".
+        line = f"{self.snap.round_name(m.match)} · {m.match.match_id}"
         if self.start:
             line += f" · 开始 start {self.start}"
         draw_text(c, self.fonts, w / 2, h - 55 * mm, line, 16, anchor="middle")

@@ -4,14 +4,19 @@ Every document prints the time it was printed and stores it as the PDF's
 CreationDate, so two provisional printouts can be told apart. Tests and archives
 that need byte-identical files pass ``reproducible=True`` with a fixed
 ``printed_at``: the PDF's document id is then fixed as well. Times recorded in UTC
-are printed in the tournament's zone (``+08:00`` unless the organizer says other).
+are printed in the tournament's zone (``+08:00`` unless the organizer says other:
+an offset such as ``-05:00`` or an IANA name such as ``Asia/Shanghai``, read by
+``zoneinfo`` from the system or, where it has none (Windows), the ``tzdata``
+package). Printed times always carry their offset, which for a named zone is the
+offset at that time.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 #: The default zone of a venue (China Standard Time).
 DEFAULT_TZ = timezone(timedelta(hours=8))
@@ -22,16 +27,17 @@ class OptionError(ValueError):
     """A print option the organizer gave that cannot be used (bad zone, paper)."""
 
 
-def parse_tz(text: str | None) -> timezone:
-    """``+08:00``, ``-05:30``, ``UTC+8`` or ``Z`` -> a fixed-offset zone."""
+def parse_tz(text: str | None) -> tzinfo:
+    """``+08:00``, ``-05:30``, ``UTC+8``, ``Z`` (a fixed offset) or an IANA name."""
     if text is None or not str(text).strip():
         return DEFAULT_TZ
-    value = str(text).strip().upper().removeprefix("UTC").removeprefix("GMT")
+    raw = str(text).strip()
+    value = raw.upper().removeprefix("UTC").removeprefix("GMT")
     if value in ("", "Z"):
         return UTC
     found = re.fullmatch(r"([+-])(\d{1,2})(?::?(\d{2}))?", value)
     if not found:
-        raise OptionError(f"time zone {text!r}: use an offset such as +08:00")
+        return _named_zone(raw)
     sign = 1 if found.group(1) == "+" else -1
     hours, minutes = int(found.group(2)), int(found.group(3) or 0)
     if hours > 14 or minutes >= 60:
@@ -39,9 +45,22 @@ def parse_tz(text: str | None) -> timezone:
     return timezone(sign * timedelta(hours=hours, minutes=minutes))
 
 
-def zone_text(tz: timezone) -> str:
-    """``+08:00`` (never a zone name: the printout must say the offset)."""
-    offset = tz.utcoffset(None) or timedelta(0)
+def _named_zone(text: str) -> tzinfo:
+    if "/" in text and not text.startswith(("/", ".")) and ".." not in text:
+        try:
+            return ZoneInfo(text)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    raise OptionError(
+        f"time zone {text!r}: use an offset such as +08:00 or -05:00, "
+        "or a zone name such as Asia/Shanghai"
+    )
+
+
+def zone_text(tz: tzinfo, at: datetime | None = None) -> str:
+    """``+08:00`` at ``at`` (default now): never a zone name, the printout says the offset."""
+    when = (at or _now()).astimezone(tz)
+    offset = when.utcoffset() or timedelta(0)
     total = int(offset.total_seconds() // 60)
     sign = "+" if total >= 0 else "-"
     return f"{sign}{abs(total) // 60:02d}:{abs(total) % 60:02d}"
@@ -54,7 +73,7 @@ def _now() -> datetime:
 @dataclass(frozen=True, slots=True)
 class PrintOptions:
     printed_at: datetime = field(default_factory=_now)
-    tz: timezone = DEFAULT_TZ
+    tz: tzinfo = DEFAULT_TZ
     reproducible: bool = False
     paper: str = "A4"
 
@@ -70,7 +89,8 @@ class PrintOptions:
 
     def printed_text(self) -> str:
         """``打印于 printed 2026-11-28 16:05 +08:00``."""
-        return f"打印于 printed {self.printed_local:%Y-%m-%d %H:%M} {zone_text(self.tz)}"
+        local = self.printed_local
+        return f"打印于 printed {local:%Y-%m-%d %H:%M} {zone_text(self.tz, local)}"
 
     def local(self, recorded_at: str, seconds: bool = True) -> str:
         """A recorded UTC time (``2026-11-28T06:05:01.000Z``) as local date, time and zone."""
@@ -81,7 +101,7 @@ class PrintOptions:
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)
         fmt = "%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M"
-        return f"{when.astimezone(self.tz).strftime(fmt)} {zone_text(self.tz)}"
+        return f"{when.astimezone(self.tz).strftime(fmt)} {zone_text(self.tz, when)}"
 
 
 def fixed(when: str = "2026-11-28T08:00:00+00:00", **kw) -> PrintOptions:

@@ -79,6 +79,30 @@ def _tokens(text: str) -> list[str]:
         out.append(ch)
     if word:
         out.append(word)
+    return _glue(out)
+
+
+#: Never at the start of a line (closing marks) / never at its end (opening marks).
+_CLOSING = frozenset(")）]】」』》,，.。、;；:：!！?？…")
+_OPENING = frozenset("(（[【「『《")
+
+
+def _glue(tokens: list[str]) -> list[str]:
+    """Keep a closing mark with the token before it and an opening mark with the next,
+    so that a ")" never wraps alone onto a line."""
+    out: list[str] = []
+    pending = ""
+    for token in tokens:
+        if out and not pending and token and all(ch in _CLOSING for ch in token):
+            out[-1] += token
+            continue
+        if token and all(ch in _OPENING for ch in token):
+            pending += token
+            continue
+        out.append(pending + token)
+        pending = ""
+    if pending:
+        out.append(pending)
     return out
 
 

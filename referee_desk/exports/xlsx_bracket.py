@@ -24,15 +24,18 @@ from referee_desk.exports.labels import (
     compact_ruleset,
     decision_mark,
     decision_text,
+    entrant_text,
     levels_text,
     pair_text,
     preset_title,
     ruleset_rows,
+    tie_break_mark,
     tie_break_text,
     violation_text,
 )
 from referee_desk.exports.print_options import PrintOptions
 from referee_desk.exports.snapshot import Snapshot
+from referee_desk.exports.xlsx_fit import UNIT_POINTS, fit_merged, fit_paper, text_width
 from referee_desk.exports.xlsx_safe import put, set_value
 from referee_desk.exports.xlsx_tree import add_tree_sheets, tree_sheet_names
 from referee_desk.tournament.final_places import final_places
@@ -90,7 +93,7 @@ def export_bracket_xlsx(
         _fill_template(wb, snap)
     else:
         wb.remove(wb.active)
-    tree = tree_sheet_names(snap) if snap.ko() else []
+    tree = tree_sheet_names(snap, paper) if snap.ko() else []
     steps = 2 + len(tree) + (1 if snap.groups else 0)
     done = 0
 
@@ -126,8 +129,11 @@ def export_bracket_xlsx(
 
 
 def _page(ws: Worksheet, last_col: int, footer: str = "") -> None:
+    """Landscape, one page wide at ≥ ``MIN_SCALE`` (A3 where A4 would shrink the text)."""
     ws.page_setup.orientation = "landscape"
-    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    fit_paper(ws, last_col)
+    fit_merged(ws, 1, last_col, TITLE_FONT.size)
+    fit_merged(ws, 2, last_col, BODY_FONT.size)
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
@@ -138,7 +144,7 @@ def _page(ws: Worksheet, last_col: int, footer: str = "") -> None:
     if footer:
         # Excel limits a header/footer to 255 characters in all.
         ws.oddFooter.left.text = footer[:230]
-        ws.oddFooter.left.size = 6
+        ws.oddFooter.left.size = 7
     # The page number sits in the header: the ruleset footer can run the page's width.
     ws.oddHeader.right.text = "Referee Desk 裁判台 · &P / &N"
     ws.print_area = f"A1:{get_column_letter(last_col)}{max(ws.max_row, HEADER_ROWS)}"
@@ -239,12 +245,13 @@ def _info_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None:
     _page(ws, 3, _footer(snap))
 
 
-def _wrapped_lines(text: object, width: float) -> int:
-    """Lines a wrapped cell needs; CJK characters take two columns of width."""
+def _wrapped_lines(text: object, width: float, size: float = 9) -> int:
+    """Lines a wrapped cell of ``width`` units needs at ``size`` pt (measured in the
+    PDFs' font, in the narrower of Excel's and LibreOffice's column widths)."""
+    room = max(width * UNIT_POINTS - 8, 1)
     total = 0
     for part in str(text).split("\n"):
-        columns = sum(2 if ord(ch) > 0x2E80 else 1 for ch in part) + 2
-        total += max(1, -(-columns // max(int(width) - 2, 1)))
+        total += max(1, -(-int(text_width(part, size) * 1.1) // int(room)))
     return total
 
 
@@ -278,20 +285,23 @@ def _slot_text(snap: Snapshot, s: MatchState, side: str) -> str:
     pid = s.pair_a if side == "a" else s.pair_b
     slot = s.match.slot_a if side == "a" else s.match.slot_b
     if pid is not None:
-        return pair_text(snap.pair(pid))
+        return entrant_text(snap.pair(pid), slot)
     if slot.kind == "bye" or (s.status is Status.BYE):
         return "轮空 bye"
     return slot.describe()
 
 
+#: First column of the cross-table (after the standings' own columns).
+CROSS_FROM = 11
 #: Rows a printed page of the groups sheet holds (landscape A4 at the sheet's row height).
-GROUP_PAGE_ROWS = 34
+GROUP_PAGE_ROWS = 26
 
 
 def _groups_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None:
     """Every group on one sheet, several per printed page, each a cross-table in rank order."""
     size = max((len(ids) for ids in snap.groups.values()), default=0)
-    cols = ["名次 Rank", "选手 Pair", "俱乐部 Club", "赛 P", "胜 W", "负 L", "级差 Lv±", "抽签 Lot"]
+    cols = ["名次 Rank", "选手 Pair", "俱乐部 Club", "赛 P", "胜 W", "负 L", "级差 Lv±",
+            "相互 H2H", "抽签 Lot", "排名依据 By"]  # fmt: skip
     cols += [f"对 vs {k}" for k in range(1, size + 1)]
     _header(ws, snap, "小组赛积分 Group standings", cols, options)
     r = HEADER_ROWS + 1
@@ -303,10 +313,10 @@ def _groups_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None:
             ws.row_breaks.append(Break(id=r - 1))
             page_start = r
         r = _group_block(ws, snap, name, standings, r)
-    widths = [9, 30, 14, 6, 6, 6, 8, 8] + [13] * size
+    widths = [6, 22, 10, 4, 4, 4, 6, 6, 5, 10] + [9] * size
     for c, w in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(c)].width = w
-    fit_row_heights(ws, HEADER_ROWS + 1, r, {2: 30, 3: 14})
+    fit_row_heights(ws, HEADER_ROWS + 1, r, {2: 22, 3: 10, 10: 10})
     ws.page_setup.fitToHeight = 0
     _page(ws, len(cols), _footer(snap))
 
@@ -317,8 +327,8 @@ def _group_block(ws: Worksheet, snap: Snapshot, name: str, standings, r: int) ->
     unfinished = "" if standings.complete else " (未完成 not finished)"
     title = put(ws, r, 1, f"{name}组 Group {name}{unfinished}")
     title.font = HEAD_FONT
-    for k, pid in enumerate(ranked, start=9):
-        cell = put(ws, r, k, f"{k - 8}. #{pid}")
+    for k, pid in enumerate(ranked, start=CROSS_FROM):
+        cell = put(ws, r, k, f"{k - CROSS_FROM + 1}. #{pid}")
         cell.font = HEAD_FONT
         cell.fill = HEAD_FILL
         cell.alignment = CENTER
@@ -335,7 +345,9 @@ def _group_block(ws: Worksheet, snap: Snapshot, name: str, standings, r: int) ->
             row.wins,
             row.losses,
             row.level_diff,
+            "" if row.head_to_head is None else row.head_to_head,
             "" if row.lot is None else row.lot,
+            tie_break_mark(row.separated_by),
         ]
         values += [
             "—" if other == row.pair_id else results.get((row.pair_id, other), "")
@@ -373,10 +385,8 @@ def _cross_results(snap: Snapshot, name: str) -> dict[tuple[int, int], str]:
 
 MATCH_COLUMNS = [
     "比赛 Match",
-    "阶段 Stage",
     "轮次 Round",
-    "桌 Table",
-    "裁判 Referee",
+    "桌 Table / 裁判 Referee",
     "A方 Pair A",
     "B方 Pair B",
     "状态 Status",
@@ -393,13 +403,10 @@ def _matches_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None
     r = HEADER_ROWS + 1
     for s in snap.state.matches:
         o = s.outcome
-        stage = "淘汰赛 KO" if s.match.group is None else f"{s.match.group}组"
         values = [
             s.match.match_id,
-            stage,
-            snap.round_name(s.match),
-            s.match.table,
-            s.match.referee,
+            snap.round_name(s.match),  # "A组 第1轮" or a knockout round (the id says KO)
+            "\n".join(x for x in (s.match.table, s.match.referee) if x),
             _slot_text(snap, s, "a"),
             _slot_text(snap, s, "b"),
             s.status.label_zh,
@@ -407,7 +414,7 @@ def _matches_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None
             levels_text(dict(o.levels), s.pair_a, s.pair_b) if o else "",
             decision_text(s.decided_by),
             "; ".join(f"{p.article} {violation_text(p.kind)}" for p in o.penalties) if o else "",
-            o.final_hash[:16] if o and o.final_hash else "",
+            o.final_hash[:12] if o and o.final_hash else "",
         ]
         fill = HELD_FILL if s.status is Status.HELD else None
         if s.decided_by is not None and s.decided_by.is_marked:
@@ -420,7 +427,8 @@ def _matches_sheet(ws: Worksheet, snap: Snapshot, options: PrintOptions) -> None
             if fill is not None:
                 cell.fill = fill
         r += 1
-    widths = [14, 9, 18, 8, 9, 28, 28, 8, 22, 10, 26, 22, 18]
+    # One A4 landscape page wide at full size (9 pt): names and rules wrap instead.
+    widths = [10, 12, 8, 16, 16, 6, 11, 7, 11, 9, 10]
     for c, w in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(c)].width = w
     fit_row_heights(ws, HEADER_ROWS, r - 1, dict(enumerate(widths, start=1)))

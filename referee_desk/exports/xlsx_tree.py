@@ -5,8 +5,10 @@ is its line; the right borders of the rows between a match's two lines are the
 connector; the winner's line is in the next column at the middle, with the match
 id, table and result in the row under it. The sections are those of the PDF
 (``bracket_sections``): each part's sheet ends with "continued on the final-rounds
-sheet", whose first column lists the parts' winners. Each sheet prints on one
-portrait page (names 9 pt, at least 8 pt once printed); ``paper="A3"`` prints larger.
+sheet", whose first column lists the parts' winners (each under its part's label,
+so that the name keeps the cell's width). Each sheet prints on one portrait page
+at full size: 16 lines a part on A4, 32 on A3 (names 9 pt, notes 7 pt; larger on
+A3), rather than more lines shrunk below 8 pt.
 """
 
 from __future__ import annotations
@@ -15,14 +17,20 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
-from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from referee_desk.exports.bracket_sections import Section, sections
-from referee_desk.exports.labels import decision_mark, levels_text, pair_text
+from referee_desk.exports.bracket_sections import (
+    PrintedLayout,
+    Section,
+    printed_layout,
+    sections,
+    skipped_note,
+)
+from referee_desk.exports.labels import decision_mark, entrant_text, levels_text, pair_text
 from referee_desk.exports.snapshot import Snapshot
 from referee_desk.exports.text_clean import ELLIPSIS, clean_text
+from referee_desk.exports.xlsx_fit import UNIT_POINTS, fit_merged, text_width
 from referee_desk.exports.xlsx_safe import put
-from referee_desk.tournament.layout import Box, BracketLayout, bracket_layout
+from referee_desk.tournament.layout import Box, BracketLayout
 from referee_desk.tournament.state import MatchState, Status
 
 LINE = Side(style="medium", color="000000")
@@ -34,13 +42,15 @@ LOSE_COLOR = "666666"
 WIN_COLOR = "0B3D91"
 HELD_FILL = PatternFill("solid", fgColor="FCE4C4")
 HEAD_ROWS = 3
-#: Bracket lines per sheet; A3 prints the same parts larger.
-MAX_LINES = 32
+#: Bracket lines per sheet that print at full size on one portrait page.
+MAX_LINES = {"A4": 16, "A3": 32}
+NOTE_SIZE = 7
+CONTINUED = "→ 决赛阶段 final"
 
 
-def tree_sheet_names(snap: Snapshot) -> list[str]:
-    layout = bracket_layout(snap.ko())
-    return [sheet_name(s) for s in sections(layout, MAX_LINES)]
+def tree_sheet_names(snap: Snapshot, paper: str = "A4") -> list[str]:
+    layout = printed_layout(snap.ko()).layout
+    return [sheet_name(s) for s in sections(layout, MAX_LINES[paper])]
 
 
 def sheet_name(section: Section) -> str:
@@ -53,11 +63,13 @@ def sheet_name(section: Section) -> str:
 
 def add_tree_sheets(wb: Workbook, snap: Snapshot, paper: str, header, footer: str) -> None:
     """One sheet per section; ``header(ws, title, columns)`` writes the sheet's title rows."""
-    layout = bracket_layout(snap.ko())
+    printed = printed_layout(snap.ko())
     states = {m.match.match_id: m for m in snap.ko()}
-    for section in sections(layout, MAX_LINES):
+    for section in sections(printed.layout, MAX_LINES[paper]):
         ws = wb.create_sheet(sheet_name(section))
-        _TreeSheet(ws, snap, layout, section, states, paper).write(header, footer)
+        sheet = _TreeSheet(ws, snap, printed.layout, section, states, paper)
+        sheet.printed = printed
+        sheet.write(header, footer)
 
 
 class _TreeSheet:
@@ -71,14 +83,20 @@ class _TreeSheet:
         paper: str,
     ) -> None:
         self.ws, self.snap, self.layout, self.section = ws, snap, layout, section
+        self.printed = PrintedLayout(layout, 0)
         self.states = states
         self.size = 11 if paper == "A3" else 9
-        self.col_width = 24 if paper == "A3" else 17
+        self.col_width = 24 if paper == "A3" else 16
         self.paper = paper
 
     # Geometry: bracket line -> sheet row of the boundary under it.
     def _row(self, line: float) -> int:
-        return HEAD_ROWS + 1 + round(2 * self.section.y(line))
+        return self._top + round(2 * self.section.y(line))
+
+    @property
+    def _top(self) -> int:
+        """First row of the tree; the final-rounds sheet keeps one for the first label."""
+        return HEAD_ROWS + (2 if self.section.is_final else 1)
 
     def write(self, header, footer: str) -> None:
         sec = self.section
@@ -90,19 +108,34 @@ class _TreeSheet:
         for box in sec.boxes(self.layout):
             if box.column == last:
                 self._outcome(box)
-        end_row = HEAD_ROWS + 1 + 2 * sec.lines
+        end_row = self._top + 2 * sec.lines
         if sec.whole or sec.is_final:
             end_row = self._third_place(end_row + 1)
-        put(self.ws, end_row + 1, 1,
+        legend = (
             "粗体蓝色=胜方 bold blue = winner · 弃权 W/O = forfeit 8.10 · 取消资格 DQ = "
             "disqualification 8.8 · 仲裁 CR = committee ruling 8.11 · 橙色 = 待仲裁 ruling "
-            "pending").font = NOTE_FONT  # fmt: skip
-        for k in range(sec.columns + 1):
+            "pending"
+        )
+        if skipped_note(self.printed):
+            legend = f"{skipped_note(self.printed)} · {legend}"
+        if not (sec.whole or sec.is_final):
+            legend = (
+                f"{CONTINUED}: 本区胜者续见工作表「{sheet_name(_final_of(sec))}」 the part "
+                f"winner continues on that sheet · {legend}"
+            )
+        last_col = sec.columns + 1
+        for k in range(last_col):
             self.ws.column_dimensions[get_column_letter(k + 1)].width = self.col_width
         for r in range(HEAD_ROWS + 1, end_row + 2):
             self.ws.row_dimensions[r].height = 15 if self.paper == "A3" else 11.5
         self.ws.row_dimensions[HEAD_ROWS].height = 28  # round names wrap onto two lines
-        self._page(sec.columns + 1, end_row + 1, footer)
+        put(self.ws, end_row + 1, 1, legend).font = NOTE_FONT
+        self.ws.merge_cells(start_row=end_row + 1, start_column=1, end_row=end_row + 1,
+                            end_column=last_col)  # fmt: skip
+        fit_merged(self.ws, end_row + 1, last_col, NOTE_SIZE)
+        fit_merged(self.ws, 1, last_col, 14)
+        fit_merged(self.ws, 2, last_col, 9)
+        self._page(last_col, end_row + 1, footer)
 
     def _title(self) -> str:
         sec = self.section
@@ -118,7 +151,8 @@ class _TreeSheet:
         names: dict[int, str] = {}
         for m in self.snap.ko():
             if not m.match.third_place:
-                names.setdefault(m.match.round - 1, self.snap.round_name(m.match))
+                column = m.match.round - 1 - self.printed.offset
+                names.setdefault(column, self.snap.round_name(m.match))
         titles = [names.get(sec.first_column + k, "") for k in range(sec.columns)]
         titles.append("冠军 Champion" if sec.whole or sec.is_final else "本区胜者 part winner")
         return titles
@@ -131,19 +165,18 @@ class _TreeSheet:
         rb = self._row(box.top + box.half * 3 / 2)
         right = HELD if m.status is Status.HELD else LINE
         for side, boundary in (("a", ra), ("b", rb)):
-            text, color, bold = self._slot(m, side, col == 1 and sec.is_final)
+            text, color, bold = self._slot(m, side)
+            if col == 1 and sec.is_final:
+                label = put(self.ws, boundary - 2, col, f"第{self._part(m, side)}区 part")
+                label.font = NOTE_FONT
+                label.alignment = Alignment(vertical="bottom")
             cell = put(self.ws, boundary - 1, col, self._fit(text, self.col_width))
             cell.font = Font(name=FONT, size=self.size, color=color, bold=bold)
             cell.alignment = Alignment(vertical="bottom", shrink_to_fit=False)
             cell.border = Border(bottom=LINE, right=right if side == "b" else None)
         for r in range(ra, rb - 1):
             self.ws.cell(r, col).border = Border(right=right)
-        mid = (ra + rb) // 2
-        note = put(self.ws, mid, col + 1, self._note(m))
-        note.font = MARK_FONT if decision_mark(m.decided_by) else NOTE_FONT
-        note.alignment = Alignment(vertical="top")
-        if m.status is Status.HELD:
-            note.fill = HELD_FILL
+        self._put_note((ra + rb) // 2, col + 1, m)
 
     def _outcome(self, box: Box) -> None:
         sec = self.section
@@ -158,7 +191,7 @@ class _TreeSheet:
         cell.alignment = Alignment(vertical="bottom")
         cell.border = Border(bottom=LINE)
         if not (sec.whole or sec.is_final):
-            here = put(self.ws, mid + 1, col, "→ 续见 continued on 「淘汰赛 决赛阶段 KO final」")
+            here = put(self.ws, mid + 2, col, CONTINUED)
             here.font = NOTE_FONT
         # The note of this match sits under the winner (written by ``_match``).
 
@@ -167,11 +200,11 @@ class _TreeSheet:
         if third is None:
             return row
         col = max(self.section.columns - 1, 1)
-        put(self.ws, row, col, f"{self.snap.round_name(third.match)} third place").font = Font(
+        put(self.ws, row, col, self.snap.round_name(third.match)).font = Font(
             name=FONT, size=self.size, bold=True
         )
         for k, side in enumerate(("a", "b")):
-            text, color, bold = self._slot(third, side, False)
+            text, color, bold = self._slot(third, side)
             cell = put(self.ws, row + 2 + 2 * k, col, self._fit(text, self.col_width))
             cell.font = Font(name=FONT, size=self.size, color=color, bold=bold)
             cell.border = Border(bottom=LINE, right=LINE if k == 1 else None)
@@ -180,14 +213,19 @@ class _TreeSheet:
         cell = put(self.ws, row + 3, col + 1, self._fit(winner, self.col_width))
         cell.font = Font(name=FONT, size=self.size, bold=True, color=WIN_COLOR)
         cell.border = Border(bottom=LINE)
-        put(self.ws, row + 4, col + 1, self._note(third)).font = NOTE_FONT
-        return row + 6
+        self._put_note(row + 4, col + 1, third)
+        return row + 7
 
-    def _slot(self, m: MatchState, side: str, from_part: bool) -> tuple[str, str, bool]:
+    def _part(self, m: MatchState, side: str) -> int:
+        box = self.layout.box(m.match.match_id)
+        line = box.top if side == "a" else box.top + box.half
+        return line // self.section.unit + 1
+
+    def _slot(self, m: MatchState, side: str) -> tuple[str, str, bool]:
         pid = m.pair_a if side == "a" else m.pair_b
         slot = m.match.slot_a if side == "a" else m.match.slot_b
         if pid is not None:
-            text = pair_text(self.snap.pair(pid))
+            text = entrant_text(self.snap.pair(pid), slot)
             won = m.winner == pid and m.status is Status.DECIDED
             lost = m.winner is not None and m.winner != pid
             color = WIN_COLOR if won else (LOSE_COLOR if lost else "000000")
@@ -196,14 +234,12 @@ class _TreeSheet:
             text, color, bold = "轮空 bye", LOSE_COLOR, False
         else:
             text, color, bold = slot.describe(), LOSE_COLOR, False
-        if from_part:
-            box = self.layout.box(m.match.match_id)
-            line = box.top if side == "a" else box.top + box.half
-            text = f"第{line // self.section.unit + 1}区 · {text}"
         return text, color, bold
 
-    def _note(self, m: MatchState) -> str:
-        parts = [m.match.match_id, m.match.table]
+    def _note(self, m: MatchState) -> tuple[str, str]:
+        """Two lines under a match: which match and table; result and how it was decided."""
+        where = " · ".join(p for p in (m.match.match_id, m.match.table) if p)
+        parts = []
         if m.outcome is not None and m.status is Status.DECIDED:
             parts.append(levels_text(dict(m.outcome.levels), m.pair_a, m.pair_b))
         mark = decision_mark(m.decided_by) if m.decided_by is not None else ""
@@ -211,11 +247,22 @@ class _TreeSheet:
             parts.append(mark)
         elif m.status is Status.HELD:
             parts.append("待仲裁")
-        return " · ".join(p for p in parts if p)
+        return where, " · ".join(parts)
+
+    def _put_note(self, row: int, col: int, m: MatchState) -> None:
+        marked = bool(decision_mark(m.decided_by))
+        for k, text in enumerate(self._note(m)):
+            if not text:
+                continue
+            note = put(self.ws, row + k, col, text)
+            note.font = MARK_FONT if marked and k == 1 else NOTE_FONT
+            note.alignment = Alignment(vertical="top")
+            if m.status is Status.HELD:
+                note.fill = HELD_FILL
 
     def _fit(self, text: str, width_units: float) -> str:
         """Shorten to the column: drop the club, then end with an ellipsis (≥ 8 pt kept)."""
-        room = width_units * 5.6 - 4  # points a column of this width shows
+        room = width_units * UNIT_POINTS - 4  # points a column of this width shows
         text = clean_text(text, 500)
         if _width(text, self.size) <= room:
             return text
@@ -239,22 +286,13 @@ class _TreeSheet:
         ws.print_options.horizontalCentered = True
         if footer:
             ws.oddFooter.left.text = footer[:230]
-            ws.oddFooter.left.size = 6
+            ws.oddFooter.left.size = 7
         ws.oddHeader.right.text = "Referee Desk 裁判台 · &A · &P / &N"
         ws.print_area = f"A1:{get_column_letter(last_col)}{last_row}"
 
 
-_width_cache: dict[tuple[str, float], float] = {}
+def _final_of(section: Section) -> Section:
+    return Section(0, section.count, 0, 0, 0, 0, 1)
 
 
-def _width(text: str, size: float) -> float:
-    """Points the text needs in the PDFs' font (a close stand-in for the sheet's)."""
-    from referee_desk.exports.fonts import font_set
-
-    key = (text, size)
-    if key not in _width_cache:
-        try:
-            _width_cache[key] = font_set().width(text, size)
-        except ValueError:
-            _width_cache[key] = stringWidth(text, "Helvetica", size) * 1.6
-    return _width_cache[key]
+_width = text_width

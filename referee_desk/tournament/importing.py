@@ -94,17 +94,26 @@ class ImportResult:
         return out
 
 
-def _read_source(path: Path) -> dict[str, list[Event]]:
-    """Events per match from a JSON Lines file or a desk's tournament file."""
+def _read_source(path: Path) -> tuple[dict[str, list[Event]], list[str]]:
+    """Events per match from a JSON Lines file or a desk's tournament file, and the
+    refusals: a match the desk locked whose lock does not verify there is not taken."""
     grouped: dict[str, list[Event]] = {}
+    refused: list[str] = []
     if is_sqlite(path):
         with TournamentFile.open(path, create=False, read_only=True) as tf:
             for mid in tf.match_ids():
+                seal = tf.seal_info(mid)
+                if seal is not None and not seal.valid:
+                    refused.append(
+                        f"{path}: match {mid}: the desk's lock does not verify ({seal.reason}); "
+                        "not imported"
+                    )
+                    continue
                 grouped[mid] = tf.events(mid)
-        return grouped
+        return grouped, refused
     for item in read_jsonl(path):
         grouped.setdefault(item.event.match_id, []).append(item.event)
-    return grouped
+    return grouped, refused
 
 
 def import_records(t: Tournament, paths: Sequence[str | Path]) -> ImportResult:
@@ -148,10 +157,11 @@ def _import_each(t: Tournament, paths: Sequence[str | Path], drawn: set[str]) ->
         for n, raw in enumerate(paths):
             path = Path(raw)
             try:
-                grouped = _read_source(path)
+                grouped, refused = _read_source(path)
             except (StoreError, OSError) as error:
                 result.refused.append(f"{path}: {error}")
                 continue
+            result.refused.extend(refused)
             for k, (mid, events) in enumerate(grouped.items()):
                 part = Path(tmp) / f"{n}-{k}.jsonl"
                 write_jsonl(events, part)

@@ -21,6 +21,8 @@ from referee_desk.tournament.model import Decision, MatchOutcome, Pair, Penalty,
 if TYPE_CHECKING:
     from referee_desk.tournament.repository import Tournament
 
+#: Bumped when the reading of a record changes: cached outcomes are replayed again.
+CACHE_VERSION = "d2"
 _ID = re.compile(r"^\s*#(\d+)\b")
 _END_DECISION = {
     "passed_a": Decision.PASSED_A,
@@ -84,6 +86,38 @@ def _pending_referral(state: Any, events: Sequence[Event], rulings: Sequence[Eve
     return not any(r.seq > referred_at for r in rulings)
 
 
+def _rulings(state: Any, events: Sequence[Event]) -> list[Event]:
+    voided = getattr(state, "voided_seqs", frozenset())
+    return [e for e in events if e.type == "committee_ruling" and e.seq not in voided]
+
+
+def match_decision(state: Any, events: Sequence[Event]) -> Decision | None:
+    """How a replayed match was decided: the one answer every document prints.
+
+    The end of the record says it (1.5 pass A or time-out, 8.10 forfeit, 8.8
+    disqualification). The committee decided it (8.11) only when its ruling set the
+    levels itself (``level_changes``); a ruling that deducts points, warns, rejects an
+    appeal or lets a referred match stand leaves the match decided at the table (the
+    replay applies any points it changed, and the record keeps the ruling).
+    """
+    end = state.end
+    if end is None:
+        return None
+    if end.reason == "time_out":
+        levels = {getattr(s, "value", s): _level(r) for s, r in state.levels.items()}
+        passed = getattr(state.passed_a, "value", state.passed_a)
+        if passed is not None:
+            levels[passed] = 12
+        equal = len(set(levels.values())) == 1
+        decision = Decision.TIME_OUT_DEAL if equal else Decision.TIME_OUT_LEVEL
+    else:
+        decision = _END_DECISION.get(end.reason, Decision.COMMITTEE)
+    table = (Decision.PASSED_A, Decision.TIME_OUT_LEVEL, Decision.TIME_OUT_DEAL)
+    if decision in table and any(r.payload.get("level_changes") for r in _rulings(state, events)):
+        return Decision.COMMITTEE
+    return decision
+
+
 def outcome_from_state(
     state: Any, events: Sequence[Event], pair_a: Pair, pair_b: Pair, match_id: str
 ) -> MatchOutcome:
@@ -95,32 +129,17 @@ def outcome_from_state(
     passed = getattr(state.passed_a, "value", state.passed_a)
     if passed is not None:
         levels[sides[passed]] = 12
-    voided = getattr(state, "voided_seqs", frozenset())
-    rulings = [e for e in events if e.type == "committee_ruling" and e.seq not in voided]
-    winner = decided_by = None
+    winner = None
     end = state.end
+    decided_by = match_decision(state, events)
     if end is not None:
         winner = sides[getattr(end.winner, "value", end.winner)]
-        if end.reason == "time_out":
-            la, lb = levels.get(pair_a.pair_id, 0), levels.get(pair_b.pair_id, 0)
-            decided_by = Decision.TIME_OUT_DEAL if la == lb else Decision.TIME_OUT_LEVEL
-        else:
-            decided_by = _END_DECISION.get(end.reason, Decision.COMMITTEE)
         if decided_by is Decision.FORFEIT:
             # 8.10: the forfeiting side scores 0 for the match, counted at the first level
             # (3 in Guilin; 2 in the presets, 12.1).
             first = level_index(state.ruleset.first_level)
             levels[pair_b.pair_id if winner == pair_a.pair_id else pair_a.pair_id] = first
-        adjusting = [
-            e for e in rulings if e.payload.get("level_changes") or "defenders_points" in e.payload
-        ]
-        settled = getattr(state, "referred", ()) and not _pending_referral(state, events, rulings)
-        if (adjusting or settled) and decided_by in (
-            Decision.PASSED_A,
-            Decision.TIME_OUT_LEVEL,
-            Decision.TIME_OUT_DEAL,
-        ):
-            decided_by = Decision.COMMITTEE
+    rulings = _rulings(state, events)
     penalties = tuple(
         Penalty(sides.get(v.side.value), v.kind, v.article, v.detail) for v in state.violations
     )
@@ -241,7 +260,7 @@ def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
         for s in new:
             mid = s.match.match_id
             done.add(mid)
-            key = f"{heads[mid][1]}:{s.pair_a}:{s.pair_b}"
+            key = f"{heads[mid][1]}:{s.pair_a}:{s.pair_b}:{CACHE_VERSION}"
             if mid in cache and cache[mid][0] == key:
                 outcomes[mid] = outcome_from_dict(cache[mid][1])
                 continue

@@ -24,6 +24,12 @@ class StandingRow:
     level_diff: int
     lot: int | None = None
     tied: bool = False
+    head_to_head: int | None = None
+    """Wins against the pairs this one was still tied with when head-to-head was
+    applied (None when it never had to be)."""
+    separated_by: TieBreak | None = None
+    """The tie-break after the first criterion that set this pair apart from pairs
+    equal with it so far (None: the first criterion did, or it is still tied)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +92,9 @@ def compute_standings(
         return count
 
     unresolved: list[tuple[int, ...]] = []
+    h2h_of: dict[int, int] = {}
+    separated: dict[int, TieBreak] = {}
+    first = order[0] if order else None
 
     def rank(tied: list[int], criteria: Sequence[TieBreak]) -> list[list[int]]:
         if len(tied) == 1:
@@ -100,6 +109,7 @@ def compute_standings(
             key = {p: -diff[p] for p in tied}
         elif criterion is TieBreak.HEAD_TO_HEAD:
             h2h = head_to_head(tied)
+            h2h_of.update(h2h)
             key = {p: -h2h[p] for p in tied}
         else:
             if any(p not in lots for p in tied):
@@ -109,6 +119,8 @@ def compute_standings(
         buckets: dict[int, list[int]] = {}
         for p in sorted(tied, key=lambda p: (key[p], p)):
             buckets.setdefault(key[p], []).append(p)
+        if len(buckets) > 1 and criterion is not first:
+            separated.update(dict.fromkeys(tied, criterion))
         out: list[list[int]] = []
         for value in sorted(buckets):
             out.extend(rank(buckets[value], rest))
@@ -129,6 +141,8 @@ def compute_standings(
                     level_diff=diff[pid],
                     lot=lots.get(pid),
                     tied=len(block) > 1,
+                    head_to_head=h2h_of.get(pid),
+                    separated_by=None if len(block) > 1 else separated.get(pid),
                 )
             )
         place += len(block)

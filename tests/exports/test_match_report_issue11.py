@@ -115,10 +115,10 @@ def test_a_replacement_marks_the_event_it_corrects_with_old_and_new(tmp_path: Pa
     out = export_match_report_pdf(events, tmp_path / "m.pdf", options=fixed())
     text = flat("".join(pages_text(out)))
     # The corrected event's own row says what replaced it (cells wrap, so in pieces).
-    assert flat(f"[已更正 corrected by #{target + 1}: text: 东家称误出一张 →") in text
+    assert flat(f"[已更正 corrected by #{target + 1}: 说明 text: 东家称误出一张 →") in text
     assert flat("东家称误出两张; 笔误 typo]") in text
     # The corrections table: old → new.
-    assert flat("text: 东家称误出一张 → 东家称误出两张") in text
+    assert flat("说明 text: 东家称误出一张 → 东家称误出两张") in text
 
 
 def test_committee_signature_only_when_the_committee_ruled(tmp_path: Path) -> None:

@@ -12,7 +12,12 @@ from openpyxl.workbook.defined_name import DefinedName
 
 from referee_desk.exports.labels import pair_text
 from referee_desk.exports.snapshot import take_snapshot
-from referee_desk.exports.xlsx_bracket import HEADER_ROWS, export_bracket_xlsx
+from referee_desk.exports.xlsx_bracket import (
+    CROSS_FROM,
+    HEADER_ROWS,
+    MATCH_COLUMNS,
+    export_bracket_xlsx,
+)
 from referee_desk.tournament.final_places import final_places
 from referee_desk.tournament.state import Status
 from tests.exports.big import big_snapshot
@@ -93,11 +98,13 @@ def test_matches_sheet_lists_every_match_with_rule(knockout, tmp_path: Path) -> 
     rows = list(ws.iter_rows(min_row=HEADER_ROWS + 1, values_only=True))
     assert [r[0] for r in rows] == [s.match.match_id for s in snap.state.matches]
     by_id = {r[0]: r for r in rows}
-    assert "forfeit (8.10)" in by_id["KO-R2-M002"][10]
-    assert "disqualification (8.8)" in by_id["KO-R2-M003"][10]
-    assert "time-out" in by_id["KO-R3-M001"][10] and "(1.5)" in by_id["KO-R3-M001"][10]
+    how = MATCH_COLUMNS.index("决胜方式 Decided by")
+    assert "forfeit (8.10)" in by_id["KO-R2-M002"][how]
+    assert "disqualification (8.8)" in by_id["KO-R2-M003"][how]
+    assert "time-out" in by_id["KO-R3-M001"][how] and "(1.5)" in by_id["KO-R3-M001"][how]
     decided = snap.state.match("KO-R2-M001")
-    assert by_id["KO-R2-M001"][12] == decided.outcome.final_hash[:16]
+    hash_at = MATCH_COLUMNS.index("记录哈希 Record hash")
+    assert by_id["KO-R2-M001"][hash_at] == decided.outcome.final_hash[:12]
 
 
 def test_info_sheet_prints_ruleset_and_tie_breaks(knockout, tmp_path: Path) -> None:
@@ -129,10 +136,10 @@ def test_cross_table_rows_and_columns_in_rank_order(groups, tmp_path: Path) -> N
     ws = load_workbook(export_bracket_xlsx(snap, tmp_path / "g.xlsx"))["小组 Groups"]
     for st in snap.state.standings:
         top = _row_of(ws, f"{st.group}组 Group {st.group}", 1)
-        heads = [ws.cell(top, 9 + k).value for k in range(len(st.rows))]
+        heads = [ws.cell(top, CROSS_FROM + k).value for k in range(len(st.rows))]
         assert heads == [f"{k + 1}. #{r.pair_id}" for k, r in enumerate(st.rows)]
         for k, _ in enumerate(st.rows):
-            row = [ws.cell(top + 1 + k, 9 + j).value for j in range(len(st.rows))]
+            row = [ws.cell(top + 1 + k, CROSS_FROM + j).value for j in range(len(st.rows))]
             assert [j for j, v in enumerate(row) if v == "—"] == [k]
 
 
@@ -206,5 +213,5 @@ def test_a3_option_for_the_bracket_sheets(tmp_path: Path) -> None:
         ws = wb[name]
         assert str(ws.page_setup.paperSize) == ws.PAPERSIZE_A3
         assert ws.page_setup.fitToHeight == 1 and ws.page_setup.orientation == "portrait"
-    assert "→ 续见 continued on 「淘汰赛 决赛阶段 KO final」" in all_text(wb[parts[0]])
-    assert "第4区 · " in all_text(wb[parts[-1]])  # the final rounds name each part's winner
+    assert "续见工作表「淘汰赛 决赛阶段 KO final」" in all_text(wb[parts[0]])
+    assert "第4区 part" in all_text(wb[parts[-1]])  # the final rounds label each part's winner

@@ -188,8 +188,10 @@ def test_sides_found_by_seated_players_without_ids() -> None:
 
 
 def test_committee_ruling_after_the_referral_releases_the_branch(tmp_path: Path) -> None:
-    """8.11: 由仲裁委员会……另外去作出处理 — once the ruling is recorded the branch moves on,
-    and the bracket marks the win as a committee ruling."""
+    """8.11: 由仲裁委员会……另外去作出处理 — once the ruling is recorded the branch moves on.
+    A ruling that lets the result stand leaves the match decided at the table (pass A,
+    1.5), as every document then says (issue 20 item 4); only a ruling that sets the
+    levels decides it (``test_committee_levels_decide_the_match``)."""
     from referee_desk.match import new_event
 
     t = cup(tmp_path, 4)
@@ -209,7 +211,7 @@ def test_committee_ruling_after_the_referral_releases_the_branch(tmp_path: Path)
     t.invalidate()
     st = t.state().match(mid)
     assert st.status is Status.DECIDED and st.winner == m.pair_a
-    assert st.decided_by is Decision.COMMITTEE and st.decided_by.is_marked
+    assert st.decided_by is Decision.PASSED_A and not st.decided_by.is_marked
     assert t.state().matches[2].pair_a == m.pair_a
 
 
