@@ -111,8 +111,12 @@ class Board:
                 if now != stamp:
                     stamp = now
                     self._rebuild()
-            elif not self._listener.wait_ready(0) and self._is_live():
-                self._set_live(False)  # the server went away: not live until it is back
+            else:
+                listening = self._listener.wait_ready(0)
+                if listening and not self._is_live():
+                    self._rebuild()  # back (or first connected): read what landed meanwhile
+                elif not listening and self._is_live():
+                    self._set_live(False)  # the server went away: not live until it is back
 
     def _is_live(self) -> bool:
         with self._lock:
