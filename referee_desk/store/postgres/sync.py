@@ -246,6 +246,17 @@ def _first_difference(
     server_hashes = server.hashes(match_id)
     for index in range(common):
         if server_hashes[index] != events[index].hash:
+            settled = _settled_for(server, match_id)
+            if settled is not None:
+                return Conflict(
+                    match_id,
+                    index + 1,
+                    "fork",
+                    f"settled: the organizer kept the server's record of match {match_id} "
+                    f"(this desk's branch from event {settled.fork_seq} is archived on the "
+                    "server); take the server's record: referee-desk sync FILE URL "
+                    f"--take-server {match_id}",
+                )
             return Conflict(
                 match_id,
                 index + 1,
@@ -255,6 +266,17 @@ def _first_difference(
                 "refused, never merged: the organizer decides which record stands",
             )
     return None
+
+
+def _settled_for(server: TournamentServer, match_id: str):
+    """The organizer's latest settlement of this match keeping the server's record."""
+    if not server.is_desk:
+        return None
+    try:
+        found = [s for s in server.settlements() if s.match_id == match_id and s.kept == "server"]
+    except psycopg.errors.InsufficientPrivilege:
+        return None
+    return found[-1] if found else None
 
 
 def _send(server: TournamentServer, events: list[Event], batch: int) -> int:
@@ -287,6 +309,10 @@ def _report(server: TournamentServer, tf: TournamentFile, conflict: Conflict) ->
             event.canonical_json().decode("utf-8") if event else "",
             conflict.reason,
         )
+    if conflict.kind == "fork" and server.is_desk:
+        # Its branch, so the organizer compares both (server resolve); a huge one is cut.
+        with contextlib.suppress(psycopg.errors.IntegrityError, psycopg.errors.RaiseException):
+            server.report_branch(conflict.match_id, conflict.seq, events[conflict.seq - 1 :][:2000])
 
 
 def open_from_server(
