@@ -26,6 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--follow", action="store_true", help="keep pushing as the file grows (Ctrl+C stops)"
     )
+    parser.add_argument(
+        "--lang",
+        choices=("zh_CN", "en"),
+        help="language of --follow's lines (default: $REFEREE_DESK_LANG, else Chinese)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,19 +89,37 @@ def _open(args: argparse.Namespace) -> int:
 
 
 def _follow(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.address import redact
     from referee_desk.store.postgres.pusher import BackgroundPusher
+    from referee_desk.store.postgres.wording import language
 
+    lang = language(args.lang)
     shown = ""
-    with BackgroundPusher(args.file, args.url, interval=1.0) as pusher:
+    with BackgroundPusher(args.file, args.url, interval=1.0, client="sync --follow") as pusher:
         try:
             while True:
                 time.sleep(0.25)
-                state = pusher.state
-                line = f"{state.status} ({state.waiting} waiting)" + (
-                    f"; {pusher.last_error}" if pusher.last_error else ""
-                )
+                line = follow_line(pusher.state, pusher.last_error, lang, redact(args.url))
                 if line != shown:
-                    print(f"sync: {line}", flush=True)
+                    print(line, flush=True)
                     shown = line
         except KeyboardInterrupt:
             return 0
+
+
+def follow_line(state, last_error: str | None, lang: str, server: str) -> str:
+    """The state in the desk's words: each conflict named (match, event, why), the
+    events waiting, and why the server is not reached (never libpq's raw text)."""
+    from referee_desk.store.postgres.wording import conflict_words, say, trouble_words
+
+    if state.status == "conflict":
+        parts = [conflict_words(c, lang) for c in state.conflicts]
+        if state.waiting:
+            parts.append(say("also_waiting", lang, n=state.waiting))
+    elif state.status == "synced":
+        parts = [say("synced", lang)]
+    else:
+        parts = [say(state.status, lang, n=state.waiting)]
+    if last_error:
+        parts.append(trouble_words(last_error, lang, server))
+    return "sync: " + ("；" if lang == "zh_CN" else "; ").join(parts)

@@ -120,7 +120,7 @@ def test_sync_follow_pushes_as_the_file_grows_until_interrupted(hall, desk_file)
     path = desk_file("t1", {"R1-T1": 2})
     proc = subprocess.Popen(
         [sys.executable, "-m", "referee_desk.cli.main", "sync", str(path), hall.desk_urls[0],
-         "--follow"],
+         "--follow", "--lang", "en"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -137,7 +137,7 @@ def test_sync_follow_pushes_as_the_file_grows_until_interrupted(hall, desk_file)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
-    assert "sync: synced (0 waiting)" in out
+    assert "sync: synced" in out
 
 
 def _drawn_cup(tmp_path, capsys):
