@@ -27,6 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--follow", action="store_true", help="keep pushing as the file grows (Ctrl+C stops)"
     )
     parser.add_argument(
+        "--take-server",
+        metavar="MATCH",
+        help="after the organizer kept the server's record of MATCH: take it into the file "
+        "(the old file kept whole beside it)",
+    )
+    parser.add_argument(
         "--lang",
         choices=("zh_CN", "en"),
         help="language of --follow's lines (default: $REFEREE_DESK_LANG, else Chinese)",
@@ -34,6 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.take_server:
+        return _take(args)
     if args.open_match:
         status = _open(args)
         if status:
@@ -64,6 +72,37 @@ def run(args: argparse.Namespace) -> int:
         f"{len(report.conflicts)} in conflict"
     )
     return 1 if report.conflicts else 0
+
+
+def _take(args: argparse.Namespace) -> int:
+    from referee_desk.store import StoreError, StoreWriteError
+    from referee_desk.store.postgres.errors import ServerLoginRefused, ServerUnreachable
+    from referee_desk.store.postgres.server import TournamentServer
+    from referee_desk.store.postgres.take_server import take_server_record
+    from referee_desk.store.postgres.wording import language
+
+    try:
+        with TournamentServer.open(args.url) as server:
+            report = take_server_record(args.file, server, args.take_server)
+    except (ServerUnreachable, ServerLoginRefused) as error:
+        print(f"sync: {error}", file=sys.stderr)
+        return 2
+    except (StoreError, StoreWriteError) as error:
+        print(f"sync: {error}", file=sys.stderr)
+        return 1
+    if language(args.lang) == "zh_CN":
+        print(
+            f"比赛 {report.match_id}：已取回服务器上的记录（{report.server_events} 条），"
+            f"本机原来的文件完整保留为 {report.kept_as}；其他比赛的 {report.other_events} "
+            "条记录照旧。"
+        )
+    else:
+        print(
+            f"match {report.match_id}: the server's record taken ({report.server_events} "
+            f"events); this desk's old file is kept whole as {report.kept_as}; the other "
+            f"matches' {report.other_events} events are as they were"
+        )
+    return 0
 
 
 def _open(args: argparse.Namespace) -> int:

@@ -151,3 +151,33 @@ def test_the_archived_server_events_cannot_be_removed_by_hand(hall, desk_file):
             desk.execute("SELECT * FROM referee_desk.heartbeats")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             desk.execute("SELECT referee_desk.settle_fork('R1-T1', 'desk', current_user)")
+
+
+def test_the_desk_that_lost_takes_the_servers_record_with_one_command(
+    hall, desk_file, tmp_path, capsys
+):
+    path = desk_file("t1", {"R1-T1": 4, "R1-T7": 3})
+    fork = tmp_path / "fork.sqlite"
+    fork.write_bytes(path.read_bytes())
+    with TournamentFile.open(path) as tf:
+        record(tf, "R1-T1", 2)
+    with TournamentFile.open(fork) as tf:
+        tf.append(draft("R1-T1", 4, text="输掉的一支"))
+        before = [e.hash for e in tf.all_events()]
+    sync_file(str(path), hall.desk_urls[0])
+    sync_file(str(fork), hall.desk_urls[0])
+    assert (
+        _run(capsys, "server", "resolve", hall.organizer_url, "R1-T1", "--keep", "server")[0] == 0
+    )
+    code, out, err = _run(capsys, "sync", str(fork), hall.desk_urls[0], "--take-server", "R1-T1")
+    assert code == 0, err
+    assert "比赛 R1-T1：已取回服务器上的记录（6 条）" in out
+    (kept,) = tmp_path.glob("fork.forked-R1-T1-*.sqlite")
+    with TournamentFile.open(kept, read_only=True) as old:  # nothing lost
+        assert [e.hash for e in old.all_events()] == before
+    with TournamentFile.open(fork) as tf, TournamentServer.open(hall.organizer_url) as server:
+        assert [e.hash for e in tf.events("R1-T1")] == server.hashes("R1-T1")
+        assert len(tf.events("R1-T7")) == 3
+        assert tf.verify() is None
+    report = sync_file(str(fork), hall.desk_urls[0])
+    assert report.conflicts == ()
