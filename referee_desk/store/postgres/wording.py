@@ -26,8 +26,9 @@ PHRASES: Mapping[str, tuple[str, str]] = {
         "服务器正在启动（或正在关闭），稍后自动重试",
     ),
     "server_unreachable": (
-        "cannot reach the server {server} (is the hall laptop on, on this network?); retrying",
-        "连不上服务器 {server}（请检查裁判长电脑是否开着、是否在同一网络），正在重试",
+        "cannot reach the server {server} (is its PostgreSQL running, and this desk on the "
+        "hall network?); retrying",
+        "连不上服务器 {server}（请检查服务器是否在运行、本机是否连在赛场网络上），正在重试",
     ),
     "server_login": (
         "the server refused this desk's login ({server}): check the table's address",
@@ -129,7 +130,6 @@ def trouble(text: str) -> str:
         or "terminating connection" in low
         or "consuming input failed" in low
         or "lost the server" in low
-        or "connection refused" in low
         or "server conn crashed" in low
         or "connection is closed" in low
         or "the connection is lost" in low
@@ -137,7 +137,12 @@ def trouble(text: str) -> str:
         return "server_stopped"
     if "wrong password" in low or "refused user" in low or "does not let this computer" in low:
         return "server_login"
-    if "cannot reach" in low or "timeout" in low or "could not translate" in low:
+    if (
+        "cannot reach" in low
+        or "connection refused" in low
+        or "timeout" in low
+        or "could not translate" in low
+    ):
         return "server_unreachable"
     return "server_other"
 
