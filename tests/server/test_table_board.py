@@ -181,3 +181,41 @@ def test_the_desk_that_lost_takes_the_servers_record_with_one_command(
         assert tf.verify() is None
     report = sync_file(str(fork), hall.desk_urls[0])
     assert report.conflicts == ()
+
+
+def test_the_match_report_names_the_settled_fork_and_the_archived_branch(
+    hall, desk_file, tmp_path, capsys
+):
+    import subprocess
+
+    from referee_desk.tournament.model import Settings, TournamentInfo
+    from referee_desk.tournament.repository import Tournament
+
+    info = TournamentInfo(name="桂林杯", start_date="2026-11-28", tables=("1号桌",))
+    with Tournament.create(hall.organizer_url, info, Settings()):
+        pass
+    with TournamentServer.open(hall.organizer_url) as server:
+        server.set_claims(True)  # a desk's own record id, beside the (empty) draw
+    path = desk_file("t1", {"R1-T1": 4})
+    fork = tmp_path / "fork.sqlite"
+    fork.write_bytes(path.read_bytes())
+    with TournamentFile.open(path) as tf:
+        record(tf, "R1-T1", 2)
+    with TournamentFile.open(fork) as tf:
+        tf.append(draft("R1-T1", 4, text="输掉的一支"))
+    sync_file(str(path), hall.desk_urls[0])
+    sync_file(str(fork), hall.desk_urls[0])
+    settle = ("server", "resolve", hall.organizer_url, "R1-T1", "--keep", "server")
+    assert _run(capsys, *settle)[0] == 0
+    out = tmp_path / "report.pdf"
+    code, _, err = _run(
+        capsys, "export", "match", hall.organizer_url, "--match", "R1-T1", "-o", str(out)
+    )
+    assert code == 0, err
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(out), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    squashed = " ".join(text.split())
+    assert "分叉已裁定 Fork settled" in squashed
+    assert f"desk {hall.desk_roles[0]}'s branch" in squashed
+    assert "1 条 events from #5" in squashed
