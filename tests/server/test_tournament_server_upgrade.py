@@ -138,3 +138,33 @@ def test_two_upgrades_at_once_upgrade_once_and_both_say_so(
             assert conn.execute(
                 "SELECT value FROM referee_desk.meta WHERE key = 'schema_version'"
             ).fetchone() == ("4",)
+
+
+def test_server_upgrade_brings_version_3_to_4_the_table_board(
+    pg_database, desk_file, monkeypatch, capsys
+) -> None:
+    """A version 3 server (the previous release) gets heartbeats and settlements, events kept."""
+    from referee_desk.store.postgres.pusher import BackgroundPusher
+    from referee_desk.tournament.table_board import table_board
+
+    with monkeypatch.context() as old:
+        old.setattr(schema, "SERVER_SCHEMA_VERSION", 3)
+        old.setattr(init_module, "_apply_v4", lambda *args: None)
+        report = init_server(pg_database, ["1号桌"])
+        path = desk_file("t1", {"R1-T1": 5})
+        with (
+            TournamentFile.open(path) as tf,
+            TournamentServer.open(report.desks[0].url(pg_database)) as desk,
+        ):
+            assert push(tf, desk).total_pushed == 5
+    with psycopg.connect(pg_database) as admin:
+        assert admin.execute("SELECT to_regclass('referee_desk.heartbeats')").fetchone() == (None,)
+    code, out, _ = _run(capsys, "server", "upgrade", pg_database)
+    assert code == 0 and "server schema upgraded from version 3 to 4" in out
+    with BackgroundPusher(path, report.desks[0].url(pg_database), interval=0.2) as pusher:
+        assert pusher.wait_until(lambda s: pusher.heartbeats > 0, timeout=30)
+    with TournamentServer.open(report.organizer.url(pg_database)) as server:
+        assert server.meta()["schema_version"] == "4"
+        assert len(server.events("R1-T1")) == 5
+        (row,) = table_board(server).rows
+        assert row.table == "1号桌" and len(row.laptops) == 1
