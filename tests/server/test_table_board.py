@@ -219,3 +219,30 @@ def test_the_match_report_names_the_settled_fork_and_the_archived_branch(
     assert "分叉已裁定 Fork settled" in squashed
     assert f"desk {hall.desk_roles[0]}'s branch" in squashed
     assert "1 条 events from #5" in squashed
+
+
+def test_a_refused_claim_is_settled_once_the_match_is_given_to_that_desk(hall, desk_file, capsys):
+    with TournamentServer.open(hall.organizer_url) as organizer:
+        organizer.assign("R1-T2", "2号桌", None)
+    path = desk_file("t1", {"R1-T2": 3})
+    (conflict,) = sync_file(str(path), hall.desk_urls[0]).conflicts
+    assert conflict.kind == "claimed"
+    assert _run(capsys, "server", "status", hall.organizer_url)[0] == 1
+    assert _run(capsys, "server", "assign", hall.organizer_url, "R1-T2", "1号桌")[0] == 0
+    code, out, _ = _run(capsys, "server", "status", hall.organizer_url)
+    assert code == 0 and "settled claimed match R1-T2" in out
+    assert sync_file(str(path), hall.desk_urls[0]).total_pushed == 3
+
+
+def test_a_desk_cannot_fill_the_board_with_a_huge_heartbeat(hall):
+    huge = "SELECT referee_desk.heartbeat('ab', 0, ARRAY[repeat('x', 50000)], '{}', '')"
+    with (
+        psycopg.connect(hall.desk_urls[0], autocommit=True) as desk,
+        pytest.raises(psycopg.errors.CheckViolation),
+    ):
+        desk.execute(huge)
+    with (
+        psycopg.connect(hall.organizer_url, autocommit=True) as organizer,
+        pytest.raises(psycopg.errors.InsufficientPrivilege),  # a desk's own report
+    ):
+        organizer.execute("SELECT referee_desk.heartbeat('ab', 0, '{}', '{}', '')")

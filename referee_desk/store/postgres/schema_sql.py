@@ -482,7 +482,8 @@ CREATE TABLE referee_desk.heartbeats (
     client text NOT NULL DEFAULT '',
     first_heard timestamptz NOT NULL DEFAULT clock_timestamp(),
     last_heard timestamptz NOT NULL DEFAULT clock_timestamp(),
-    PRIMARY KEY (desk_role, desk_key)
+    PRIMARY KEY (desk_role, desk_key),
+    CHECK (octet_length(array_to_string(behind, ',') || array_to_string(restored, ',')) <= 40000)
 );
 REVOKE ALL ON referee_desk.heartbeats FROM PUBLIC;
 GRANT SELECT ON referee_desk.heartbeats TO {organizer};
