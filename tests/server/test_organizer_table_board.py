@@ -121,3 +121,47 @@ def test_the_organizer_view_shows_the_table_board(
     assert "0 open conflicts, 1 settled" in board.summary.text()
     owner.close()
     assert sections.indexOf(board) < 0  # the board leaves with the server's tournament
+
+
+@pytest.fixture
+def own_cluster(pg_cluster):
+    """A cluster of its own (this test stops it)."""
+    from pg_cluster import find_bin_dir, start_cluster
+
+    cluster = start_cluster(find_bin_dir())
+    try:
+        yield cluster
+    finally:
+        cluster.stop("immediate")
+        cluster.remove()
+
+
+def test_a_stopped_server_is_worded_on_the_board_and_the_status_line(
+    qtbot, window, own_cluster, languages
+):
+    import psycopg
+
+    from referee_desk.store.postgres.init import init_server
+    from referee_desk.ui.organizer.on_server import open_organizer_on_server
+
+    with psycopg.connect(own_cluster.url(), autocommit=True) as conn:
+        conn.execute("CREATE DATABASE cup")
+    admin = own_cluster.url("cup")
+    organizer_url = init_server(admin, list(TABLES)).organizer.url(admin)
+    settings = Settings(format=Format.GROUPS_KNOCKOUT, group_count=2, advance_per_group=2)
+    info = TournamentInfo(name="桂林杯", start_date="2026-11-28", tables=TABLES)
+    with Tournament.create(organizer_url, info, settings) as t:
+        t.add_pairs(PAIRS)
+        t.draw(7)
+    owner = open_organizer_on_server(window, organizer_url)
+    qtbot.waitUntil(lambda: owner.board.board is not None and owner.live is not None, timeout=20000)
+    own_cluster.stop("fast")
+    qtbot.waitUntil(lambda: not owner.live.connected, timeout=30000)
+    owner.board.refresh()
+    owner.label.paint()
+    for text in (owner.board.summary.text(), owner.label.toolTip()):
+        assert "服务器" in text, text
+        assert "consuming input failed" not in text and "FATAL" not in text, text
+        assert "server closed the connection" not in text, text
+    assert owner.board.model.rowCount() == 3  # what was read stays shown
+    owner.close()

@@ -18,10 +18,12 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject,
 from PySide6.QtWidgets import QLabel, QWidget
 
 from referee_desk.store.postgres.address import redact
+from referee_desk.store.postgres.wording import trouble_words
 from referee_desk.ui.background import BackgroundCall
 from referee_desk.ui.organizer.live import LiveRefresh
 from referee_desk.ui.organizer.table_board_view import TableBoardSection
 from referee_desk.ui.refusals import refusal_message
+from referee_desk.ui.texts import wording_language
 
 if TYPE_CHECKING:
     from referee_desk.tournament.repository import Tournament
@@ -92,7 +94,11 @@ class LiveStatusLabel(QLabel):
             text = QCoreApplication.translate(
                 "OrganizerView", "Not live: server not reached, retrying"
             )
-            tip = live.last_error or shown
+            tip = (
+                trouble_words(live.last_error, wording_language(), shown)
+                if live.last_error
+                else shown
+            )
             colour = "#b71c1c"
         self.setText(text)
         self.setToolTip(tip)

@@ -9,6 +9,7 @@ notification, so a timer re-reads every few seconds while the section is attache
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from PySide6.QtCore import (
@@ -30,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from referee_desk.store.postgres.wording import say
+from referee_desk.store.postgres.wording import say, trouble_words
 from referee_desk.tournament.table_board import BoardConflict, TableBoard, TableRow, table_board
 from referee_desk.ui.texts import wording_language
 
@@ -223,6 +224,8 @@ class TableBoardSection(QWidget):
             self.error = None
         except Exception as error:  # a lost server: keep what was shown, say so
             self.error = " ".join(str(error).split())
+            with contextlib.suppress(Exception):  # a closed connection stays closed
+                self.server.connection.rollback()
         self.paint()
 
     def paint(self) -> None:
@@ -233,11 +236,13 @@ class TableBoardSection(QWidget):
         self.settled_title.setText(say("board_settled_title", lang))
         self.open_list.clear()
         self.settled_list.clear()
+        trouble = trouble_words(self.error, lang) if self.error else ""
         if board is None:
-            self.summary.setText(self.error or "")
+            self.summary.setText(trouble)
             return
         self.summary.setText(
-            say(
+            (trouble + "\n" if trouble else "")
+            + say(
                 "board_summary",
                 lang,
                 tables=len(board.rows),
