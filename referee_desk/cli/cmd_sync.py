@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang",
         choices=("zh_CN", "en"),
-        help="language of --follow's lines (default: $REFEREE_DESK_LANG, else Chinese)",
+        help="language of the desk's lines (default: $REFEREE_DESK_LANG, else Chinese)",
     )
 
 
@@ -49,13 +49,17 @@ def run(args: argparse.Namespace) -> int:
     if args.follow:
         return _follow(args)
     from referee_desk.store import StoreError, StoreWriteError
+    from referee_desk.store.postgres.address import redact
     from referee_desk.store.postgres.errors import ServerLoginRefused, ServerUnreachable
     from referee_desk.store.postgres.sync import sync_file
+    from referee_desk.store.postgres.wording import conflict_words, language, trouble_words
 
+    lang = language(args.lang)
     try:
         report = sync_file(args.file, args.url)
     except (ServerUnreachable, ServerLoginRefused) as error:
-        print(f"sync: {error}", file=sys.stderr)
+        # The desk's words, never libpq's text ("consuming input failed: …").
+        print(f"sync: {trouble_words(str(error), lang, redact(args.url))}", file=sys.stderr)
         return 2
     except (StoreError, StoreWriteError) as error:
         print(f"sync: {error}", file=sys.stderr)
@@ -65,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if report.seals:
         print(f"  {report.seals} seals sent (checked by the server)")
     for conflict in report.conflicts:
-        print(f"sync: CONFLICT {conflict}", file=sys.stderr)
+        print(f"sync: {conflict_words(conflict, lang)}", file=sys.stderr)
+        print(f"sync: CONFLICT {conflict}", file=sys.stderr)  # the detail, for the organizer
     print(
         f"sync {args.file}: {report.total_pushed} events sent, "
         f"{len(report.unchanged)} matches already on the server, "

@@ -162,3 +162,22 @@ def test_conflict_words_name_the_match_in_both_languages():
     claimed = Conflict("GA-R1-M02", 1, "claimed", "the match belongs to desk cup_t02")
     assert "match GA-R1-M02, event 1" in conflict_words(claimed, "en")
     assert "不属于本桌" in conflict_words(claimed)
+
+
+def test_a_one_off_sync_to_a_stopped_server_says_so_in_chinese(own_cluster, tmp_path, capsys):
+    from referee_desk.cli.main import main
+
+    with psycopg.connect(own_cluster.url(), autocommit=True) as conn:
+        conn.execute("CREATE DATABASE cup")
+    admin = own_cluster.url("cup")
+    desk_url = init_server(admin, ["1号桌"]).desks[0].url(admin)
+    path = tmp_path / "t1.sqlite"
+    with TournamentFile.open(path, tournament_id="cup-2026") as tf:
+        record(tf, "R1-T1", 3)
+    own_cluster.stop("fast")
+    assert main(["sync", str(path), desk_url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sync: 连不上服务器 postgresql://") and "***" in err
+    assert not any(raw in err for raw in RAW) and "Connection refused" not in err
+    assert main(["sync", str(path), desk_url, "--lang", "en"]) == 2
+    assert "sync: cannot reach the server postgresql://" in capsys.readouterr().err
