@@ -107,12 +107,17 @@ def is_settled(
 ) -> bool:
     """Whether the organizer (or a later push) has since settled this conflict.
 
-    A settlement of the match after it settles any kind; a claim is settled once the
+    A settlement of the match after it settles any kind (and a fork at the point it
+    settled, reported again by a desk not yet on the kept record); a claim is settled once the
     match belongs to the desk that was refused; a refused lock once the server took a
     lock of the match after it.
     """
     if any(
-        s.match_id == conflict.match_id and s.settled_at >= conflict.reported_at
+        s.match_id == conflict.match_id
+        and (
+            s.settled_at >= conflict.reported_at
+            or (conflict.kind == "fork" and conflict.seq == s.fork_seq)  # the same fork, again
+        )
         for s in settlements
     ):
         return True

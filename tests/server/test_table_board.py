@@ -136,6 +136,41 @@ def test_resolve_keep_desk_puts_the_desks_branch_in_place(hall, desk_file, tmp_p
     report = sync_file(str(fork), hall.desk_urls[0])
     assert report.conflicts == ()  # the desk's record is the server's now
     assert _run(capsys, "server", "status", hall.organizer_url)[0] == 0
+    # The laptop whose events were archived is told it lost, and the fork stays settled.
+    (lost,) = sync_file(str(path), hall.desk_urls[0]).conflicts
+    assert lost.reason.startswith("settled:") and "--take-server R1-T1" in lost.reason
+    assert _run(capsys, "server", "status", hall.organizer_url)[0] == 0
+    code, _, err = _run(capsys, "sync", str(path), hall.desk_urls[0], "--take-server", "R1-T1")
+    assert code == 0, err
+    assert sync_file(str(path), hall.desk_urls[0]).conflicts == ()
+
+
+def test_resolve_asks_which_record_stands_at_a_terminal(
+    hall, desk_file, tmp_path, capsys, monkeypatch
+):
+    import io
+
+    path = desk_file("t1", {"R1-T1": 2})
+    fork = tmp_path / "fork.sqlite"
+    fork.write_bytes(path.read_bytes())
+    with TournamentFile.open(path) as tf:
+        record(tf, "R1-T1", 1)
+    with TournamentFile.open(fork) as tf:
+        tf.append(draft("R1-T1", 2, text="终端里选"))
+    sync_file(str(path), hall.desk_urls[0])
+    sync_file(str(fork), hall.desk_urls[0])
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("sys.stdin", Terminal("desk\n"))
+    code, out, err = _run(capsys, "server", "resolve", hall.organizer_url, "R1-T1")
+    assert code == 0, err
+    assert "keep which record? [server/desk]" in out and "desk " in out
+    assert "(desk " + hall.desk_roles[0] + "'s)" in out
+    with TournamentServer.open(hall.organizer_url) as server, TournamentFile.open(fork) as tf:
+        assert server.hashes("R1-T1") == [e.hash for e in tf.events("R1-T1")]
 
 
 def test_the_archived_server_events_cannot_be_removed_by_hand(hall, desk_file):

@@ -101,6 +101,9 @@ def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) ->
     """
     pushed_before = marks.pushed_heads(tf, server.server_id)
     open_conflicts = {c.match_id for c in marks.conflicts(tf, server.server_id)}
+    # A settled fork may have changed the server's record under this desk's marks: those
+    # matches are compared again (settlements are rare; one query per push).
+    open_conflicts |= _settled_matches(server)
     pushed: dict[str, int] = {}
     unchanged: list[str] = []
     found: list[Conflict] = []
@@ -246,7 +249,7 @@ def _first_difference(
     server_hashes = server.hashes(match_id)
     for index in range(common):
         if server_hashes[index] != events[index].hash:
-            settled = _settled_for(server, match_id)
+            settled = _settled_for(server, match_id, index + 1)
             if settled is not None:
                 return Conflict(
                     match_id,
@@ -268,13 +271,23 @@ def _first_difference(
     return None
 
 
-def _settled_for(server: TournamentServer, match_id: str):
-    """The organizer's latest settlement of this match keeping the server's record."""
+def _settled_matches(server: TournamentServer) -> set[str]:
+    try:
+        return {s.match_id for s in server.settlements()}
+    except (psycopg.errors.InsufficientPrivilege, psycopg.errors.UndefinedTable):
+        return set()
+
+
+def _settled_for(server: TournamentServer, match_id: str, fork_seq: int):
+    """The organizer's settlement of this very fork: the server's record is the one kept
+    (the desk's own branch archived, or another branch put in place of the one it had)."""
     if not server.is_desk:
         return None
     try:
-        found = [s for s in server.settlements() if s.match_id == match_id and s.kept == "server"]
-    except psycopg.errors.InsufficientPrivilege:
+        found = [
+            s for s in server.settlements() if s.match_id == match_id and s.fork_seq == fork_seq
+        ]
+    except (psycopg.errors.InsufficientPrivilege, psycopg.errors.UndefinedTable):
         return None
     return found[-1] if found else None
 
