@@ -30,6 +30,11 @@ PHRASES: Mapping[str, tuple[str, str]] = {
         "hall network?); retrying",
         "连不上服务器 {server}（请检查服务器是否在运行、本机是否连在赛场网络上），正在重试",
     ),
+    "server_password": (
+        "the server refused this desk's login: wrong password ({server}); check the address "
+        "on the table's sheet",
+        "服务器拒绝了本桌的登录：密码不对（{server}）；请核对本桌地址单上的地址",
+    ),
     "server_login": (
         "the server refused this desk's login ({server}): check the table's address",
         "服务器拒绝了本桌的登录（{server}）：请核对本桌的地址",
@@ -135,7 +140,9 @@ def trouble(text: str) -> str:
         or "the connection is lost" in low
     ):
         return "server_stopped"
-    if "wrong password" in low or "refused user" in low or "does not let this computer" in low:
+    if "wrong password" in low or "password authentication failed" in low:
+        return "server_password"
+    if "refused user" in low or "does not let this computer" in low:
         return "server_login"
     if (
         "cannot reach" in low
