@@ -46,8 +46,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--follow", action="store_true", help="keep collecting as events land (Ctrl+C stops)"
     )
-    p = sub.add_parser("status", help="what the server holds, and conflicts")
+    p = sub.add_parser("status", help="what the server holds, the tables' desks, conflicts")
     p.add_argument("url")
+    p.add_argument(
+        "--offline-minutes",
+        type=float,
+        default=None,
+        help="a playing table unheard this long is offline (default 3)",
+    )
+    p = sub.add_parser("resolve", help="settle a match's fork: keep the server's or desk's record")
+    p.add_argument("url", help="the organizer's address")
+    p.add_argument("match", help="match id")
+    p.add_argument("--keep", choices=("server", "desk"), help="which record stands (else asked)")
+    p.add_argument("--desk", help="the desk whose fork (table name or role; when several)")
     p = sub.add_parser(
         "keys", help="register the keys a tournament file trusts, so their seals are taken"
     )
@@ -83,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         "assign": _assign,
         "collect": _collect,
         "status": _status,
+        "resolve": _resolve,
         "watch": _watch,
         "keys": _keys,
         "upgrade": _upgrade,
@@ -222,20 +234,104 @@ def _collect_once(
 
 
 def _status(args: argparse.Namespace) -> int:
+    """What the server holds, each table's laptops, open and settled conflicts apart.
+
+    Exit 1 only while a conflict is open.
+    """
     from referee_desk.store.postgres.server import TournamentServer
+    from referee_desk.tournament.table_board import OFFLINE_MINUTES, table_board
 
     with TournamentServer.open(args.url) as server:
         heads = server.heads()
         print(f"{server.shown}: {server.count()} events in {len(heads)} matches")
         for match_id, (seq, head) in sorted(heads.items()):
             print(f"  {match_id}: {seq} events, head {head}")
-        found = server.conflicts()
-        for conflict in found:
+        if server.is_desk:
+            return 0
+        board = table_board(server, args.offline_minutes or OFFLINE_MINUTES)
+    print("tables:")
+    for row in board.rows:
+        state = "OFFLINE" if row.offline else ("playing" if row.playing else "idle")
+        print(f"  {row.table} ({row.desk_role}): {state}" + (
+            f", {len(row.laptops)} laptops on one address" if row.shared else ""
+        ))  # fmt: skip
+        if not row.laptops:
+            print("    never heard")
+        for lap in row.laptops:
+            extra = "".join(
+                [
+                    f", behind the server in {', '.join(lap.behind)}" if lap.behind else "",
+                    f", restored from a backup: {', '.join(lap.restored)}" if lap.restored else "",
+                ]
+            )
             print(
-                f"  CONFLICT {conflict.kind} match {conflict.match_id}, event {conflict.seq}, "
+                f"    desk key {lap.desk_key or '(none)'} ({lap.client}): last heard "
+                f"{lap.last_heard} ({lap.seconds_ago:.0f} s ago), {lap.waiting} events "
+                f"not yet on the server{extra}"
+            )
+    for title, found in (("open", board.open_conflicts), ("settled", board.settled_conflicts)):
+        if found:
+            print(f"{title} conflicts:")
+        for conflict in found:
+            word = "CONFLICT" if title == "open" else "settled"
+            print(
+                f"  {word} {conflict.kind} match {conflict.match_id}, event {conflict.seq}, "
                 f"from {conflict.reported_by} at {conflict.reported_at}: {conflict.detail}"
             )
-    return 1 if found else 0
+    return 1 if board.open_conflicts else 0
+
+
+def _resolve(args: argparse.Namespace) -> int:
+    """Both branches side by side from the fork; keep one, the other archived."""
+    from referee_desk.cli.fork_view import side_by_side
+    from referee_desk.store.postgres.server import TournamentServer
+
+    with TournamentServer.open(args.url) as server:
+        branches = server.fork_branches(args.match)
+        if args.desk:
+            role = server._desk_role(args.desk)
+            branches = [b for b in branches if b.desk_role == role]
+        if not branches:
+            print(f"server resolve: no desk reported a fork of match {args.match}", file=sys.stderr)
+            return 1
+        if len(branches) > 1:
+            names = ", ".join(b.desk_role for b in branches)
+            print(
+                f"server resolve: match {args.match} was forked by several desks ({names}); "
+                "name one with --desk",
+                file=sys.stderr,
+            )
+            return 1
+        branch = branches[0]
+        ours = server.events(args.match, after_seq=branch.fork_seq - 1)
+        print(
+            f"match {args.match}: fork at event {branch.fork_seq}; the server's record "
+            f"({len(ours)} events from there) and desk {branch.desk_role}'s "
+            f"({len(branch.events)} events, reported {branch.reported_at}):"
+        )
+        for line in side_by_side(ours, list(branch.events), f"desk {branch.desk_role}"):
+            print(line)
+        keep = args.keep or _ask_keep()
+        if keep is None:
+            print("server resolve: nothing settled", file=sys.stderr)
+            return 1
+        settled = server.settle_fork(args.match, keep, branch.desk_role)
+    other = "desk " + branch.desk_role if keep == "server" else "server"
+    print(
+        f"settled match {args.match}: the {keep}'s record stands"
+        + (f" (desk {branch.desk_role}'s)" if keep == "desk" else "")
+        + f"; {settled.archived} events of the {other}'s branch from event "
+        f"{settled.fork_seq} archived on the server (settlement {settled.id})"
+    )
+    return 0
+
+
+def _ask_keep() -> str | None:
+    if not sys.stdin.isatty():
+        print("server resolve: say which stands: --keep server or --keep desk", file=sys.stderr)
+        return None
+    answer = input("keep which record? [server/desk] ").strip().lower()
+    return answer if answer in ("server", "desk") else None
 
 
 def _keys(args: argparse.Namespace) -> int:

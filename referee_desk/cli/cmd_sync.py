@@ -26,9 +26,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--follow", action="store_true", help="keep pushing as the file grows (Ctrl+C stops)"
     )
+    parser.add_argument(
+        "--take-server",
+        metavar="MATCH",
+        help="after the organizer kept the server's record of MATCH: take it into the file "
+        "(the old file kept whole beside it)",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=("zh_CN", "en"),
+        help="language of the desk's lines (default: $REFEREE_DESK_LANG, else Chinese)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.take_server:
+        return _take(args)
     if args.open_match:
         status = _open(args)
         if status:
@@ -36,13 +49,17 @@ def run(args: argparse.Namespace) -> int:
     if args.follow:
         return _follow(args)
     from referee_desk.store import StoreError, StoreWriteError
+    from referee_desk.store.postgres.address import redact
     from referee_desk.store.postgres.errors import ServerLoginRefused, ServerUnreachable
     from referee_desk.store.postgres.sync import sync_file
+    from referee_desk.store.postgres.wording import conflict_words, language, trouble_words
 
+    lang = language(args.lang)
     try:
         report = sync_file(args.file, args.url)
     except (ServerUnreachable, ServerLoginRefused) as error:
-        print(f"sync: {error}", file=sys.stderr)
+        # The desk's words, never libpq's text ("consuming input failed: …").
+        print(f"sync: {trouble_words(str(error), lang, redact(args.url))}", file=sys.stderr)
         return 2
     except (StoreError, StoreWriteError) as error:
         print(f"sync: {error}", file=sys.stderr)
@@ -52,13 +69,45 @@ def run(args: argparse.Namespace) -> int:
     if report.seals:
         print(f"  {report.seals} seals sent (checked by the server)")
     for conflict in report.conflicts:
-        print(f"sync: CONFLICT {conflict}", file=sys.stderr)
+        print(f"sync: {conflict_words(conflict, lang)}", file=sys.stderr)
+        print(f"sync: CONFLICT {conflict}", file=sys.stderr)  # the detail, for the organizer
     print(
         f"sync {args.file}: {report.total_pushed} events sent, "
         f"{len(report.unchanged)} matches already on the server, "
         f"{len(report.conflicts)} in conflict"
     )
     return 1 if report.conflicts else 0
+
+
+def _take(args: argparse.Namespace) -> int:
+    from referee_desk.store import StoreError, StoreWriteError
+    from referee_desk.store.postgres.errors import ServerLoginRefused, ServerUnreachable
+    from referee_desk.store.postgres.server import TournamentServer
+    from referee_desk.store.postgres.take_server import take_server_record
+    from referee_desk.store.postgres.wording import language
+
+    try:
+        with TournamentServer.open(args.url) as server:
+            report = take_server_record(args.file, server, args.take_server)
+    except (ServerUnreachable, ServerLoginRefused) as error:
+        print(f"sync: {error}", file=sys.stderr)
+        return 2
+    except (StoreError, StoreWriteError) as error:
+        print(f"sync: {error}", file=sys.stderr)
+        return 1
+    if language(args.lang) == "zh_CN":
+        print(
+            f"比赛 {report.match_id}：已取回服务器上的记录（{report.server_events} 条），"
+            f"本机原来的文件完整保留为 {report.kept_as}；其他比赛的 {report.other_events} "
+            "条记录照旧。"
+        )
+    else:
+        print(
+            f"match {report.match_id}: the server's record taken ({report.server_events} "
+            f"events); this desk's old file is kept whole as {report.kept_as}; the other "
+            f"matches' {report.other_events} events are as they were"
+        )
+    return 0
 
 
 def _open(args: argparse.Namespace) -> int:
@@ -84,19 +133,37 @@ def _open(args: argparse.Namespace) -> int:
 
 
 def _follow(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.address import redact
     from referee_desk.store.postgres.pusher import BackgroundPusher
+    from referee_desk.store.postgres.wording import language
 
+    lang = language(args.lang)
     shown = ""
-    with BackgroundPusher(args.file, args.url, interval=1.0) as pusher:
+    with BackgroundPusher(args.file, args.url, interval=1.0, client="sync --follow") as pusher:
         try:
             while True:
                 time.sleep(0.25)
-                state = pusher.state
-                line = f"{state.status} ({state.waiting} waiting)" + (
-                    f"; {pusher.last_error}" if pusher.last_error else ""
-                )
+                line = follow_line(pusher.state, pusher.last_error, lang, redact(args.url))
                 if line != shown:
-                    print(f"sync: {line}", flush=True)
+                    print(line, flush=True)
                     shown = line
         except KeyboardInterrupt:
             return 0
+
+
+def follow_line(state, last_error: str | None, lang: str, server: str) -> str:
+    """The state in the desk's words: each conflict named (match, event, why), the
+    events waiting, and why the server is not reached (never libpq's raw text)."""
+    from referee_desk.store.postgres.wording import conflict_words, say, trouble_words
+
+    if state.status == "conflict":
+        parts = [conflict_words(c, lang) for c in state.conflicts]
+        if state.waiting:
+            parts.append(say("also_waiting", lang, n=state.waiting))
+    elif state.status == "synced":
+        parts = [say("synced", lang)]
+    else:
+        parts = [say(state.status, lang, n=state.waiting)]
+    if last_error:
+        parts.append(trouble_words(last_error, lang, server))
+    return "sync: " + ("；" if lang == "zh_CN" else "; ").join(parts)

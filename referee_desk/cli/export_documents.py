@@ -140,6 +140,7 @@ def export_match(args: argparse.Namespace) -> int:
         export_match_report_pdf(
             events, args.output, font_path=args.font, tournament_name=name, drawn=drawn,
             seal=seal, options=options, notices=notices, key_fingerprint=fingerprint,
+            settled=_settled_lines(args.file, drawn.record_id if drawn else events[0].match_id),
         )  # fmt: skip
         _print_notices(notices)
         what = drawn.match_id if drawn else events[0].match_id
@@ -148,6 +149,31 @@ def export_match(args: argparse.Namespace) -> int:
         return f"match report of {what} written: {args.output}"
 
     return _guard(work)
+
+
+def _settled_lines(address: str, record_id: str) -> list[str]:
+    """A server's settled forks of the record, each naming the branch archived."""
+    from referee_desk.store.postgres.address import is_server_url
+
+    if not is_server_url(address):
+        return []
+    from referee_desk.store.postgres.server import TournamentServer
+
+    with TournamentServer.open(address) as server:
+        found = [s for s in server.settlements() if s.match_id == record_id]
+    lines = []
+    for s in found:
+        if s.kept == "server":
+            kept = "保留服务器记录 the server's record stands"
+            lost = f"{s.desk_role} 的分支 desk {s.desk_role}'s branch"
+        else:
+            kept = f"保留 {s.desk_role} 的记录 desk {s.desk_role}'s record stands"
+            lost = "服务器原记录 the server's former branch"
+        lines.append(
+            f"分叉已裁定 Fork settled #{s.id} ({s.settled_at}, {s.settled_by}): {kept}; "
+            f"存档 archived on the server: {lost}, {s.archived} 条 events from #{s.fork_seq}"
+        )
+    return lines
 
 
 def _match_events(path: str, match_id: str | None):

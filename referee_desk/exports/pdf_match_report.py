@@ -70,8 +70,12 @@ def export_match_report_pdf(
     options: PrintOptions | None = None,
     notices: list[str] | None = None,
     key_fingerprint: str = "",
+    settled: Sequence[str] = (),
 ) -> Path:
     """Write the report of one record; ``drawn`` names the drawn match it counts for.
+
+    ``settled`` (a server's record): one line per fork the organizer settled, naming the
+    branch kept and the one archived on the server (``server resolve``).
 
     ``seal`` is the record's seal (``seal_status``); without it a bare ``seal_hash``
     (older callers) is printed as sealed, and neither prints "未封存 not sealed" in red.
@@ -101,6 +105,7 @@ def export_match_report_pdf(
     if seal is None and seal_hash:
         seal = SealStatus(seal_hash, None, "", "", "", None)
     story += _seal_lines(seal, events, s, options)
+    story += [p(line, s.body, bold=True) for line in settled]
     if key_fingerprint:
         story.append(p(f"本文件签名密钥指纹 the file's signing key fingerprint: {key_fingerprint}",
                        s.small))  # fmt: skip

@@ -17,6 +17,8 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from referee_desk.store.postgres.address import redact
 from referee_desk.store.postgres.sync import SyncState, sync_state
+from referee_desk.store.postgres.wording import conflict_words, trouble_words
+from referee_desk.ui.texts import wording_language
 
 if TYPE_CHECKING:
     from referee_desk.store.postgres.pusher import BackgroundPusher
@@ -53,16 +55,14 @@ def state_tooltip(state: SyncState, url: str, last_error: str | None = None) -> 
                 "%1", state.last_push_at
             )
         )
-    for conflict in state.conflicts:
-        lines.append(
-            QCoreApplication.translate("SyncStatus", "Conflict in match %1 at event %2: %3")
-            .replace("%1", conflict.match_id)
-            .replace("%2", str(conflict.seq))
-            .replace("%3", conflict.reason)
-        )
+    lang = wording_language()
+    # The desk's words (server phrasebook), never libpq's raw text; each conflict named.
+    lines += [conflict_words(conflict, lang) for conflict in state.conflicts]
     if last_error:
         lines.append(
-            QCoreApplication.translate("SyncStatus", "Not reached: %1").replace("%1", last_error)
+            QCoreApplication.translate("SyncStatus", "Not reached: %1").replace(
+                "%1", trouble_words(last_error, lang, redact(url))
+            )
         )
     return "\n".join(lines)
 

@@ -41,7 +41,7 @@ def test_init_prints_an_address_per_table_that_logs_in(pg_database, capsys) -> N
         assert desk.is_desk and desk.role == f"{db}_t02"
     with TournamentServer.open(urls["organizer"]) as organizer:
         assert [d.table_label for d in organizer.desks()] == ["1号桌", "2号桌"]
-        assert organizer.meta()["schema_version"] == "3"
+        assert organizer.meta()["schema_version"] == "4"
     assert _roles(pg_database, db) == [f"{db}_desks", f"{db}_organizer", f"{db}_t01", f"{db}_t02"]
 
 
@@ -79,8 +79,10 @@ def test_bad_addresses_get_one_line(capsys, address, code, says) -> None:
 
 def test_wrong_password_gets_one_line_and_no_password_echoed(pg_database, capsys) -> None:
     url = re.sub(r":[^:@/]+@", ":wrong-secret@", pg_database)
-    code, _, err = _run(capsys, "sync", "nofile.sqlite", url)
+    code, _, err = _run(capsys, "sync", "nofile.sqlite", url, "--lang", "en")
     assert code == 2 and "wrong password" in err and "wrong-secret" not in err
+    code, _, err = _run(capsys, "sync", "nofile.sqlite", url)  # the desk's language
+    assert code == 2 and "密码不对" in err and "wrong-secret" not in err
     assert len(err.strip().splitlines()) == 1
 
 
@@ -143,7 +145,7 @@ def test_a_new_password_replaces_a_lost_one(hall, capsys) -> None:
     (fresh,) = re.findall(r"postgresql://\S+", out)
     with TournamentServer.open(fresh) as desk:
         assert desk.role == hall.desk_roles[1]
-    code, _, err = _run(capsys, "sync", "x.sqlite", hall.desk_urls[1])
+    code, _, err = _run(capsys, "sync", "x.sqlite", hall.desk_urls[1], "--lang", "en")
     assert code == 2 and "wrong password" in err
     code, _, err = _run(capsys, "server", "password", hall.admin_url, "9号桌")
     assert code == 1 and "no desk '9号桌'" in err

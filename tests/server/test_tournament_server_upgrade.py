@@ -26,6 +26,7 @@ def version_2(pg_database, desk_file, monkeypatch):
     with monkeypatch.context() as old:
         old.setattr(schema, "SERVER_SCHEMA_VERSION", 2)
         old.setattr(init_module, "_apply_v3", lambda *args: None)
+        old.setattr(init_module, "_apply_v4", lambda *args: None)
         report = init_server(pg_database, ["1号桌", "2号桌"])
         path = desk_file("t1", {"R1-T1": 7})
         with (
@@ -51,7 +52,7 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def _events_kept(organizer_url: str, path) -> None:
     with TournamentFile.open(path) as tf, TournamentServer.open(organizer_url) as server:
-        assert server.meta()["schema_version"] == "3"
+        assert server.meta()["schema_version"] == "4"
         assert [e.hash for e in server.events("R1-T1")] == [e.hash for e in tf.events("R1-T1")]
 
 
@@ -70,7 +71,7 @@ def test_tournament_commands_on_a_version_2_server_say_to_upgrade_it(
         code, out, err = _run(capsys, *argv)
         assert code != 0, argv
         assert len(err.strip().splitlines()) == 1, err
-        assert "older Referee Desk (server schema version 2; this one needs 3)" in err, err
+        assert "older Referee Desk (server schema version 2; this one needs 4)" in err, err
         assert "referee-desk server upgrade URL" in err, err
         assert secret not in out + err
     assert not (tmp_path / "r.pdf").exists()
@@ -83,7 +84,7 @@ def test_tournament_commands_on_a_version_2_server_say_to_upgrade_it(
 def test_server_upgrade_brings_version_2_to_3_with_its_events(version_2, capsys) -> None:
     admin_url, organizer_url, path = version_2
     code, out, _ = _run(capsys, "server", "upgrade", admin_url)
-    assert code == 0 and "server schema upgraded from version 2 to 3" in out
+    assert code == 0 and "server schema upgraded from version 2 to 4" in out
     _events_kept(organizer_url, path)
     code, out, err = _run(capsys, "tournament", "create", organizer_url, "--name", "桂林杯")
     assert code == 0, err
@@ -92,7 +93,7 @@ def test_server_upgrade_brings_version_2_to_3_with_its_events(version_2, capsys)
     assert code == 0, err
     assert "not in the draw (imported, not used): R1-T1" in out
     code, out, _ = _run(capsys, "server", "upgrade", admin_url)
-    assert code == 0 and "already at version 3" in out
+    assert code == 0 and "already at version 4" in out
 
 
 def test_server_init_on_a_version_2_database_migrates_it(version_2, capsys) -> None:
@@ -122,6 +123,7 @@ def test_two_upgrades_at_once_upgrade_once_and_both_say_so(
     with monkeypatch.context() as old:
         old.setattr(schema, "SERVER_SCHEMA_VERSION", 2)
         old.setattr(init_module, "_apply_v3", lambda *args: None)
+        old.setattr(init_module, "_apply_v4", lambda *args: None)
         for admin in admins:
             init_server(admin, ["1号桌"])
     first, second = race(
@@ -131,8 +133,38 @@ def test_two_upgrades_at_once_upgrade_once_and_both_say_so(
     for admin, a, b in zip(admins, first, second, strict=True):
         assert (a[0], b[0]) == (0, 0), (a, b)
         for _, out, _ in (a, b):
-            assert "upgraded from version 2 to 3" in out or "already at version 3" in out
+            assert "upgraded from version 2 to 4" in out or "already at version 4" in out
         with psycopg.connect(admin) as conn:
             assert conn.execute(
                 "SELECT value FROM referee_desk.meta WHERE key = 'schema_version'"
-            ).fetchone() == ("3",)
+            ).fetchone() == ("4",)
+
+
+def test_server_upgrade_brings_version_3_to_4_the_table_board(
+    pg_database, desk_file, monkeypatch, capsys
+) -> None:
+    """A version 3 server (the previous release) gets heartbeats and settlements, events kept."""
+    from referee_desk.store.postgres.pusher import BackgroundPusher
+    from referee_desk.tournament.table_board import table_board
+
+    with monkeypatch.context() as old:
+        old.setattr(schema, "SERVER_SCHEMA_VERSION", 3)
+        old.setattr(init_module, "_apply_v4", lambda *args: None)
+        report = init_server(pg_database, ["1号桌"])
+        path = desk_file("t1", {"R1-T1": 5})
+        with (
+            TournamentFile.open(path) as tf,
+            TournamentServer.open(report.desks[0].url(pg_database)) as desk,
+        ):
+            assert push(tf, desk).total_pushed == 5
+    with psycopg.connect(pg_database) as admin:
+        assert admin.execute("SELECT to_regclass('referee_desk.heartbeats')").fetchone() == (None,)
+    code, out, _ = _run(capsys, "server", "upgrade", pg_database)
+    assert code == 0 and "server schema upgraded from version 3 to 4" in out
+    with BackgroundPusher(path, report.desks[0].url(pg_database), interval=0.2) as pusher:
+        assert pusher.wait_until(lambda s: pusher.heartbeats > 0, timeout=30)
+    with TournamentServer.open(report.organizer.url(pg_database)) as server:
+        assert server.meta()["schema_version"] == "4"
+        assert len(server.events("R1-T1")) == 5
+        (row,) = table_board(server).rows
+        assert row.table == "1号桌" and len(row.laptops) == 1

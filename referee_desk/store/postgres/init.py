@@ -134,8 +134,8 @@ def upgrade_server(url: str) -> int:
 
 
 def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) -> None:
-    """Apply the migrations after ``version`` in one transaction (1 → 2 → 3)."""
-    if version not in (1, 2):
+    """Apply the migrations after ``version`` in one transaction (1 → 2 → 3 → 4)."""
+    if version not in (1, 2, 3):
         check_schema(conn, shown)  # raises: no migration from there
     organizer = _meta(conn, "organizer_role")
     desks = _meta(conn, "desks_role")
@@ -148,7 +148,9 @@ def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) 
                 return
             if version < 2:
                 _apply_v2(conn, database, organizer, desks)
-            _apply_v3(conn, organizer)
+            if version < 3:
+                _apply_v3(conn, organizer)
+            _apply_v4(conn, organizer, desks)
             conn.execute(
                 "UPDATE referee_desk.meta SET value = %s WHERE key = 'schema_version'",
                 (str(schema.SERVER_SCHEMA_VERSION),),
@@ -187,6 +189,17 @@ def _apply_v3(conn: psycopg.Connection, organizer: str) -> None:
     """The organizer's own schema, for the tournament layer's tables."""
     conn.execute(
         schema_sql.ddl(schema_sql.SCHEMA_V3, organizer=sql.Identifier(organizer).as_string(conn))
+    )
+
+
+def _apply_v4(conn: psycopg.Connection, organizer: str, desks: str) -> None:
+    """The table board: heartbeats, settlements of forks, archived branches."""
+    conn.execute(
+        schema_sql.ddl(
+            schema_sql.SCHEMA_V4,
+            organizer=sql.Identifier(organizer).as_string(conn),
+            desks=sql.Identifier(desks).as_string(conn),
+        )
     )
 
 
@@ -316,6 +329,7 @@ def _create(
     )
     _apply_v2(conn, database, roles.organizer, roles.desks)
     _apply_v3(conn, roles.organizer)
+    _apply_v4(conn, roles.organizer, roles.desks)
     conn.cursor().executemany(
         "INSERT INTO referee_desk.meta (key, value) VALUES (%s, %s)",
         [

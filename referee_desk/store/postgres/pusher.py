@@ -21,6 +21,7 @@ import psycopg
 
 from referee_desk.store import TournamentFile
 from referee_desk.store.postgres.errors import ServerError, ServerUnreachable
+from referee_desk.store.postgres.heartbeat import send_heartbeat
 from referee_desk.store.postgres.server import TournamentServer
 from referee_desk.store.postgres.sync import PushReport, SyncState, push, sync_state
 
@@ -53,12 +54,15 @@ class BackgroundPusher:
         interval: float = 2.0,
         backoff: Backoff | None = None,
         on_state: Callable[[SyncState], None] | None = None,
+        client: str = "desk",
     ) -> None:
         self.path = Path(path)
         self.url = url
         self.interval = interval
         self.backoff = backoff or Backoff()
         self.on_state = on_state
+        self.client = client  # named in the heartbeat (the desk, or sync --follow)
+        self.heartbeats = 0
         self.last_error: str | None = None
         self.last_report: PushReport | None = None
         self.pushes = 0
@@ -127,6 +131,8 @@ class BackgroundPusher:
                         server = TournamentServer.open(self.url)
                     self.last_report = push(tf, server)
                     self.pushes += 1
+                    if send_heartbeat(tf, server, self.last_report, self.client):
+                        self.heartbeats += 1
                     self.last_error = None
                     self.backoff.reset()
                     wait = self.interval

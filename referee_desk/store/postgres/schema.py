@@ -23,6 +23,9 @@ The server guards itself, whoever connects:
   beside its events; the organizer owns it (creates and migrates them through
   ``ServerTables.ensure_extension``), desk roles have no access to it at all.
 
+- (version 4) the table board: desks' heartbeats (by desk key), the organizer's
+  settlements of forks and the branches they archived.
+
 Role names come from the database name: ``<db>_organizer``, ``<db>_desks`` (the group
 every desk role is in) and ``<db>_t01`` … for the tables.
 """
@@ -37,7 +40,7 @@ import psycopg
 #: The PostgreSQL schema holding every Referee Desk table.
 SCHEMA = "referee_desk"
 #: Version of the server schema this code writes and needs.
-SERVER_SCHEMA_VERSION = 3
+SERVER_SCHEMA_VERSION = 4
 #: (version 3) The schema the organizer owns, for the tournament layer's own tables.
 ORGANIZER_SCHEMA = "referee_desk_organizer"
 #: ``meta.format`` of every Referee Desk server database.

@@ -48,6 +48,49 @@ class ServerConflict:
     reported_at: str
 
 
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """A desk's latest report: which laptop (its key), what it holds back, when heard."""
+
+    desk_role: str
+    desk_key: str
+    waiting: int
+    behind: tuple[str, ...]
+    restored: tuple[str, ...]
+    client: str
+    first_heard: str
+    last_heard: str
+    seconds_ago: float
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The organizer's decision on a match's fork; the other branch is archived."""
+
+    id: int
+    match_id: str
+    kept: str  # "server" | "desk"
+    fork_seq: int
+    desk_role: str
+    archived: int
+    settled_by: str
+    settled_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class ForkBranch:
+    """A desk's events from the fork on, as it reported them."""
+
+    match_id: str
+    fork_seq: int
+    desk_role: str
+    events: tuple[Event, ...]
+    reported_at: str
+
+
+_TIME = "to_char({} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+
+
 def event_from_stored(canonical: str, hash_: str) -> Event:
     """The event whose canonical JSON is ``canonical`` (as the desk hashed it)."""
     data = json.loads(canonical)
@@ -176,6 +219,102 @@ class TournamentServer:
             "FROM referee_desk.conflicts ORDER BY id"
         ).fetchall()
         return [ServerConflict(*r) for r in rows]
+
+    # -------------------------------------------------------------- the board
+
+    def heartbeat(
+        self, desk_key: str, waiting: int, behind: list[str], restored: list[str], client: str
+    ) -> None:
+        """Desk: say this laptop (its key) is alive and what it still holds back."""
+        self.connection.execute(
+            "SELECT referee_desk.heartbeat(%s, %s, %s, %s, %s)",
+            (desk_key, waiting, behind, restored, client),
+        )
+
+    def heartbeats(self) -> list[Heartbeat]:
+        """Organizer: every desk laptop heard, per table role and desk key."""
+        rows = self.connection.execute(
+            "SELECT desk_role, desk_key, waiting, behind, restored, client, "
+            f"{_TIME.format('first_heard')}, {_TIME.format('last_heard')}, "
+            "extract(epoch FROM clock_timestamp() - last_heard)::float8 "
+            "FROM referee_desk.heartbeats ORDER BY desk_role, last_heard DESC"
+        ).fetchall()
+        return [
+            Heartbeat(r[0], r[1], r[2], tuple(r[3]), tuple(r[4]), r[5], r[6], r[7], r[8])
+            for r in rows
+        ]
+
+    def report_branch(self, match_id: str, fork_seq: int, events: list[Event]) -> None:
+        """Desk: send its events from the fork on, for the organizer to compare."""
+        self.connection.execute(
+            "SELECT referee_desk.report_branch(%s, %s, %s, %s)",
+            (
+                match_id,
+                fork_seq,
+                [e.hash for e in events],
+                [e.canonical_json().decode("utf-8") for e in events],
+            ),
+        )
+
+    def fork_branches(self, match_id: str) -> list[ForkBranch]:
+        """Organizer: each desk's latest branch of a forked match."""
+        rows = self.connection.execute(
+            "SELECT match_id, fork_seq, desk_role, hashes, texts, "
+            f"{_TIME.format('reported_at')} FROM referee_desk.fork_branches "
+            "WHERE match_id = %s ORDER BY id",
+            (match_id,),
+        ).fetchall()
+        return [
+            ForkBranch(m, seq, role, tuple(map(event_from_stored, ts, hs)), at)
+            for m, seq, role, hs, ts, at in rows
+        ]
+
+    def settlements(self) -> list[Settlement]:
+        """Every fork the organizer settled (a desk sees those of its matches' ids)."""
+        rows = self.connection.execute(
+            "SELECT id, match_id, kept, fork_seq, desk_role, archived, settled_by, "
+            f"{_TIME.format('settled_at')} FROM referee_desk.settlements ORDER BY id"
+        ).fetchall()
+        return [Settlement(*r) for r in rows]
+
+    def settle_fork(self, match_id: str, kept: str, desk: str) -> Settlement:
+        """Organizer: keep the server's record or desk's branch; the other is archived."""
+        role = self._desk_role(desk)
+        try:
+            settled = self._one(
+                "SELECT referee_desk.settle_fork(%s, %s, %s)", (match_id, kept, role)
+            )
+        except psycopg.errors.InsufficientPrivilege as error:
+            raise ServerRefused(
+                f"{self.shown}: only the organizer settles forks ({error})"
+            ) from None
+        except (psycopg.errors.RaiseException, psycopg.errors.IntegrityError) as error:
+            raise ServerRefused(f"{self.shown}: {' '.join(str(error).split())}") from None
+        return next(s for s in self.settlements() if s.id == settled)
+
+    def ended_matches(self) -> set[str]:
+        """Matches whose record holds their ``match_ended`` (this role may see)."""
+        rows = self.connection.execute(
+            "SELECT DISTINCT match_id FROM referee_desk.events WHERE type = 'match_ended'"
+        ).fetchall()
+        return {r[0] for r in rows}
+
+    def seal_times(self) -> dict[str, str]:
+        """When the server last took a lock of each match (UTC, as conflicts' times)."""
+        rows = self.connection.execute(
+            f"SELECT match_id, {_TIME.format('max(received_at)')} FROM referee_desk.seals "
+            "GROUP BY match_id"
+        ).fetchall()
+        return dict(rows)
+
+    def archived_events(self, settlement_id: int) -> list[Event]:
+        """The branch a settlement did not keep, event by event."""
+        rows = self.connection.execute(
+            "SELECT hash, canonical FROM referee_desk.archived_events "
+            "WHERE settlement_id = %s ORDER BY seq",
+            (settlement_id,),
+        ).fetchall()
+        return [event_from_stored(t, h) for h, t in rows]
 
     # ------------------------------------------------------------- assignments
 

@@ -101,6 +101,9 @@ def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) ->
     """
     pushed_before = marks.pushed_heads(tf, server.server_id)
     open_conflicts = {c.match_id for c in marks.conflicts(tf, server.server_id)}
+    # A settled fork may have changed the server's record under this desk's marks: those
+    # matches are compared again (settlements are rare; one query per push).
+    open_conflicts |= _settled_matches(server)
     pushed: dict[str, int] = {}
     unchanged: list[str] = []
     found: list[Conflict] = []
@@ -246,6 +249,17 @@ def _first_difference(
     server_hashes = server.hashes(match_id)
     for index in range(common):
         if server_hashes[index] != events[index].hash:
+            settled = _settled_for(server, match_id, index + 1)
+            if settled is not None:
+                return Conflict(
+                    match_id,
+                    index + 1,
+                    "fork",
+                    f"settled: the organizer kept the server's record of match {match_id} "
+                    f"(this desk's branch from event {settled.fork_seq} is archived on the "
+                    "server); take the server's record: referee-desk sync FILE URL "
+                    f"--take-server {match_id}",
+                )
             return Conflict(
                 match_id,
                 index + 1,
@@ -255,6 +269,27 @@ def _first_difference(
                 "refused, never merged: the organizer decides which record stands",
             )
     return None
+
+
+def _settled_matches(server: TournamentServer) -> set[str]:
+    try:
+        return {s.match_id for s in server.settlements()}
+    except (psycopg.errors.InsufficientPrivilege, psycopg.errors.UndefinedTable):
+        return set()
+
+
+def _settled_for(server: TournamentServer, match_id: str, fork_seq: int):
+    """The organizer's settlement of this very fork: the server's record is the one kept
+    (the desk's own branch archived, or another branch put in place of the one it had)."""
+    if not server.is_desk:
+        return None
+    try:
+        found = [
+            s for s in server.settlements() if s.match_id == match_id and s.fork_seq == fork_seq
+        ]
+    except (psycopg.errors.InsufficientPrivilege, psycopg.errors.UndefinedTable):
+        return None
+    return found[-1] if found else None
 
 
 def _send(server: TournamentServer, events: list[Event], batch: int) -> int:
@@ -287,6 +322,10 @@ def _report(server: TournamentServer, tf: TournamentFile, conflict: Conflict) ->
             event.canonical_json().decode("utf-8") if event else "",
             conflict.reason,
         )
+    if conflict.kind == "fork" and server.is_desk:
+        # Its branch, so the organizer compares both (server resolve); a huge one is cut.
+        with contextlib.suppress(psycopg.errors.IntegrityError, psycopg.errors.RaiseException):
+            server.report_branch(conflict.match_id, conflict.seq, events[conflict.seq - 1 :][:2000])
 
 
 def open_from_server(

@@ -18,9 +18,12 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject,
 from PySide6.QtWidgets import QLabel, QWidget
 
 from referee_desk.store.postgres.address import redact
+from referee_desk.store.postgres.wording import trouble_words
 from referee_desk.ui.background import BackgroundCall
 from referee_desk.ui.organizer.live import LiveRefresh
+from referee_desk.ui.organizer.table_board_view import TableBoardSection
 from referee_desk.ui.refusals import refusal_message
+from referee_desk.ui.texts import wording_language
 
 if TYPE_CHECKING:
     from referee_desk.tournament.repository import Tournament
@@ -91,7 +94,11 @@ class LiveStatusLabel(QLabel):
             text = QCoreApplication.translate(
                 "OrganizerView", "Not live: server not reached, retrying"
             )
-            tip = live.last_error or shown
+            tip = (
+                trouble_words(live.last_error, wording_language(), shown)
+                if live.last_error
+                else shown
+            )
             colour = "#b71c1c"
         self.setText(text)
         self.setToolTip(tip)
@@ -123,6 +130,8 @@ class OrganizerOnServer(QObject):
         self._poll = QTimer(self)  # the listener's state, for the status line
         self._poll.setInterval(1000)
         self._poll.timeout.connect(self.label.paint)
+        # The table board: a section of the view while it shows the server's tournament.
+        self.board = TableBoardSection(self.view)
         self.view.server_reload.connect(self.reload)
         self.view.server_left.connect(self.close)
 
@@ -184,6 +193,8 @@ class OrganizerOnServer(QObject):
         self.no_tournament = False
         self.failed_reads = 0
         self.view.attach_server(result)
+        self.board.show_in(self.view.ui.sections)
+        self.board.attach(result.file.server)
         self.w.statusBar().showMessage(
             QCoreApplication.translate("OrganizerView", "Tournament on the server: %1").replace(
                 "%1", result.path
@@ -239,6 +250,7 @@ class OrganizerOnServer(QObject):
             t.invalidate()
             t.file.refresh()  # seals taken since
             self.view.refresh()
+            self.board.refresh()
         except Exception as error:  # a lost server must not take the window down
             self.failed_reads += 1
             if not isinstance(error, ValueError) and self._connection_lost(t):
@@ -273,6 +285,7 @@ class OrganizerOnServer(QObject):
             self.live.stop()
             self.live = None
         t, self.t = self.t, None
+        self.board.leave(self.view.ui.sections)
         self.view.leave_server()
         if t is not None:
             _close_quietly(t)
