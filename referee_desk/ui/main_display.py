@@ -225,9 +225,16 @@ class MatchDisplay:
             return
         state = session.state
         read_at = session.now()
-        ended = state.end is not None and state.end.recorded
-        if ended and state.last_recorded_at:
-            read_at = datetime.fromisoformat(state.last_recorded_at.replace("Z", "+00:00"))
+        # Decided (announced or not yet confirmed): the clock stands at the deciding event,
+        # so nothing on screen moves after the end, whatever is recorded later (notes).
+        ended = state.end is not None
+        if ended:
+            at = next(
+                (e.recorded_at for e in session.events if e.seq == state.end.seq),
+                state.last_recorded_at,
+            )
+            if at:
+                read_at = datetime.fromisoformat(at.replace("Z", "+00:00"))
         self.anchor = anchor_from(state.clock, read_at, self.monotonic)
         if ended:
             self.anchor = replace(self.anchor, running=False)
@@ -431,11 +438,7 @@ class MatchDisplay:
                 # 12.8: no time limit, so no countdown and no time-out to watch for.
                 ui.clockLabel.setText(no_limit_text())
                 ui.clockLabel.setStyleSheet(self.look.clock("normal", paused))
-            ended = (
-                self.w.session is not None
-                and self.w.session.state.end is not None
-                and (self.w.session.state.end.recorded)
-            )
+            ended = self.w.session is not None and self.w.session.state.end is not None
             ui.pausedLabel.setVisible(paused or not self.anchor.started)
             if ended:
                 ui.pausedLabel.setText(QCoreApplication.translate("MainWindow", "MATCH OVER"))
