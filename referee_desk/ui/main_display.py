@@ -228,7 +228,7 @@ class MatchDisplay:
         # Decided (announced or not yet confirmed): the clock stands at the deciding event,
         # so nothing on screen moves after the end, whatever is recorded later (notes).
         ended = state.end is not None
-        if ended:
+        if state.end is not None and state.end.reason != "time_out":
             at = next(
                 (e.recorded_at for e in session.events if e.seq == state.end.seq),
                 state.last_recorded_at,
@@ -238,6 +238,8 @@ class MatchDisplay:
         self.anchor = anchor_from(state.clock, read_at, self.monotonic)
         if ended:
             self.anchor = replace(self.anchor, running=False)
+        if ended and state.end.reason == "time_out":  # it ended as the time ran out
+            self.anchor = replace(self.anchor, elapsed_ms=self.anchor.limit_ms)
 
     # -- painting -------------------------------------------------------------------------
 

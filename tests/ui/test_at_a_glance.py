@@ -92,3 +92,164 @@ def test_the_newest_row_is_always_wholly_visible(
     assert bar.value() == 0 and not _newest_row_wholly_visible(desk)
     desk.session.submit("note", {"text": "新的记录"})
     qtbot.waitUntil(lambda: _newest_row_wholly_visible(desk), timeout=2000)
+
+
+def _column_runs(image: Any) -> list[tuple[int, int, int, int]]:
+    """Runs of inked columns (glyphs, left to right) with their ink's top and bottom row."""
+    background = image.pixel(1, 1)
+    runs: list[tuple[int, int, int, int]] = []
+    start = None
+    top, bottom = image.height(), -1
+    for x in range(image.width() + 1):
+        ys = (
+            [y for y in range(image.height()) if image.pixel(x, y) != background]
+            if x < image.width()
+            else []
+        )
+        if ys:
+            if start is None:
+                start, top, bottom = x, ys[0], ys[-1]
+            top, bottom = min(top, ys[0]), max(bottom, ys[-1])
+        elif start is not None:
+            runs.append((start, x - 1, top, bottom))
+            start = None
+    return runs
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1600, 1000)])
+def test_the_four_suits_and_no_trump_draw_at_one_size(
+    window: Any, qtbot: Any, languages: Any, fake_time: Any, size: tuple[int, int]
+) -> None:
+    """Item 2: "主 ♥ · 打 3" draws its ♥ as tall as ♠ (the red span was measured as
+    HTML by the fitter, which then shrank the whole line)."""
+    from referee_desk.ui.record import start_match
+    from referee_desk.ui.session import MatchSession
+    from tests.ui.conftest import MATCH_PAYLOAD, REFEREE, bid, close_bidding
+
+    languages.apply("zh_CN")
+    window.resize(*size)
+    heights: dict[str, int] = {}
+    line: dict[str, int] = {}
+    for trump in ("S", "H", "D", "C", "NT"):
+        record = start_match(window.tf, dict(MATCH_PAYLOAD), REFEREE, now=fake_time.now())
+        window.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
+        start_clock(window)
+        if trump == "NT":  # a later hand where nobody bids
+            play_opening_hand(window, qtbot)
+            summary_hand(window, 100)
+            play_later_hand_nt(window)
+        else:
+            close_bidding(bid(window, qtbot, "N", f"LJ {trump}3"), "N", trump)
+        assert window.active_dialog is None, (trump, window.active_dialog.ui.errorLabel.text())
+        qtbot.wait(20)
+        label = window.ui.trumpLabel
+        runs = _column_runs(label.grab().toImage())
+        assert len(runs) >= 4, (trump, label.text())
+        _left, _right, top, bottom = runs[1]  # 主, then the suit (or 无 of 无主)
+        heights[trump] = bottom - top + 1
+        line[trump] = runs[0][3] - runs[0][2] + 1  # 主: the whole line's size
+    suits = [heights[s] for s in "SHDC"]
+    assert min(suits) >= 0.9 * max(suits), heights
+    assert min(line.values()) >= 0.9 * max(line.values()), line  # NT's line as large
+
+
+def test_w_h7_enter_records_the_bid_from_the_moment_the_dialog_opens(desk: Any, qtbot: Any) -> None:
+    """Item 3: B, then the one-field form `W LJ H3` Enter records West's bid (before, the
+    seat box had the focus: Space opened its drop-down and Enter was eaten)."""
+    from tests.ui.conftest import Keyboard
+
+    start_clock(desk)
+    keys = Keyboard(qtbot, desk)
+    keys.key(Qt.Key.Key_B)
+    dialog = desk.active_dialog
+    keys.type("W LJ H3")
+    keys.key(Qt.Key.Key_Return)
+    bids = [e.payload for e in desk.session.events if e.type == "bid"]
+    assert bids == [{"seat": "W", "kind": "dark", "cards": ["LJ", "H3"]}]
+    assert keys.count == 1 + 7 + 1
+    # a refusal is of the last try: typing the next bid clears it
+    keys.type("S H9")
+    keys.key(Qt.Key.Key_Return)
+    assert dialog.ui.errorLabel.text()
+    keys.key(Qt.Key.Key_Backspace)
+    assert not dialog.ui.errorLabel.text()
+    # the seat box, if the referee goes there, hands Space and Enter on to the cards
+    dialog.ui.cardsEdit.clear()
+    dialog.ui.seatCombo.setFocus()
+    keys.type("S ")
+    assert QApplication.focusWidget() is dialog.ui.cardsEdit
+    assert not dialog.ui.seatCombo.view().isVisible()
+    keys.type("LJ H3 H3")
+    keys.key(Qt.Key.Key_Return)
+    bids = [e.payload for e in desk.session.events if e.type == "bid"]
+    assert bids[-1] == {"seat": "S", "kind": "counter", "cards": ["LJ", "H3", "H3"]}
+    # the bids so far are named as the log names them
+    assert "西" in dialog.ui.standingLabel.text() or "West" in dialog.ui.standingLabel.text()
+    dialog.reject()
+    QApplication.processEvents()
+
+
+def test_seat_letter_tab_cards_still_records_the_seat(desk: Any, qtbot: Any) -> None:
+    """DESK.md's other form: seat letter, Tab, cards, Enter (the letter is typed into the
+    cards box, which now has the focus; Tab hands it to the seat box)."""
+    from tests.ui.conftest import Keyboard
+
+    start_clock(desk)
+    keys = Keyboard(qtbot, desk)
+    keys.key(Qt.Key.Key_B)
+    dialog = desk.active_dialog
+    keys.type("E")
+    keys.key(Qt.Key.Key_Tab)
+    keys.type("LJ H3")
+    keys.key(Qt.Key.Key_Return)
+    bids = [e.payload for e in desk.session.events if e.type == "bid"]
+    assert bids == [{"seat": "E", "kind": "dark", "cards": ["LJ", "H3"]}]
+    dialog.reject()
+    QApplication.processEvents()
+
+
+def test_qt_file_dialog_speaks_chinese(desk: Any, languages: Any) -> None:
+    """Item 10: Qt's own file dialog in the Chinese UI ("Look in:", "Files of type:")."""
+    from PySide6.QtWidgets import QFileDialog, QLabel
+
+    languages.apply("zh_CN")
+    dialog = QFileDialog(desk)
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+    dialog.show()
+    QApplication.processEvents()
+    texts = [label.text() for label in dialog.findChildren(QLabel) if label.text()]
+    dialog.close()
+    assert "查找范围(&L)：" in texts and "文件类型(&T)：" in texts, texts
+    assert not [t for t in texts if t.isascii()], texts
+
+
+def test_preset_bid_hint_and_history_match_the_log(
+    window: Any, qtbot: Any, fake_time: Any, languages: Any
+) -> None:
+    """Presets (12.3): no "LJ" in the bid hint where bids are level cards, and the bid
+    history names a bid as the log does (亮主, not 暗叫)."""
+    from tests.ui.conftest import Keyboard
+    from tests.ui.test_presets import open_preset_match
+
+    languages.apply("zh_CN")
+    open_preset_match(window, fake_time, "qq-four-deck")
+    start_clock(window)
+    keys = Keyboard(qtbot, window)
+    keys.key(Qt.Key.Key_B)
+    dialog = window.active_dialog
+    assert "LJ" not in dialog.ui.cardsEdit.placeholderText()
+    assert "H2 H2" in dialog.ui.cardsEdit.placeholderText()
+    keys.type("N H2")
+    keys.key(Qt.Key.Key_Return)
+    assert [e.type for e in window.session.events][-1] == "bid"
+    assert "亮主" in dialog.ui.standingLabel.text()
+    assert "暗叫" not in dialog.ui.standingLabel.text()
+    dialog.reject()
+    QApplication.processEvents()
+    column = window.model.index(len(window.session.events) - 1, 0).model()
+    logged = [
+        str(column.index(row, c).data())
+        for row in range(column.rowCount())
+        for c in range(column.columnCount())
+    ]
+    assert any("亮主" in cell for cell in logged)
