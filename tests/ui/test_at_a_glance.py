@@ -253,3 +253,62 @@ def test_preset_bid_hint_and_history_match_the_log(
         for c in range(column.columnCount())
     ]
     assert any("亮主" in cell for cell in logged)
+
+
+def test_one_key_names_the_last_tricks_winner(desk: Any, qtbot: Any) -> None:
+    """Item 4: a seat's letter names the last trick's side with one key, typed in any field
+    of the summary form (before: Tab, Space, Up, Enter; letters did nothing)."""
+    from tests.ui.conftest import Keyboard
+
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)  # N–S declare
+    keys = Keyboard(qtbot, desk)
+    keys.key(Qt.Key.Key_R)
+    dialog = desk.active_dialog
+    for letter, side in (("s", "NS"), ("e", "EW"), ("n", "NS")):  # any field, one key
+        keys.type(letter)
+        assert dialog.ui.winnerCombo.currentData() == side
+    dialog.reject()
+    QApplication.processEvents()
+    keys = Keyboard(qtbot, desk)  # docs/desk.md: R 8 5 Tab 1 0 Tab 2 W Enter, 10 keys
+    keys.key(Qt.Key.Key_R)
+    dialog = desk.active_dialog
+    keys.type("85")
+    keys.key(Qt.Key.Key_Tab)
+    keys.type("10")
+    keys.key(Qt.Key.Key_Tab)
+    keys.type("2")
+    keys.type("w")
+    assert dialog.ui.winnerCombo.currentData() == "EW"
+    assert dialog.ui.lastTrickCardsSpin.text() == "2"
+    keys.key(Qt.Key.Key_Return)
+    assert keys.count == 10
+    summary = [e.payload for e in desk.session.events if e.type == "hand_summary"][-1]
+    assert summary["last_trick_side"] == "EW"
+    assert summary["defenders_points_before_last"] == 85
+
+
+def test_summary_form_says_what_earlier_penalties_it_adds(
+    desk: Any, qtbot: Any, languages: Any
+) -> None:
+    """Item 7: after 出错牌 by a declarer (+20, 8.2), typing 85 says the 20 is added and
+    to which number (85 + 20 = 105), so nobody copies the scoresheet total and counts
+    it twice."""
+    from tests.ui.conftest import Keyboard
+    from tests.ui.test_violations import choose, open_from_menu, playing
+
+    languages.apply("zh_CN")
+    playing(desk, qtbot)
+    dialog = open_from_menu(desk, qtbot, "1")
+    choose(dialog.ui.seatCombo, "N")  # a declarer: +10 a card to the defenders
+    dialog.ui.cardsSpin.setValue(2)
+    ok(dialog)
+    assert desk.session.state.current_hand.defenders_points == 20
+    keys = Keyboard(qtbot, desk)
+    keys.key(Qt.Key.Key_R)
+    summary = desk.active_dialog
+    keys.type("85")
+    preview = summary.ui.previewLabel.text()
+    assert "+20" in preview and "出错牌" in preview, preview
+    assert "85 + 20 = 105" in preview, preview
+    summary.reject()

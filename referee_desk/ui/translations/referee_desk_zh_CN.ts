@@ -329,6 +329,18 @@
         <translation>底牌 %1 分 × %2 = %3 分归闲家</translation>
     </message>
     <message>
+        <source>%1 from %2 is added to the points typed</source>
+        <translation>本手已有%2的 %1 分，将加到所填分数上</translation>
+    </message>
+    <message>
+        <source>: %1 + %2 = %3 before the last trick</source>
+        <translation>：%1 + %2 = %3（末轮之前）</translation>
+    </message>
+    <message>
+        <source> (type the points captured in cards, not the scoresheet total)</source>
+        <translation>（请填牌面所得分，不要填记分表上的合计）</translation>
+    </message>
+    <message>
         <source>Hand result</source>
         <translation>本盘结果</translation>
     </message>
