@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QStringListModel, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCompleter, QGridLayout, QLineEdit, QPushButton, QWidget
 
 from referee_desk.rules.cards import DECK, Rank, Suit, format_card
@@ -26,6 +27,24 @@ class CardTokenCompleter(QCompleter):
         self.setModel(self._tokens)
         self.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Enter records what was typed: the popup closes and the Enter goes on to the
+        line (and so to the dialog), instead of being eaten by the completion."""
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and watched is self.popup()
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and self.popup().isVisible()
+        ):
+            self.popup().hide()
+            widget = self.widget()
+            if widget is not None:
+                QCoreApplication.sendEvent(
+                    widget, QKeyEvent(QEvent.Type.KeyPress, event.key(), event.modifiers())
+                )
+            return True
+        return super().eventFilter(watched, event)
 
     def splitPath(self, path: str) -> list[str]:
         token = path.replace(",", " ").split(" ")[-1]

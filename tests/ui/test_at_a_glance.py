@@ -312,3 +312,45 @@ def test_summary_form_says_what_earlier_penalties_it_adds(
     assert "+20" in preview and "出错牌" in preview, preview
     assert "85 + 20 = 105" in preview, preview
     summary.reject()
+
+
+def _three_deck_hand_dealt_by_east(window: Any, fake_time: Any, qtbot: Any) -> Any:
+    from tests.ui.conftest import Keyboard
+    from tests.ui.test_presets import bid_and_close, open_preset_match
+
+    desk = open_preset_match(window, fake_time, "three-deck")
+    keys = Keyboard(qtbot, desk)
+    keys.type("p")
+    bid_and_close(keys, "e", "H2")  # E bids first in the race and deals
+    assert str(desk.session.state.current_hand.dealer) == "E"
+    return keys
+
+
+def test_kitty_dialog_defaults_to_the_dealer_and_enter_records(
+    window: Any, fake_time: Any, qtbot: Any
+) -> None:
+    """Presets: K opens on the dealer (was N whoever dealt: the seat box was filled after
+    the default was chosen); Enter with the completer open records at once."""
+    keys = _three_deck_hand_dealt_by_east(window, fake_time, qtbot)
+    keys.type("k")
+    dialog = window.active_dialog
+    assert dialog.ui.seatCombo.currentData() == "E"
+    keys.type("S5 D5 SK DK C10 C3")  # the last token leaves the completer's popup open
+    popup = dialog.ui.cardsTextEdit.completer().popup()
+    assert popup.isVisible()
+    qtbot.keyClick(popup, Qt.Key.Key_Return)  # the open popup has the keyboard, as on X11
+    QApplication.processEvents()
+    assert window.active_dialog is None, dialog.ui.errorLabel.text()
+    kitty = window.session.state.current_hand.kitty
+    assert kitty.points == 40 and len(kitty.cards) == 6
+
+
+def test_failed_throw_dialog_defaults_to_the_player_who_leads(
+    window: Any, fake_time: Any, qtbot: Any
+) -> None:
+    from tests.ui.test_presets import open_from_menu
+
+    _three_deck_hand_dealt_by_east(window, fake_time, qtbot)
+    dialog = open_from_menu(window, qtbot, "3")
+    assert dialog.ui.seatCombo.currentData() == "E"  # the dealer leads the first trick
+    dialog.reject()
