@@ -44,3 +44,19 @@ def test_trick_dialog_fits_1024x700_with_the_picker_whole(
             assert not a.intersects(b), (a, b)
     dialog.reject()
     QApplication.processEvents()
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_committee_sign_in_shows_its_whole_text(
+    desk: Any, qtbot: Any, languages: Any, language: str
+) -> None:
+    languages.apply(language)
+    desk.resize(1024, 700)
+    dialog = desk.committee_sign_in()
+    qtbot.waitUntil(dialog.isVisible, timeout=2000)
+    QApplication.processEvents()
+    hint = dialog.hintLabel
+    assert dialog.width() >= 400, dialog.size()
+    assert hint.height() >= hint.heightForWidth(hint.width()), (hint.size(), dialog.size())
+    dialog.reject()
+    QApplication.processEvents()
