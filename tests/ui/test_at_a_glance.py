@@ -354,3 +354,26 @@ def test_failed_throw_dialog_defaults_to_the_player_who_leads(
     dialog = open_from_menu(window, qtbot, "3")
     assert dialog.ui.seatCombo.currentData() == "E"  # the dealer leads the first trick
     dialog.reject()
+
+
+def test_f1_lists_ctrl_tab_and_the_measured_keys(desk: Any) -> None:
+    """Item 10: Ctrl+Tab works and F1 lists it; F1 states the one-key winner's count."""
+    lines = desk.prefs.shortcut_lines()
+    assert any(line.startswith("Ctrl+Tab\t") for line in lines)
+    typing = "\n".join(desk.prefs.typing_lines())
+    assert "R 85 Tab 10 Tab 2 W Enter, 10 keys" in typing
+    assert "W LJ H3, Enter" in typing
+
+
+def test_an_empty_note_is_refused_as_a_note(desk: Any, qtbot: Any, languages: Any) -> None:
+    """Item 10: an empty note said "必须填写原因。" (a reason); it asks for the note."""
+    from tests.ui.conftest import Keyboard
+
+    languages.apply("zh_CN")
+    keys = Keyboard(qtbot, desk)
+    keys.key(Qt.Key.Key_N)
+    dialog = desk.active_dialog
+    keys.key(Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert dialog.ui.errorLabel.text() == "请先写下备注内容。"
+    dialog.reject()
+    QApplication.processEvents()

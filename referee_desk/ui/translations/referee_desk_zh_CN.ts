@@ -571,6 +571,10 @@
         <translation>记录备注：</translation>
     </message>
     <message>
+        <source>Write the note first.</source>
+        <translation>请先写下备注内容。</translation>
+    </message>
+    <message>
         <source>Undo last entry</source>
         <translation>撤销上一条录入</translation>
     </message>
@@ -615,12 +619,16 @@
         <translation>快捷键</translation>
     </message>
     <message>
-        <source>Bid: B, seat letter, Tab, cards (LJ H3 H3), Enter; the kind follows the standing bid; W LJ H3 names the seat in the cards; Ctrl+Enter closes the bidding.</source>
-        <translation>叫牌：B，座位字母，Tab，牌（LJ H3 H3），回车；类型按当前叫牌自动判断；在牌前写 W 即指定座位（W LJ H3）；Ctrl+Enter 结束叫牌。</translation>
+        <source>Match view / Tournament tab</source>
+        <translation>比赛 / 赛事标签页切换</translation>
     </message>
     <message>
-        <source>Hand result: R, 135, Tab, 10, Tab, 2, Enter (10 keys); every number is recorded as typed.</source>
-        <translation>本盘结果：R，135，Tab，10，Tab，2，回车（共 10 键）；数字按输入原样记录。</translation>
+        <source>Bid: B, then the seat and the cards in one line, W LJ H3, Enter (or seat letter, Tab, cards); the kind follows the standing bid; Ctrl+Enter closes the bidding.</source>
+        <translation>叫牌：B，座位字母和牌写在一行（W LJ H3），回车（也可：座位字母，Tab，牌）；类型按当前叫牌自动判断；Ctrl+Enter 结束叫牌。</translation>
+    </message>
+    <message>
+        <source>Hand result: R, 135, Tab, 10, Tab, 2, Enter (10 keys); a seat letter (N E S W) in any field names the side that won the last trick (R 85 Tab 10 Tab 2 W Enter, 10 keys); every number is recorded as typed.</source>
+        <translation>本盘结果：R，135，Tab，10，Tab，2，回车（10 键）；在任一栏输入座位字母（N E S W）即选定末轮赢方（R 85 Tab 10 Tab 2 W 回车，10 键）；所有数字按输入原样记录。</translation>
     </message>
     <message>
         <source>Trick: T, then four plays separated by spaces and Enter: SK SA H4 S5 (13 keys with T), a pair S5S5 S6S6 H4H4 S9S9 (20), a bomb (36); ! before a play marks a discard; Ctrl+L marks the last trick, whose result is previewed.</source>
@@ -2481,7 +2489,7 @@ This desk records into %2 and sends it when the server answers.</source>
     </message>
     <message>
         <source>match opened</source>
-        <translation>比赛开始</translation>
+        <translation>开赛登记</translation>
     </message>
     <message>
         <source>clock started</source>
