@@ -297,7 +297,8 @@ class MatchDisplay:
         ui.trumpLabel.setText(match_view.trump_text(state) if state else "")
         ui.pointsLabel.setText(match_view.points_text(state) if state else "")
         ui.nextHandLabel.setText(match_view.next_hand_text(state) if state else "")
-        ui.statusLine.setText(match_view.end_text(state) if state else "")
+        status = [match_view.end_text(state), match_view.flags_text(state)] if state else []
+        ui.statusLine.setText("\n".join(p for p in status if p))
         if self.w.review.row is not None and self.w.session is not None:
             event = self.w.session.events[self.w.review.row]
             ui.reviewBanner.setText(

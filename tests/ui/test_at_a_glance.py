@@ -377,3 +377,39 @@ def test_an_empty_note_is_refused_as_a_note(desk: Any, qtbot: Any, languages: An
     assert dialog.ui.errorLabel.text() == "请先写下备注内容。"
     dialog.reject()
     QApplication.processEvents()
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "en"])
+def test_a_revoke_the_record_proves_is_flagged(
+    desk: Any, qtbot: Any, languages: Any, language: str
+) -> None:
+    """Item 9: E discards on a ♣ lead in trick 1 and plays ♣Q in trick 2: the match layer
+    flags it (8.3); the desk shows the flag live and in review (a flag, not a ruling)."""
+    from tests.ui.conftest import Keyboard
+
+    languages.apply(language)
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)  # N deals and leads; hearts trump at level 3
+    keys = Keyboard(qtbot, desk)
+    keys.key(Qt.Key.Key_T)
+    dialog = desk.active_dialog
+    keys.type("CA C5 C6 D4")  # N, W, S, E: E shows void in clubs
+    keys.key(Qt.Key.Key_Return)
+    assert desk.session.state.flags == ()
+    assert "⚑" not in desk.ui.statusLine.text()
+    keys.type("CK C7 C8 CQ")  # N leads again; E plays a club
+    keys.key(Qt.Key.Key_Return)
+    dialog.reject()
+    QApplication.processEvents()
+    assert [f.article for f in desk.session.state.flags] == ["8.3"]
+    shown = desk.ui.statusLine.text()
+    east = "东" if language == "zh_CN" else "East"
+    assert "⚑ 8.3" in shown and east in shown and "♣" in shown and "2" in shown, shown
+    if language == "zh_CN":
+        assert "plays" not in shown and "trick" not in shown, shown
+    desk.ui.eventView.selectRow(len(desk.session.events) - 2)  # review the trick before
+    QApplication.processEvents()
+    assert desk.review.row is not None
+    assert "⚑" not in desk.ui.statusLine.text()  # not yet provable then
+    desk.review.step(1)
+    assert "⚑ 8.3" in desk.ui.statusLine.text()

@@ -944,6 +944,30 @@
         <source>confirm with End of match</source>
         <translation>请在“比赛结束”中确认</translation>
     </message>
+    <message>
+        <source>trump</source>
+        <translation>主牌</translation>
+    </message>
+    <message>
+        <source>%1 plays %2 in trick %3 after showing void in it</source>
+        <translation>%1此前已表明没有%2，第 %3 墩却出了%2</translation>
+    </message>
+    <message>
+        <source>%1 played %2 cards in hand %3, not %4</source>
+        <translation>%1在第 %3 盘出了 %2 张牌，应为 %4 张</translation>
+    </message>
+    <message>
+        <source>%1 did not follow as the cards held required in trick %2</source>
+        <translation>第 %2 墩%1未按所持的牌跟牌</translation>
+    </message>
+    <message>
+        <source>the record shows a possible violation</source>
+        <translation>记录显示可能有违例</translation>
+    </message>
+    <message>
+        <source>The record proves (check, then rule):</source>
+        <translation>记录表明（请核实后裁定）：</translation>
+    </message>
 </context>
 <context>
     <name>NumberField</name>
