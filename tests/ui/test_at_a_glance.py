@@ -413,3 +413,22 @@ def test_a_revoke_the_record_proves_is_flagged(
     assert "⚑" not in desk.ui.statusLine.text()  # not yet provable then
     desk.review.step(1)
     assert "⚑ 8.3" in desk.ui.statusLine.text()
+
+
+def test_revoke_headline_names_the_choice_made(desk: Any, qtbot: Any, languages: Any) -> None:
+    """Item 10: after B the 劳改 preview's headline still said "由南北选择 A 或 B"."""
+    from tests.ui.test_violations import choose, open_from_menu, playing
+
+    languages.apply("zh_CN")
+    playing(desk, qtbot)
+    dialog = open_from_menu(desk, qtbot, "2")
+    choose(dialog.ui.seatCombo, "W")
+    choose(dialog.ui.kindCombo, "not_following")
+    choose(dialog.ui.choiceCombo, "B")
+    dialog.ui.pointsSpin.setText("60")
+    dialog.update_preview()
+    html = dialog.ui.consequenceLabel.text()
+    headline = html.split("</div>", 1)[0]
+    assert "选择 A 或 B" not in headline and "B" in headline and "北" in headline, headline
+    dialog.reject()
+    QApplication.processEvents()

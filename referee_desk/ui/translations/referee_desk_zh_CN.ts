@@ -2189,6 +2189,10 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <source>B: the points as they stand are the captured points %2 %1 from 8.2 wrong plays.</source>
         <translation>选 B：防守方现有得分 = 所得牌分 %2 %1（8.2 出错牌罚分）。</translation>
     </message>
+    <message>
+        <source>%1 chooses %2</source>
+        <translation>%1选择 %2</translation>
+    </message>
 </context>
 <context>
     <name>Ruleset</name>
