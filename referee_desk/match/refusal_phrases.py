@@ -336,8 +336,8 @@ REFUSALS: dict[str, tuple[str, str]] = {
     ),
     # -- the presets qq-four-deck and three-deck (RULES 12) ---------------------------
     "kitty.none": (
-        "ruleset {ruleset} has no kitty (1.4)",
-        "规则 {ruleset} 没有底牌（1.4）",
+        "{ruleset:ruleset} has no kitty (1.4)",
+        "{ruleset:ruleset}规则没有底牌（1.4）",
     ),
     "kitty.not_dealer": (
         "the dealer {dealer:seat} buries the kitty, not {seat:seat} (12.1)",
@@ -376,8 +376,8 @@ REFUSALS: dict[str, tuple[str, str]] = {
         "防守方抠底（12.5）：请填写最后一轮首家出牌的牌型",
     ),
     "summary.no_kitty": (
-        "ruleset {ruleset} has no kitty: no kitty points or last-lead shape",
-        "规则 {ruleset} 没有底牌：不填底牌分和末轮牌型",
+        "{ruleset:ruleset} has no kitty: no kitty points or last-lead shape",
+        "{ruleset:ruleset}规则没有底牌：不填底牌分和末轮牌型",
     ),
     "summary.bad_shape": (
         "last lead's shape: {error}",
@@ -388,8 +388,8 @@ REFUSALS: dict[str, tuple[str, str]] = {
         "底牌分 {given} 与已记录的底牌分 {recorded} 不符",
     ),
     "throw.forbidden": (
-        "ruleset {ruleset} forbids throws (4.7): record a wrong play (8.2)",
-        "规则 {ruleset} 不允许甩牌（4.7）：请记录出错牌（8.2）",
+        "{ruleset:ruleset} forbids throws (4.7): record a wrong play (8.2)",
+        "{ruleset:ruleset}规则不允许甩牌（4.7）：请记录出错牌（8.2）",
     ),
     "throw.not_leader": (
         "{leader:seat} leads the next trick, not {seat:seat}",
@@ -424,8 +424,8 @@ REFUSALS: dict[str, tuple[str, str]] = {
         "甩牌失败后{seat:seat}只能出 {forced}（12.4）",
     ),
     "conceal.not_in_ruleset": (
-        "ruleset {ruleset} has no 藏张 rule (12.8): record a revoke (8.3)",
-        "规则 {ruleset} 没有藏张规定（12.8）：请记录劳改（8.3）",
+        "{ruleset:ruleset} has no 藏张 rule (12.8): record a revoke (8.3)",
+        "{ruleset:ruleset}规则没有藏张规定（12.8）：请记录劳改（8.3）",
     ),
     "conceal.chooser_side": (
         "12.8: the choice is the non-offending side's; {chooser:seat} is on the offending "
@@ -433,15 +433,15 @@ REFUSALS: dict[str, tuple[str, str]] = {
         "12.8：由未犯规方选择；{chooser:seat}属于犯规方{side:side}",
     ),
     "conceal.replaces_revoke": (
-        "ruleset {ruleset}: 藏张 replaces 劳改 (12.8): record a concealment",
-        "规则 {ruleset}：以藏张代替劳改（12.8）：请记录藏张",
+        "{ruleset:ruleset}: 藏张 replaces 劳改 (12.8): record a concealment",
+        "{ruleset:ruleset}规则：以藏张代替劳改（12.8）：请记录藏张",
     ),
     "bid.no_joker_in_preset": (
-        "{cards}: ruleset {ruleset} bids by showing level cards only, no LJ (12.3)",
-        "{cards}：规则 {ruleset} 只亮级牌叫主，不用小王（12.3）",
+        "{cards}: {ruleset:ruleset} bids by showing level cards only, no LJ (12.3)",
+        "{cards}：{ruleset:ruleset}规则只亮级牌叫主，不用小王（12.3）",
     ),
     "bid.open_in_preset": (
-        "ruleset {ruleset} bids openly (12.3): there is no open-bid violation (8.1)",
-        "规则 {ruleset} 为明叫（12.3）：没有明叫违例（8.1）",
+        "{ruleset:ruleset} bids openly (12.3): there is no open-bid violation (8.1)",
+        "{ruleset:ruleset}规则为明叫（12.3）：没有明叫违例（8.1）",
     ),
 }

@@ -34,6 +34,8 @@ _STATUS = {
         "bidding": "bidding",
         "playing": "play",
         "revoked": "a revoke (劳改) awaiting the choice",
+        "play (after bidding_closed)": "play (after the bidding is closed)",
+        "a revoke awaiting the penalty choice": "a revoke (劳改) awaiting the choice",
     },
     "zh_CN": {
         "bidding": "叫牌阶段",
@@ -41,6 +43,21 @@ _STATUS = {
         "revoked": "劳改待选择",
         "finished": "已结束",
         "voided": "已作废",
+        "play (after bidding_closed)": "出牌阶段（叫牌结束后）",
+        "a revoke awaiting the penalty choice": "劳改待选择",
+    },
+}
+#: The presets as a referee names them (``{ruleset:ruleset}``; RULES.md section 12).
+_RULESETS = {
+    "en": {
+        "guilin-2009": "Guilin 2009",
+        "qq-four-deck": "the QQ four decks preset",
+        "three-deck": "the three decks preset",
+    },
+    "zh_CN": {
+        "guilin-2009": "桂林 2009",
+        "qq-four-deck": "QQ 四副牌",
+        "three-deck": "三副牌",
     },
 }
 #: Event kinds as the desk names them (glossary terms).
@@ -158,12 +175,18 @@ class _Value:
             "trump": TRUMP_NAMES,
             "event": EVENT_NAMES,
             "status": _STATUS,
+            "ruleset": _RULESETS,
             "field": FIELD_NAMES,
             "end_reason": END_REASON_NAMES,
             "problem": _PROBLEMS,
         }
         if spec == "num":
             return number_text(int(self.value))
+        if spec == "status":  # the match layer joins the stages it would take with " or "
+            joiner = "或" if self.language == "zh_CN" else " or "
+            stages = str(self.value).split(" or ")
+            look = _STATUS.get(self.language, {})
+            return joiner.join(look.get(stage, stage) for stage in stages)
         if spec in tables:
             return self._look(tables[spec])
         return str(self.value)

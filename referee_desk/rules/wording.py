@@ -59,20 +59,32 @@ _ROLE1 = {
 }
 TRUMP_NAMES = {"zh_CN": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "无主"}}
 _REVOKE_KINDS = {
+    "en": {
+        "withheld": "a card withheld",
+        "not_following": "not following",
+        "wrong_follow": "a wrong follow",
+        "card_count": "a wrong number of cards",
+    },
     "zh_CN": {
         "withheld": "有牌不出",
         "not_following": "未按规定跟牌",
         "wrong_follow": "跟牌错误",
         "card_count": "牌数不对",
-    }
+    },
 }
 END_REASON_NAMES = {
+    "en": {
+        "passed_a": "passing A",
+        "time_out": "time-out",
+        "forfeit": "forfeit",
+        "disqualification": "disqualification",
+    },
     "zh_CN": {
         "passed_a": "打过A",
         "time_out": "比赛时间到",
         "forfeit": "弃权",
         "disqualification": "取消资格",
-    }
+    },
 }
 _CORRECTIONS = {
     "en": {"void": "voided", "replace": "replaced"},
@@ -153,7 +165,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     ),
     "cap_at_a": (
         "{role:role} at {before:level} {gain:signed} stop at {after:level}: "
-        "no gain takes a side past A (must_play_a)",
+        "no gain takes a side past A (A must be played)",
         "{role:role}在 {before:level} 级升 {gain} 级，止于 {after:level}：升级不能越过A（必须打A）",
     ),
     "level_change": (
@@ -167,31 +179,31 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     # -- the hand (match.fold) -------------------------------------------------------------
     # -- the presets (RULES 12; seeds 001 and 002) ---------------------------------------
     "kitty_buried": (
-        "{seat:seat} (dealer) buries the kitty: {cards} cards, {points} points (001/002)",
-        "{seat:seat}（庄家）埋底：{cards} 张，{points} 分（001/002）",
+        "{seat:seat} (dealer) buries the kitty: {cards} cards, {points} points (12.5)",
+        "{seat:seat}（庄家）埋底：{cards} 张，{points} 分（12.5）",
     ),
     "throw_failed": (
         "{seat:seat} throws {thrown:cards}; {shown_by:seat} shows {shown:cards}: the throw fails, "
-        "{seat:seat} leads only {forced:cards} (001: 甩牌失败)",
+        "{seat:seat} leads only {forced:cards} (12.4)",
         "{seat:seat}甩牌 {thrown:cards}；{shown_by:seat}亮出 {shown:cards}：甩牌失败，"
-        "{seat:seat}只出 {forced:cards}（001 甩牌）",
+        "{seat:seat}只出 {forced:cards}（12.4）",
     ),
     "throw_failed_points": (
         "{seat:seat} throws {thrown:cards}; {shown_by:seat} shows {shown:cards}: the throw fails, "
-        "{seat:seat} leads only {forced:cards}; {delta:signed} to {DEF:role} (002: 甩错牌 20)",
+        "{seat:seat} leads only {forced:cards}; {delta:signed} to {DEF:role} (12.4)",
         "{seat:seat}甩牌 {thrown:cards}；{shown_by:seat}亮出 {shown:cards}：甩错牌，"
-        "{seat:seat}只出 {forced:cards}；{DEF:role}得分 {delta:signed}（002 八.2）",
+        "{seat:seat}只出 {forced:cards}；{DEF:role}得分 {delta:signed}（12.4）",
     ),
     "concealment_a": (
         "{seat:seat} ({role:role1}) hid a card (藏张); {chooser:seat} chooses A: the hand "
-        "ends (002 八.1)",
-        "{seat:seat}（{role:role1}）藏张；{chooser:seat}选择 A：本副牌结束（002 八.1）",
+        "ends (12.8)",
+        "{seat:seat}（{role:role1}）藏张；{chooser:seat}选择 A：本副牌结束（12.8）",
     ),
     "concealment_b": (
         "{seat:seat} ({role:role1}) hid a card (藏张); {chooser:seat} chooses B: "
-        "{delta:signed} to {DEF:role}, play continues (002 八.1)",
+        "{delta:signed} to {DEF:role}, play continues (12.8)",
         "{seat:seat}（{role:role1}）藏张；{chooser:seat}选择 B：{DEF:role}得分 {delta:signed}，"
-        "比赛继续（002 八.1）",
+        "比赛继续（12.8）",
     ),
     "bidding_closed": (
         "hand {hand}: dealer {dealer:seat}, declarers {side:side} at level {level:level}, "

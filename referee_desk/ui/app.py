@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication
 from referee_desk.store.postgres.address import is_server_url
 from referee_desk.ui.language import LanguageManager
 from referee_desk.ui.main_window import MainWindow
+from referee_desk.ui.platform_check import platform_problem
 from referee_desk.ui.sample import build_sample_tournament, liveliest_match, start_live_demo
 from referee_desk.ui.settings import LANGUAGES, DeskSettings
 
@@ -79,6 +80,11 @@ def has_chinese_font() -> bool:
 
 def run_desk(argv: list[str]) -> int:
     args = _parse(list(argv))
+    if QApplication.instance() is None:
+        problem = platform_problem()
+        if problem is not None:  # Qt would abort naming the plugin, not the library
+            print(problem, file=sys.stderr)
+            return 2
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Referee Desk")
     settings = DeskSettings(args.settings)

@@ -7,8 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
-from PySide6.QtWidgets import QCompleter, QGridLayout, QLineEdit, QPushButton, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QStringListModel, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QKeyEvent
+from PySide6.QtWidgets import (
+    QCompleter,
+    QGridLayout,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QWidget,
+)
 
 from referee_desk.rules.cards import DECK, Rank, Suit, format_card
 
@@ -26,6 +34,24 @@ class CardTokenCompleter(QCompleter):
         self.setModel(self._tokens)
         self.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Enter records what was typed: the popup closes and the Enter goes on to the
+        line (and so to the dialog), instead of being eaten by the completion."""
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and watched is self.popup()
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and self.popup().isVisible()
+        ):
+            self.popup().hide()
+            widget = self.widget()
+            if widget is not None:
+                QCoreApplication.sendEvent(
+                    widget, QKeyEvent(QEvent.Type.KeyPress, event.key(), event.modifiers())
+                )
+            return True
+        return super().eventFilter(watched, event)
 
     def splitPath(self, path: str) -> list[str]:
         token = path.replace(",", " ").split(" ")[-1]
@@ -70,8 +96,18 @@ class CardPicker(QWidget):
         button = QPushButton(label, self)
         button.setObjectName(f"card_{token}")
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        button.setMinimumSize(40, 26)  # five rows fit a 700 px screen with the preview
-        button.setStyleSheet(f"color: {colour}; font-size: 12pt; min-height: 26px; padding: 0;")
+        # Five rows fit a 700 px screen with the preview. The height is fixed from the
+        # font so the rows never overlap and J/Q are never cut to I/O (issue 19).
+        font = QFont(button.font())
+        font.setPointSizeF(12)
+        height = max(24, QFontMetrics(font).height() + 8)
+        button.setStyleSheet(
+            f"color: {colour}; font-size: 12pt; padding: 0; margin: 0; "
+            f"min-height: {height}px; max-height: {height}px;"
+        )
+        button.setMinimumWidth(40)
+        button.setFixedHeight(height)  # known to the layout before the style is polished
+        button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         button.clicked.connect(_emitter(self.picked.emit, token))
         grid.addWidget(button, row, column)
 

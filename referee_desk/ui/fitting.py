@@ -11,16 +11,24 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QFont, QFontMetrics, Qt, QTextDocumentFragment
 from PySide6.QtWidgets import QWidget
 
 #: Point sizes are tried downwards in this step.
 STEP = 0.5
 
 
+def shown_text(text: str) -> str:
+    """The text as the label draws it: rich text without its markup (a red ``♥`` span is
+    one glyph wide, not thirty characters of HTML)."""
+    if Qt.mightBeRichText(text):
+        return QTextDocumentFragment.fromHtml(text).toPlainText()
+    return text
+
+
 def fitting_size(text: str, font: QFont, width: int, largest: float, smallest: float) -> float:
     """The largest point size ≤ ``largest`` (≥ ``smallest``) at which every line fits."""
-    lines = [line for line in text.split("\n") if line] or [""]
+    lines = [line for line in shown_text(text).split("\n") if line] or [""]
     size = largest
     probe = QFont(font)
     while size > smallest:

@@ -225,12 +225,21 @@ class MatchDisplay:
             return
         state = session.state
         read_at = session.now()
-        ended = state.end is not None and state.end.recorded
-        if ended and state.last_recorded_at:
-            read_at = datetime.fromisoformat(state.last_recorded_at.replace("Z", "+00:00"))
+        # Decided (announced or not yet confirmed): the clock stands at the deciding event,
+        # so nothing on screen moves after the end, whatever is recorded later (notes).
+        ended = state.end is not None
+        if state.end is not None and state.end.reason != "time_out":
+            at = next(
+                (e.recorded_at for e in session.events if e.seq == state.end.seq),
+                state.last_recorded_at,
+            )
+            if at:
+                read_at = datetime.fromisoformat(at.replace("Z", "+00:00"))
         self.anchor = anchor_from(state.clock, read_at, self.monotonic)
         if ended:
             self.anchor = replace(self.anchor, running=False)
+        if ended and state.end.reason == "time_out":  # it ended as the time ran out
+            self.anchor = replace(self.anchor, elapsed_ms=self.anchor.limit_ms)
 
     # -- painting -------------------------------------------------------------------------
 
@@ -288,7 +297,8 @@ class MatchDisplay:
         ui.trumpLabel.setText(match_view.trump_text(state) if state else "")
         ui.pointsLabel.setText(match_view.points_text(state) if state else "")
         ui.nextHandLabel.setText(match_view.next_hand_text(state) if state else "")
-        ui.statusLine.setText(match_view.end_text(state) if state else "")
+        status = [match_view.end_text(state), match_view.flags_text(state)] if state else []
+        ui.statusLine.setText("\n".join(p for p in status if p))
         if self.w.review.row is not None and self.w.session is not None:
             event = self.w.session.events[self.w.review.row]
             ui.reviewBanner.setText(
@@ -431,11 +441,7 @@ class MatchDisplay:
                 # 12.8: no time limit, so no countdown and no time-out to watch for.
                 ui.clockLabel.setText(no_limit_text())
                 ui.clockLabel.setStyleSheet(self.look.clock("normal", paused))
-            ended = (
-                self.w.session is not None
-                and self.w.session.state.end is not None
-                and (self.w.session.state.end.recorded)
-            )
+            ended = self.w.session is not None and self.w.session.state.end is not None
             ui.pausedLabel.setVisible(paused or not self.anchor.started)
             if ended:
                 ui.pausedLabel.setText(QCoreApplication.translate("MainWindow", "MATCH OVER"))

@@ -200,6 +200,7 @@ class EntryActions:
             [],
             self.w,
             submit=submit,
+            empty=QCoreApplication.translate("MainWindow", "Write the note first."),
         )
         self.w.run_dialog(dialog)
 

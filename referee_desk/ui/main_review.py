@@ -52,7 +52,9 @@ class Review:
         view.setCurrentIndex(QModelIndex())
         self.row = None
         self.w.refresh_view()
+        self.w.log_follower.follow()
 
     def set_violations_only(self, enabled: bool) -> None:
         self.w.ui.violationsOnlyCheck.setChecked(enabled)
         self.w.proxy.set_only_violations(enabled)
+        self.w.log_follower.follow()

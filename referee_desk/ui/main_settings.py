@@ -51,7 +51,11 @@ class DeskPreferences:
 
     def shortcut_lines(self) -> list[str]:
         actions = [a for a in self.w.actions() if not a.shortcut().isEmpty() and a.isVisible()]
-        return [f"{a.shortcut().toString()}\t{a.text().replace('&', '')}" for a in actions]
+        lines = [f"{a.shortcut().toString()}\t{a.text().replace('&', '')}" for a in actions]
+        lines.append(  # the tab bar's own key (not an action of the window)
+            "Ctrl+Tab\t" + QCoreApplication.translate("MainWindow", "Match view / Tournament tab")
+        )
+        return lines
 
     def show_shortcuts(self) -> None:
         """F1: the keys in two columns (actions; violations and how entries are typed),
@@ -91,14 +95,15 @@ class DeskPreferences:
         return [
             QCoreApplication.translate(
                 "MainWindow",
-                "Bid: B, seat letter, Tab, cards (LJ H3 H3), Enter; the kind follows the "
-                "standing bid; W LJ H3 names the seat in the cards; Ctrl+Enter closes the "
-                "bidding.",
+                "Bid: B, then the seat and the cards in one line, W LJ H3, Enter (or seat "
+                "letter, Tab, cards); the kind follows the standing bid; Ctrl+Enter closes "
+                "the bidding.",
             ),
             QCoreApplication.translate(
                 "MainWindow",
-                "Hand result: R, 135, Tab, 10, Tab, 2, Enter (10 keys); every number is "
-                "recorded as typed.",
+                "Hand result: R, 135, Tab, 10, Tab, 2, Enter (10 keys); a seat letter "
+                "(N E S W) in any field names the side that won the last trick (R 85 Tab 10 "
+                "Tab 2 W Enter, 10 keys); every number is recorded as typed.",
             ),
             QCoreApplication.translate(
                 "MainWindow",

@@ -55,6 +55,7 @@ from referee_desk.ui.dialogs.violations import VIOLATION_MENU, KittyDialog
 from referee_desk.ui.event_model import COLUMNS, EventLogModel, ViolationFilterProxy
 from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
 from referee_desk.ui.language import LanguageManager
+from referee_desk.ui.log_follow import LogFollower
 from referee_desk.ui.main_display import MatchDisplay
 from referee_desk.ui.main_entries import EntryActions
 from referee_desk.ui.main_review import Review
@@ -119,6 +120,7 @@ class MainWindow(QMainWindow):
         self.display.fit_rows()
         self.ui.eventView.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.ui.eventView.selectionModel().currentRowChanged.connect(self.review.on_row_changed)
+        self.log_follower = LogFollower(self.ui.eventView, lambda: self.review.row is not None)
         for watched in (self, self.ui.eventView, self.ui.violationsOnlyCheck):
             watched.installEventFilter(self)
         self._build_violation_menu()

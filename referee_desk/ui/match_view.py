@@ -6,9 +6,13 @@ where each seat is drawn (the seat nearest the referee at the bottom).
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from PySide6.QtCore import QCoreApplication
 
 from referee_desk.match.state import MatchState
+from referee_desk.rules.cards import Suit
 from referee_desk.rules.seats import Seat, Side
 from referee_desk.ui import texts
 
@@ -185,3 +189,61 @@ def end_text(state: MatchState) -> str:
     if not end.recorded:
         text += " — " + QCoreApplication.translate("MatchView", "confirm with End of match")
     return text
+
+
+_VOID = re.compile(r"^([NESW]) plays ([SHDC]|trump) in trick (\d+) after showing void in it$")
+_COUNT = re.compile(r"^([NESW]) played (\d+) cards in hand (\d+), not (\d+)$")
+_FOLLOW = re.compile(r"^([NESW]) in trick (\d+): ")
+
+
+def flag_text(flag: Any) -> str:
+    """A flag of the record (what the later plays prove, not a ruling) in the UI's
+    language; the match layer words flags in English only."""
+    text = str(flag.text)
+    if m := _VOID.match(text):
+        seat, suit, trick = m.groups()
+        suit_name = (
+            QCoreApplication.translate("MatchView", "trump")
+            if suit == "trump"
+            else Suit(suit).symbol
+        )
+        line = (
+            QCoreApplication.translate(
+                "MatchView", "%1 plays %2 in trick %3 after showing void in it"
+            )
+            .replace("%1", texts.seat_name(Seat(seat)))
+            .replace("%2", suit_name)
+            .replace("%3", trick)
+        )
+    elif m := _COUNT.match(text):
+        seat, played, hand, due = m.groups()
+        line = (
+            QCoreApplication.translate("MatchView", "%1 played %2 cards in hand %3, not %4")
+            .replace("%1", texts.seat_name(Seat(seat)))
+            .replace("%2", played)
+            .replace("%3", hand)
+            .replace("%4", due)
+        )
+    elif m := _FOLLOW.match(text):
+        seat, trick = m.groups()
+        line = (
+            QCoreApplication.translate(
+                "MatchView", "%1 did not follow as the cards held required in trick %2"
+            )
+            .replace("%1", texts.seat_name(Seat(seat)))
+            .replace("%2", trick)
+        )
+    else:
+        line = QCoreApplication.translate("MatchView", "the record shows a possible violation")
+    return f"⚑ {flag.article} " + line
+
+
+def flags_text(state: MatchState) -> str:
+    """The flags of the hand shown (live or reviewed): for the referee to look at."""
+    hand = state.current_hand
+    number = hand.number if hand is not None else (state.hands[-1].number if state.hands else None)
+    flags = [f for f in state.flags if f.hand == number]
+    if not flags:
+        return ""
+    head = QCoreApplication.translate("MatchView", "The record proves (check, then rule):")
+    return head + " " + " · ".join(flag_text(f) for f in flags)

@@ -37,11 +37,14 @@ def _save(widget: QWidget, name: str) -> Path:
     return path
 
 
+@pytest.mark.parametrize("size", [(1024, 700), (1600, 1000)])
 @pytest.mark.parametrize("language", ["zh_CN", "en"])
 def test_render_every_screen(
-    desk: Any, qtbot: Any, languages: Any, fake_time: Any, language: str
+    desk: Any, qtbot: Any, languages: Any, fake_time: Any, language: str, size: tuple[int, int]
 ) -> None:
     languages.apply(language)
+    desk.resize(*size)
+    language = f"{language}-{size[0]}"
     start_clock(desk)
     play_opening_hand(desk, qtbot)
     summary_hand(desk, 100)

@@ -76,6 +76,60 @@ def hand_start_entries(state: Any) -> Entries:
     return [("hand_started", {"dealer": None if dealer is None else str(dealer)})]
 
 
+class SpaceGoesToCards(QObject):
+    """Space or Enter in the seat box moves on to the cards (never opens the drop-down,
+    never swallows the bid): "W", Space, "H7", Enter records West's bid."""
+
+    def __init__(self, cards: QWidget, parent: QObject) -> None:
+        super().__init__(parent)
+        self._cards = cards
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        plain = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
+        moves_on = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        key_press = event.type() == QEvent.Type.KeyPress
+        if key_press and event.modifiers() in plain and event.key() in moves_on:
+            self._cards.setFocus()
+            return True
+        return False
+
+
+class SeatThenTab(QObject):
+    """In the cards box, a lone seat letter then Tab names the seat (DESK.md's "seat
+    letter, Tab, cards"): the letter goes to the seat box and the cards box stays."""
+
+    def __init__(self, seat: QComboBox, parent: QObject) -> None:
+        super().__init__(parent)
+        self._seat = seat
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and event.key() == Qt.Key.Key_Tab
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+        ):
+            letter = watched.text().strip().upper()  # type: ignore[attr-defined]
+            if letter in _SEAT_LETTERS:
+                select(self._seat, letter)
+                watched.clear()  # type: ignore[attr-defined]
+                return True
+        return False
+
+
+def example_cards(state: Any) -> str:
+    """The placeholder's example: a joker with level cards (Guilin 2.1), level cards
+    shown alone in the presets (12.3), at the level being played."""
+    hand = state.current_hand
+    level = hand.level if hand is not None and hand.level is not None else None
+    if level is None and state.deal_holder is not None:
+        level = state.levels.get(state.deal_holder)
+    if level is None and len(set(state.levels.values())) == 1:  # the first hand
+        level = next(iter(state.levels.values()))
+    label = "3" if level is None else texts.level_label(level)
+    cards = f"H{label} H{label}"
+    return f"LJ {cards}" if state.ruleset.race_needs_lj else cards
+
+
 class BidDialog(EntryDialog):
     def __init__(self, session: MatchSession, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
@@ -96,11 +150,18 @@ class BidDialog(EntryDialog):
             combo.installEventFilter(self._no_stepping)
         for combo in (self.ui.seatCombo, self.ui.dealerCombo):
             letters_pick_seats(combo)
-        self.ui.seatCombo.setFocus()
+        # The one-field form "W H7" Enter works from the moment the dialog opens: the
+        # cards box has the focus and a leading seat letter names the seat (issue 19).
+        self.ui.seatCombo.installEventFilter(SpaceGoesToCards(self.ui.cardsEdit, self))
+        self.ui.cardsEdit.installEventFilter(SeatThenTab(self.ui.seatCombo, self))
+        self.setFocusProxy(self.ui.cardsEdit)
+        self.ui.cardsEdit.setFocus()
         self.retranslate()
         self.ui.seatCombo.currentIndexChanged.connect(self.show_kind)
         self.ui.kindCombo.currentIndexChanged.connect(self.show_kind)
         self.ui.cardsEdit.textChanged.connect(self.show_kind)
+        self.ui.cardsEdit.textEdited.connect(self.clear_error)  # a refusal is of the last try
+        self.ui.cardsEdit.textEdited.connect(self.show_typed_seat)
         self.session.changed.connect(self.show_standing)
         self.show_standing()
 
@@ -117,6 +178,10 @@ class BidDialog(EntryDialog):
         select(self.ui.kindCombo, current)
         self.ui.kindCombo.blockSignals(False)
         self.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Record bid"))
+        example = example_cards(self.session.state)
+        self.ui.cardsEdit.setPlaceholderText(
+            self.tr("e.g. W %1 (seat, then the cards)").replace("%1", example)
+        )
         self.show_standing()
 
     def seat_and_cards(self) -> tuple[str | None, str]:
@@ -126,6 +191,12 @@ class BidDialog(EntryDialog):
         if first.upper() in _SEAT_LETTERS:
             return first.upper(), rest
         return self.ui.seatCombo.currentData(), text
+
+    def show_typed_seat(self) -> None:
+        """A seat letter typed first shows in the seat box at once."""
+        seat, _cards = self.seat_and_cards()
+        if seat is not None and seat != self.ui.seatCombo.currentData():
+            select(self.ui.seatCombo, seat)
 
     def kind(self) -> str:
         """The kind chosen, or inferred from the standing bid when the box says automatic."""
@@ -160,7 +231,7 @@ class BidDialog(EntryDialog):
             select(self.ui.trumpCombo, "NT")  # nobody bid: no-trump unless a bid follows
             return
         lines = [
-            f"{texts.seat_name(b.seat)}: {texts.bid_kind_name(b.kind)} "
+            f"{texts.seat_name(b.seat)}: {self.kind_name(b.kind)} "
             f"{format_cards(parse_cards(b.cards), symbols=True)}"
             for b in hand.bids
         ]

@@ -3,6 +3,7 @@ ruling (8.11), so the committee member signs in with their PIN at the referee's 
 
 from __future__ import annotations
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -50,10 +51,23 @@ class CommitteeSignInDialog(QDialog):
             self,
         )
         hint.setWordWrap(True)
+        self.hintLabel = hint
+        # Wide enough for the hint in a few lines (it was 156 px wide, its text cut).
+        self.setMinimumWidth(max(420, 36 * self.fontMetrics().averageCharWidth()))
         layout.addWidget(hint)
         layout.addLayout(form)
         layout.addWidget(self.errorLabel)
         layout.addWidget(self.buttonBox)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """As tall as the wrapped hint needs at this width (Qt sizes a new dialog
+        without its labels' height-for-width)."""
+        super().showEvent(event)
+        layout = self.layout()
+        if layout is not None and layout.hasHeightForWidth():
+            needed = layout.totalHeightForWidth(self.width())
+            if needed > self.height():
+                self.resize(self.width(), needed)
 
     def accept(self) -> None:
         name = self.nameEdit.text().strip()

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QWidget
 from referee_desk.rules.seats import Side
 from referee_desk.ui import texts
 from referee_desk.ui.dialogs.base import Entries, EntryDialog, new_consequences
-from referee_desk.ui.dialogs.seat_combos import select
+from referee_desk.ui.dialogs.seat_combos import SideLetterFilter, select
 from referee_desk.ui.generated.ui_hand_summary_dialog import Ui_HandSummaryDialog
 from referee_desk.ui.session import MatchSession
 
@@ -138,6 +138,16 @@ class HandSummaryDialog(EntryDialog):
         ):
             field.textChanged.connect(self.update_preview)
         self.ui.pointsBeforeSpin.setFocus()
+        # One key names the last trick's winner, from any field: a seat's letter (issue 19)
+        side_letters = SideLetterFilter(self.ui.winnerCombo, self)
+        for widget in (
+            self.ui.pointsBeforeSpin,
+            self.ui.lastTrickPointsSpin,
+            self.ui.lastTrickCardsSpin,
+            self.ui.kittyPointsSpin,
+            self.ui.winnerCombo,
+        ):
+            widget.installEventFilter(side_letters)
         self.ui.winnerCombo.currentIndexChanged.connect(self.update_preview)
         self.ui.kittyPointsSpin.textChanged.connect(self.update_preview)
         self.ui.leadShapeEdit.textChanged.connect(self.update_preview)
@@ -204,6 +214,36 @@ class HandSummaryDialog(EntryDialog):
                 payload["last_lead_shape"] = shape
         return [("hand_summary", payload)]
 
+    def earlier_adjustment(self) -> int:
+        """The defenders' points the record holds for this hand before the summary: the
+        8.2 penalties (a wrong play's +20), which the summary's points are added to."""
+        hand = self.session.state.current_hand
+        if hand is None or hand.tricks:
+            return 0
+        return hand.defenders_points
+
+    def earlier_penalties_text(self) -> str:
+        """``+20 from 出错牌 is added: 85 + 20 = 105 before the last trick``."""
+        adjustment = self.earlier_adjustment()
+        if not adjustment:
+            return ""
+        hand = self.session.state.current_hand
+        kinds = ", ".join(dict.fromkeys(texts.event_kind_name(v.kind) for v in hand.violations))
+        typed = self.ui.pointsBeforeSpin.text().strip()
+        line = (
+            self.tr("%1 from %2 is added to the points typed")
+            .replace("%1", f"{adjustment:+d}")
+            .replace("%2", kinds or "8.2")
+        )
+        if typed.isdigit():
+            line += (
+                self.tr(": %1 + %2 = %3 before the last trick")
+                .replace("%1", typed)
+                .replace("%2", str(adjustment))
+                .replace("%3", str(int(typed) + adjustment))
+            )
+        return line + self.tr(" (type the points captured in cards, not the scoresheet total)")
+
     def update_preview(self) -> None:
         state, refusal = self.preview_state()
         if state is None:
@@ -215,4 +255,6 @@ class HandSummaryDialog(EntryDialog):
         details = [texts.consequence_line(c) for c in new_consequences(state, after)]
         if self.has_kitty and (dig := dig_text(state, after)):
             details.insert(0, dig)
+        if adds := self.earlier_penalties_text():
+            details.insert(0, adds)
         self.ui.previewLabel.setText(preview_html(outcome_headline(state, after), details))

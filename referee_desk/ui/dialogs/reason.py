@@ -25,6 +25,7 @@ class ReasonDialog(TranslatedDialog):
         parent: QWidget | None = None,
         default: str = "",
         submit: Callable[[str], object] | None = None,
+        empty: str = "",
     ) -> None:
         super().__init__(parent)
         self.ui = Ui_ReasonDialog()
@@ -37,6 +38,7 @@ class ReasonDialog(TranslatedDialog):
         self.ui.reasonCombo.setEditText(default)
         self.reason = ""
         self._submit = submit
+        self._empty = empty  # what an empty OK says (a note is not a "reason")
         self.submit_with_ctrl_enter()
         self.retranslate()
 
@@ -48,7 +50,7 @@ class ReasonDialog(TranslatedDialog):
         text = self.ui.reasonCombo.currentText().strip()
         if not text:
             self.ui.errorLabel.setStyleSheet(ERROR_STYLE)
-            self.ui.errorLabel.setText(self.tr("A reason is required."))
+            self.ui.errorLabel.setText(self._empty or self.tr("A reason is required."))
             return
         if self._submit is not None:
             try:

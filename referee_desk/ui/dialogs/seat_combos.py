@@ -67,3 +67,25 @@ class SeatLetterFilter(QObject):
 def letters_pick_seats(combo: QComboBox) -> None:
     """Install the seat-letter keys on ``combo`` (the filter lives as long as the combo)."""
     combo.installEventFilter(SeatLetterFilter(combo))
+
+
+#: A seat's letter names its side: N or S → N–S, E or W → E–W.
+SIDE_OF_LETTER = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+
+
+class SideLetterFilter(QObject):
+    """N/E/S/W typed in a form's fields names a side in ``combo`` with one key (the last
+    trick's winner: "85 Tab 10 Tab 2 W Enter"). Number fields take no letters anyway."""
+
+    def __init__(self, combo: QComboBox, parent: QObject) -> None:
+        super().__init__(parent)
+        self._combo = combo
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.KeyPress:
+            return False
+        side = SIDE_OF_LETTER.get(event.text().upper())
+        if side is None:
+            return False
+        select(self._combo, side)
+        return True

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialogButtonBox, QLineEdit, QWidget
 
@@ -71,6 +71,10 @@ class TrickDialog(EntryDialog):
         self.ui.buttonBox.rejected.connect(self.request_close)
         self.picker = CardPicker(self)
         self.ui.pickerLayout.addWidget(self.picker)
+        self._fit = QTimer(self)
+        self._fit.setSingleShot(True)
+        self._fit.setInterval(0)
+        self._fit.timeout.connect(self.fit_to_window)
         self.picker.picked.connect(self.add_card)
         self.edits: list[QLineEdit] = [
             self.ui.play1Edit,
@@ -161,8 +165,29 @@ class TrickDialog(EntryDialog):
             return None
         return TrumpContext.for_ruleset(hand.level, hand.trump, self.session.state.ruleset)
 
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self._fit.start()
+
+    def fit_to_window(self) -> None:
+        """As tall as the wrapped texts need at the width the window allows (so the
+        picker's rows are never squeezed), never taller than the window (issue 19)."""
+        window = self.parentWidget().window() if self.parentWidget() is not None else None
+        room_w = window.width() if window is not None else 1024
+        room_h = window.height() if window is not None else 700
+        width = max(self.minimumSizeHint().width(), min(self.width(), room_w - 24))
+        layout = self.layout()
+        needed = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else 0
+        height = max(needed, self.minimumSizeHint().height())
+        if height > room_h and width < room_w - 24:  # wider wraps the texts into fewer lines
+            width = room_w - 24
+            needed = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else 0
+            height = max(needed, self.minimumSizeHint().height())
+        self.resize(width, min(height, room_h))
+
     def update_running(self) -> None:
         """Winner so far and points in the trick, from the rules core."""
+        self._fit.start()
         context = self._context()
         hand = self.session.state.current_hand
         before = 0 if hand is None else hand.defenders_points

@@ -13,6 +13,10 @@
         <translation>记录叫牌</translation>
     </message>
     <message>
+        <source>e.g. W %1 (seat, then the cards)</source>
+        <translation>如 W %1（座位字母，再写牌）</translation>
+    </message>
+    <message>
         <source>Enter records: %1 %2</source>
         <translation>回车记录：%1 %2</translation>
     </message>
@@ -325,6 +329,18 @@
         <translation>底牌 %1 分 × %2 = %3 分归闲家</translation>
     </message>
     <message>
+        <source>%1 from %2 is added to the points typed</source>
+        <translation>本手已有%2的 %1 分，将加到所填分数上</translation>
+    </message>
+    <message>
+        <source>: %1 + %2 = %3 before the last trick</source>
+        <translation>：%1 + %2 = %3（末轮之前）</translation>
+    </message>
+    <message>
+        <source> (type the points captured in cards, not the scoresheet total)</source>
+        <translation>（请填牌面所得分，不要填记分表上的合计）</translation>
+    </message>
+    <message>
         <source>Hand result</source>
         <translation>本盘结果</translation>
     </message>
@@ -555,6 +571,10 @@
         <translation>记录备注：</translation>
     </message>
     <message>
+        <source>Write the note first.</source>
+        <translation>请先写下备注内容。</translation>
+    </message>
+    <message>
         <source>Undo last entry</source>
         <translation>撤销上一条录入</translation>
     </message>
@@ -599,12 +619,16 @@
         <translation>快捷键</translation>
     </message>
     <message>
-        <source>Bid: B, seat letter, Tab, cards (LJ H3 H3), Enter; the kind follows the standing bid; W LJ H3 names the seat in the cards; Ctrl+Enter closes the bidding.</source>
-        <translation>叫牌：B，座位字母，Tab，牌（LJ H3 H3），回车；类型按当前叫牌自动判断；在牌前写 W 即指定座位（W LJ H3）；Ctrl+Enter 结束叫牌。</translation>
+        <source>Match view / Tournament tab</source>
+        <translation>比赛 / 赛事标签页切换</translation>
     </message>
     <message>
-        <source>Hand result: R, 135, Tab, 10, Tab, 2, Enter (10 keys); every number is recorded as typed.</source>
-        <translation>本盘结果：R，135，Tab，10，Tab，2，回车（共 10 键）；数字按输入原样记录。</translation>
+        <source>Bid: B, then the seat and the cards in one line, W LJ H3, Enter (or seat letter, Tab, cards); the kind follows the standing bid; Ctrl+Enter closes the bidding.</source>
+        <translation>叫牌：B，座位字母和牌写在一行（W LJ H3），回车（也可：座位字母，Tab，牌）；类型按当前叫牌自动判断；Ctrl+Enter 结束叫牌。</translation>
+    </message>
+    <message>
+        <source>Hand result: R, 135, Tab, 10, Tab, 2, Enter (10 keys); a seat letter (N E S W) in any field names the side that won the last trick (R 85 Tab 10 Tab 2 W Enter, 10 keys); every number is recorded as typed.</source>
+        <translation>本盘结果：R，135，Tab，10，Tab，2，回车（10 键）；在任一栏输入座位字母（N E S W）即选定末轮赢方（R 85 Tab 10 Tab 2 W 回车，10 键）；所有数字按输入原样记录。</translation>
     </message>
     <message>
         <source>Trick: T, then four plays separated by spaces and Enter: SK SA H4 S5 (13 keys with T), a pair S5S5 S6S6 H4H4 S9S9 (20), a bomb (36); ! before a play marks a discard; Ctrl+L marks the last trick, whose result is previewed.</source>
@@ -919,6 +943,30 @@
     <message>
         <source>confirm with End of match</source>
         <translation>请在“比赛结束”中确认</translation>
+    </message>
+    <message>
+        <source>trump</source>
+        <translation>主牌</translation>
+    </message>
+    <message>
+        <source>%1 plays %2 in trick %3 after showing void in it</source>
+        <translation>%1此前已表明没有%2，第 %3 墩却出了%2</translation>
+    </message>
+    <message>
+        <source>%1 played %2 cards in hand %3, not %4</source>
+        <translation>%1在第 %3 盘出了 %2 张牌，应为 %4 张</translation>
+    </message>
+    <message>
+        <source>%1 did not follow as the cards held required in trick %2</source>
+        <translation>第 %2 墩%1未按所持的牌跟牌</translation>
+    </message>
+    <message>
+        <source>the record shows a possible violation</source>
+        <translation>记录显示可能有违例</translation>
+    </message>
+    <message>
+        <source>The record proves (check, then rule):</source>
+        <translation>记录表明（请核实后裁定）：</translation>
     </message>
 </context>
 <context>
@@ -1476,7 +1524,7 @@
     <name>OrganizerView</name>
     <message>
         <source>&amp;Export</source>
-        <extracomment>The organizer works at a desk, not a card table: smaller buttons than the match view. How a written document is opened (tests replace it so nothing is launched).</extracomment>
+        <extracomment>The organizer works at a desk, not a card table: smaller buttons than the match view.</extracomment>
         <translation>导出(&amp;X)</translation>
     </message>
     <message>
@@ -1943,6 +1991,18 @@ Check that the server runs and the address and password are right, then press F5
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <extracomment>Qt 6 strings its own qtbase_zh_CN.qm lacks (Qt 6 added an accelerator to them, the catalogue still has the old source). Named here so lupdate puts them in the desk&apos;s catalogue under Qt&apos;s context; Qt asks every installed translator, so they show.</extracomment>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
     <name>ReasonDialog</name>
     <message>
         <source>A reason is required.</source>
@@ -2128,6 +2188,10 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     <message>
         <source>B: the points as they stand are the captured points %2 %1 from 8.2 wrong plays.</source>
         <translation>选 B：防守方现有得分 = 所得牌分 %2 %1（8.2 出错牌罚分）。</translation>
+    </message>
+    <message>
+        <source>%1 chooses %2</source>
+        <translation>%1选择 %2</translation>
     </message>
 </context>
 <context>
@@ -2453,7 +2517,7 @@ This desk records into %2 and sends it when the server answers.</source>
     </message>
     <message>
         <source>match opened</source>
-        <translation>比赛开始</translation>
+        <translation>开赛登记</translation>
     </message>
     <message>
         <source>clock started</source>

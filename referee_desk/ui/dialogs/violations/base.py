@@ -64,6 +64,7 @@ class ViolationDialog(EntryDialog):
         for field in self.number_fields():
             if field.value() is None:
                 field.setValue(max(field.minimum(), 0))
+        fill_seats(self.ui.seatCombo)  # filled before the defaults are chosen (the dealer)
         self.setup_fields()
         self._connect_preview()
         self.retranslate()

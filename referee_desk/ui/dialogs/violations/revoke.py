@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from referee_desk.rules.seats import Seat
 from referee_desk.ui import texts
 from referee_desk.ui.dialogs.base import Entries
 from referee_desk.ui.dialogs.seat_combos import select
@@ -101,7 +102,18 @@ class RevokeDialog(ViolationDialog):
             f"{self.paraphrase()}\n{note.replace('%1', str(adjustment))}"
         )
         self.show_points_row()
-        _ = texts  # names of seats come from seat_combos
+
+    def preview_lead_lines(self, state: Any) -> list[str]:
+        """The headline is the choice made (it said "… choose A or B" after B)."""
+        seat = self.ui.sideCombo.currentData()
+        choice = self.ui.choiceCombo.currentText()
+        if not seat or not choice:
+            return []
+        return [
+            self.tr("%1 chooses %2")
+            .replace("%1", texts.seat_name(Seat(str(seat))))
+            .replace("%2", choice)
+        ]
 
     def entries(self) -> Entries:
         revoke: dict[str, Any] = {"seat": self.seat(), "kind": self.ui.kindCombo.currentData()}
