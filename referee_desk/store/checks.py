@@ -14,6 +14,7 @@ from referee_desk.store import keys
 from referee_desk.store.errors import DamagedFile
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore
+from referee_desk.store.guard import Guard
 from referee_desk.store.seals import Seals
 from referee_desk.store.signatures import Signatures
 from referee_desk.store.verify import Problem, match_problem
@@ -32,12 +33,14 @@ class Checks:
         log: EventLog,
         seals: Seals,
         signatures: Signatures,
+        guard: Guard,
         witness: Witness,
     ) -> None:
         self.core = core
         self.log = log
         self.seals = seals
         self.signatures = signatures
+        self.guard = guard
         self.witness = witness
 
     def integrity_problem(self) -> str | None:
@@ -47,7 +50,8 @@ class Checks:
         return None
 
     def damage(self) -> None:
-        """Raise ``DamagedFile`` for broken pages, a broken chain or lost witnessed events."""
+        """Raise ``DamagedFile`` for broken pages, a broken chain, lost witnessed events or
+        a guard that does not hold (``guard_damage``)."""
         path = self.core.path
         integrity = self.integrity_problem()
         if integrity is not None:
@@ -64,6 +68,25 @@ class Checks:
             raise DamagedFile(f"{path}: damaged: {problem}").keyed(
                 "store.events_missing", file=path.name, match=problem.match_id, seq=problem.seq
             )
+        self.guard_damage()
+
+    def guard_damage(self) -> None:
+        """Refuse a file whose guard does not hold, before anything re-signs over it.
+
+        At opening, a guard signed by a registered key the file's key has not endorsed
+        yet (a desk that ran ``keys register``) is let through: ``verify`` names it, and
+        ``Guard.changing`` signs over it only for that key or the organizer endorsing it.
+        A read-only open does not apply this computer's rollback check (backups are
+        older by nature); ``verify`` does, and a writable open does.
+        """
+        why = self.guard.problem(registered_ok=True, older_ok=self.core.read_only)
+        if why is not None:
+            path = self.core.path
+            raise DamagedFile(f"{path}: damaged: {why}").keyed(
+                "store.damaged", file=path.name, detail=why
+            )
+        if not self.core.read_only:
+            self.guard.remember()
 
     def key_problem(self, expected: str | None = None) -> str | None:
         """The file's key differs from ``expected`` or from the one this computer knew."""
@@ -109,9 +132,12 @@ class Checks:
             return None
         return Problem(missing.reason, missing.match_id, missing.seq)
 
-    def verify(self, seal_problem: SealCheck, *, replay: bool = True) -> Problem | None:
+    def verify(
+        self, seal_problem: SealCheck, *, replay: bool = True, backup: bool = False
+    ) -> Problem | None:
         """The first problem of the file: integrity, each match's chain and replay, seals,
-        the witness, the guard and the file's key."""
+        the witness, the guard and the file's key. ``backup``: the file is a backup being
+        checked for a restore, so a guard older than this computer saw is expected."""
         try:
             integrity = self.integrity_problem()
             if integrity is not None:
@@ -130,9 +156,11 @@ class Checks:
             found = self.witness_problem()
             if found is not None:
                 return found
-            guard = self.signatures.guard_problem() or self.key_problem()
+            guard = self.guard.problem(older_ok=backup) or self.key_problem()
             if guard is not None:
                 return Problem(guard)
+            if not backup:
+                self.guard.remember()
         except sqlite3.DatabaseError as error:
             return Problem(f"SQLite reports: {error}")
         except (UnicodeError, ValueError, LookupError, OverflowError) as error:

@@ -229,3 +229,30 @@ def pin(tournament_id: str, fingerprint: str) -> None:
         partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
         partial.write_text(fingerprint, encoding="ascii")
         os.replace(partial, path)
+
+
+def _generation_path(tournament_id: str) -> Path:
+    digest = hashlib.sha256(tournament_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return config_dir() / "guard-generations" / digest
+
+
+def guard_generation_seen(tournament_id: str) -> int:
+    """The highest guard generation this computer saw signed for a tournament (0: none)."""
+    try:
+        text = _generation_path(tournament_id).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeError):
+        return 0
+    return int(text) if text.isdigit() else 0
+
+
+def see_guard_generation(tournament_id: str, generation: int, *, lower: bool = False) -> None:
+    """Remember a guard generation seen signed (only ever raised, unless ``lower``: a
+    backup restored on purpose). Best effort, one small file."""
+    if not lower and generation <= guard_generation_seen(tournament_id):
+        return
+    path = _generation_path(tournament_id)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}.partial")
+        partial.write_text(str(generation), encoding="ascii")
+        os.replace(partial, path)
