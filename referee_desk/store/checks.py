@@ -76,31 +76,44 @@ class Checks:
         At opening, a guard signed by a registered key the file's key has not endorsed
         yet (a desk that ran ``keys register``) is let through: ``verify`` names it, and
         ``Guard.changing`` signs over it only for that key or the organizer endorsing it.
-        A read-only open does not apply this computer's rollback check (backups are
-        older by nature); ``verify`` does, and a writable open does.
+        A read-only open does not apply this computer's rollback and key checks (backups
+        are older by nature; ``keys trust`` reads a re-keyed file); ``verify`` does, and
+        a writable open does.
         """
+        path = self.core.path
         why = self.guard.problem(registered_ok=True, older_ok=self.core.read_only)
         if why is not None:
-            path = self.core.path
             raise DamagedFile(f"{path}: damaged: {why}").keyed(
                 "store.damaged", file=path.name, detail=why
             )
         if not self.core.read_only:
+            rekeyed = self.key_problem()
+            if rekeyed is not None:
+                raise DamagedFile(f"{path}: damaged: {rekeyed}").keyed(
+                    "store.damaged", file=path.name, detail=rekeyed
+                )
             self.guard.remember()
 
     def key_problem(self, expected: str | None = None) -> str | None:
-        """The file's key differs from ``expected`` or from the one this computer knew."""
+        """The file's key differs from ``expected`` or from the one this computer knew.
+
+        This computer knows a file's key by its tournament id and by its place (path):
+        a file re-keyed under a new tournament id in place is still caught. A file seen
+        for the first time (on any computer) is remembered by both now.
+        """
         found = self.signatures.root_key()
         if expected is not None and found != expected:
             return f"the file's key is {found}, not {expected} (re-keyed or another file)"
-        known = keys.pinned(self.core.tournament_id)
-        if known is None or found is None or expected is not None:
+        if found is None or expected is not None:
             return None
-        if found != known and not self.signatures.handed_over(known, found):
-            return (
-                f"the file's key is {found}, but this computer knew tournament "
-                f"{self.core.tournament_id} by key {known} (re-keyed: possibly forged)"
-            )
+        tournament_id, path = self.core.tournament_id, self.core.path
+        for how, known in keys.file_pins(tournament_id, path):
+            if found != known and not self.signatures.handed_over(known, found):
+                return (
+                    f"the file's key is {found}, but this computer knew {how} by key "
+                    f"{known} (re-keyed: possibly forged)"
+                )
+        keys.pin_file(tournament_id, path, found)  # first sight (or the known key again)
         return None
 
     def witness_problem(self) -> Problem | None:

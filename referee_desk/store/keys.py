@@ -256,3 +256,28 @@ def see_guard_generation(tournament_id: str, generation: int, *, lower: bool = F
         partial = path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}.partial")
         partial.write_text(str(generation), encoding="ascii")
         os.replace(partial, path)
+
+
+def _place(path: str | os.PathLike[str]) -> str:
+    """The pin name of a file's place on this computer (its resolved path)."""
+    return f"file:{Path(path).resolve()}"
+
+
+def pin_file(tournament_id: str, path: str | os.PathLike[str], fingerprint: str) -> None:
+    """Remember a file's key by its tournament id *and* by its place on this computer,
+    so a file re-keyed under a new tournament id, in place, is still recognized."""
+    pin(tournament_id, fingerprint)
+    pin(_place(path), fingerprint)
+
+
+def file_pins(tournament_id: str, path: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """What this computer knew of a file: (how it knew it, the key), at most two."""
+    found = []
+    for how, name in (
+        (f"tournament {tournament_id}", tournament_id),
+        (f"the file at {Path(path).resolve()}", _place(path)),
+    ):
+        known = pinned(name)
+        if known is not None:
+            found.append((how, known))
+    return found

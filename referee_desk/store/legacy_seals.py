@@ -14,15 +14,17 @@ never "upgraded" from an older version: that is a downgrade, refused as damage.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 from referee_desk.store import keys
 from referee_desk.store.signatures import SCHEME
 
 
-def downgraded(tournament_id: str) -> str | None:
-    """Why an older-version file of this tournament is a forgery here, or None."""
-    if keys.pinned(tournament_id) is None and keys.guard_generation_seen(tournament_id) == 0:
+def downgraded(tournament_id: str, path: str | os.PathLike[str]) -> str | None:
+    """Why an older-version file of this tournament (or at this place) is a forgery
+    here, or None."""
+    if not keys.file_pins(tournament_id, path) and not keys.guard_generation_seen(tournament_id):
         return None
     return (
         f"this computer knew tournament {tournament_id} as a signed file of the current "

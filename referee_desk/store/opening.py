@@ -128,7 +128,7 @@ class Preparation:
         guard already there (a newer file set back to an older version) must hold first.
         """
         core, conn = self.core, self.core.connection
-        why = legacy_seals.downgraded(core.tournament_id)
+        why = legacy_seals.downgraded(core.tournament_id, core.path)
         if why is not None:
             raise DamagedFile(f"{core.path}: damaged: {why}").keyed(
                 "store.damaged", file=core.path.name, detail=why
@@ -183,7 +183,7 @@ class Preparation:
             raise
         self.core.rolled_back()  # a new file of this id starts its own generations here
         keys.see_guard_generation(meta["tournament_id"], 1, lower=True)
-        keys.pin(meta["tournament_id"], keys.desk_signer().fingerprint)
+        keys.pin_file(meta["tournament_id"], self.core.path, keys.desk_signer().fingerprint)
         return True
 
     def _recognize(self) -> None:

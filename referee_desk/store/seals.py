@@ -200,7 +200,7 @@ class Seals:
                 "INSERT INTO access_log (at, person, action) VALUES (?, ?, ?)",
                 (utc_now(), "organizer", f"adopted organizer key {organizer.fingerprint}"),
             )
-        keys.pin(self.core.tournament_id, organizer.fingerprint)
+        keys.pin_file(self.core.tournament_id, self.core.path, organizer.fingerprint)
 
     def endorse_desk_key(self, organizer: keys.Signer, fingerprint: str) -> None:
         """The file's key vouches for another desk's key (registered by its first lock,

@@ -23,7 +23,7 @@ from referee_desk.cli.main import main
 from referee_desk.store import DamagedFile, TournamentFile, access, backups
 from referee_desk.store.guard import write_guard
 from referee_desk.store.keys import Signer, desk_signer
-from referee_desk.store.signatures import Signatures
+from referee_desk.store.signatures import Signatures, seal_message
 from referee_desk.store.synthetic import record
 from referee_desk.store.witness import Witness
 from tests.store.test_signatures import raw, rewrite_tail
@@ -278,3 +278,50 @@ def test_a_guard_signed_by_the_attackers_own_key_is_never_signed_over(locked, ca
         with pytest.raises(DamagedFile, match=forger.fingerprint):
             tf.lock_match("r1-t4")
     verify_fails(locked, capsys, forger.fingerprint)
+
+
+# ------------------------------------------ item 4: re-keyed under a new tournament id
+
+
+def rekey(path: Path, tournament_id: str | None = None) -> Signer:
+    """Replace every key and signature with the attacker's own (and maybe the id)."""
+    conn = raw(path)
+    if tournament_id is not None:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'tournament_id'", (tournament_id,))
+    forger = Signer(Ed25519PrivateKey.generate(), "desk forger@elsewhere", "desk")
+    conn.execute("DELETE FROM signers")
+    book = Signatures(conn)
+    book.register(forger)
+    for seal_id, match_id, seq, head, at, by in conn.execute(
+        "SELECT id, match_id, head_seq, head_hash, sealed_at, sealed_by FROM match_seals"
+    ).fetchall():
+        sig = forger.sign(seal_message(book.tournament_id(), match_id, seq, head, at, by))
+        conn.execute(
+            "UPDATE match_seals SET signature = ?, key_fingerprint = ? WHERE id = ?",
+            (sig, forger.fingerprint, seal_id),
+        )
+    write_guard(book, forger, 1000)
+    conn.close()
+    rebuild_journal(path)
+    return forger
+
+
+def test_rekeying_under_a_new_tournament_id_is_caught_where_the_file_was_made(
+    locked: Path, capsys
+) -> None:
+    real = desk_signer().fingerprint
+    forger = rekey(locked, tournament_id="a-brand-new-id")
+    verify_fails(locked, capsys, "this computer knew the file at", real, forger.fingerprint)
+    with pytest.raises(DamagedFile, match="re-keyed"):
+        TournamentFile.open(locked, create=False)
+
+
+@pytest.mark.parametrize("new_id", [None, "another-id"])
+def test_a_second_desk_pins_the_file_key_at_first_sight(
+    locked: Path, tmp_path: Path, monkeypatch, capsys, new_id: str | None
+) -> None:
+    other_computer(monkeypatch, tmp_path, "desk2")
+    with TournamentFile.open(locked, create=False) as tf:  # first sight on this computer
+        record(tf, "r1-t3", 2)
+    forger = rekey(locked, tournament_id=new_id)
+    verify_fails(locked, capsys, "this computer knew", forger.fingerprint)
