@@ -357,6 +357,19 @@ class TournamentFile:
     def key_problem(self, expected: str | None = None) -> str | None:
         return self.checks.key_problem(expected)
 
+    def trust_as_is(self) -> str:
+        """Accept this file's key and its guard's generation on this computer, on purpose
+        (after comparing the fingerprint with the match reports; ``keys trust``): a file
+        restored by hand from a backup, or re-keyed by its organizer. Returns the key."""
+        found = self.key_fingerprint
+        if found is None:
+            raise StoreError(f"{self.path}: nothing is signed in it yet").keyed(
+                "store.nothing_signed", file=self.path.name
+            )
+        keys.pin_file(self.tournament_id, self.path, found)
+        keys.see_guard_generation(self.tournament_id, self.guard.generation(), lower=True)
+        return found
+
 
 def open_tournament(path: str | os.PathLike[str], **options: Any) -> TournamentFile:
     """Shorthand for ``TournamentFile.open``."""

@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -325,3 +326,13 @@ def test_a_second_desk_pins_the_file_key_at_first_sight(
         record(tf, "r1-t3", 2)
     forger = rekey(locked, tournament_id=new_id)
     verify_fails(locked, capsys, "this computer knew", forger.fingerprint)
+
+
+def test_a_backup_copied_back_by_hand_is_accepted_with_keys_trust(locked: Path, capsys) -> None:
+    """The README's by-hand restore: refused as a rollback until accepted on purpose."""
+    oldest = backups(locked)[-1]
+    locked.with_name("cup.sqlite.heads").rename(locked.with_name("aside.heads"))
+    shutil.copyfile(oldest.path, locked)
+    verify_fails(locked, capsys, "rolled back")
+    assert main(["keys", "trust", str(locked)]) == 0
+    assert main(["verify", str(locked)]) == 0
