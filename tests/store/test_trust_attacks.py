@@ -317,13 +317,16 @@ def test_rekeying_under_a_new_tournament_id_is_caught_where_the_file_was_made(
         TournamentFile.open(locked, create=False)
 
 
-@pytest.mark.parametrize("new_id", [None, "another-id"])
+@pytest.mark.parametrize(("new_id", "first_sight"), [(None, "open"), ("another-id", "verify")])
 def test_a_second_desk_pins_the_file_key_at_first_sight(
-    locked: Path, tmp_path: Path, monkeypatch, capsys, new_id: str | None
+    locked: Path, tmp_path: Path, monkeypatch, capsys, new_id: str | None, first_sight: str
 ) -> None:
     other_computer(monkeypatch, tmp_path, "desk2")
-    with TournamentFile.open(locked, create=False) as tf:  # first sight on this computer
-        record(tf, "r1-t3", 2)
+    if first_sight == "open":
+        with TournamentFile.open(locked, create=False) as tf:
+            record(tf, "r1-t3", 2)
+    else:
+        assert main(["verify", str(locked)]) == 0
     forger = rekey(locked, tournament_id=new_id)
     verify_fails(locked, capsys, "this computer knew", forger.fingerprint)
 
