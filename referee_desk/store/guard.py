@@ -9,8 +9,8 @@ records someone changed behind its back (that would launder the change).
 A guard holds when its signature verifies under a key the file trusts (or one the
 signer vouches for right now: its own key, a key being endorsed), the tables equal the
 signed snapshot, and its generation is not below the highest one this computer has
-seen signed for the tournament (``keys.guard_generation_seen``): an older guard copied
-from a backup, with the seals it covered, is refused there.
+seen signed for the tournament's file at this place (``keys.guard_generation_seen``):
+an older guard copied from a backup, with the seals it covered, is refused there.
 """
 
 from __future__ import annotations
@@ -117,19 +117,19 @@ class Guard:
         if changed is not None:
             return changed
         generation = generation_of(content)
-        seen = keys.guard_generation_seen(self.core.tournament_id)
+        seen = keys.guard_generation_seen(self.core.tournament_id, self.core.path)
         if not older_ok and generation < seen:
             return (
                 f"{_WHAT} is an older signed copy (generation {generation}) than this "
-                f"computer saw signed for tournament {self.core.tournament_id} (generation "
-                f"{seen}): rolled back, e.g. the guard and seals copied from a backup"
+                f"computer saw signed for this file (generation {seen}): rolled back, e.g. "
+                "the guard and seals copied from a backup"
             )
         return None
 
     def remember(self) -> None:
         """This computer saw the guard hold: an older one is refused here from now on."""
         if self.problem() is None:
-            keys.see_guard_generation(self.core.tournament_id, self.generation())
+            keys.see_guard_generation(self.core.tournament_id, self.core.path, self.generation())
 
     @contextmanager
     def changing(
@@ -152,5 +152,5 @@ class Guard:
         generation = generation_of(row[0]) + 1 if row else 1
         yield
         write_guard(self.signatures, signer, generation)
-        tournament_id = self.core.tournament_id
-        self.core.after_commit(lambda: keys.see_guard_generation(tournament_id, generation))
+        tournament_id, path = self.core.tournament_id, self.core.path
+        self.core.after_commit(lambda: keys.see_guard_generation(tournament_id, path, generation))

@@ -231,26 +231,30 @@ def pin(tournament_id: str, fingerprint: str) -> None:
         os.replace(partial, path)
 
 
-def _generation_path(tournament_id: str) -> Path:
-    digest = hashlib.sha256(tournament_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+def _generation_path(tournament_id: str, path: str | os.PathLike[str]) -> Path:
+    name = f"{tournament_id}\n{Path(path).resolve()}"
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return config_dir() / "guard-generations" / digest
 
 
-def guard_generation_seen(tournament_id: str) -> int:
-    """The highest guard generation this computer saw signed for a tournament (0: none)."""
+def guard_generation_seen(tournament_id: str, path: str | os.PathLike[str]) -> int:
+    """The highest guard generation this computer saw signed for a tournament's file at
+    this place (0: none). By place, so copies of one tournament may each go their way."""
     try:
-        text = _generation_path(tournament_id).read_text(encoding="ascii").strip()
+        text = _generation_path(tournament_id, path).read_text(encoding="ascii").strip()
     except (OSError, UnicodeError):
         return 0
     return int(text) if text.isdigit() else 0
 
 
-def see_guard_generation(tournament_id: str, generation: int, *, lower: bool = False) -> None:
+def see_guard_generation(
+    tournament_id: str, place: str | os.PathLike[str], generation: int, *, lower: bool = False
+) -> None:
     """Remember a guard generation seen signed (only ever raised, unless ``lower``: a
     backup restored on purpose). Best effort, one small file."""
-    if not lower and generation <= guard_generation_seen(tournament_id):
+    if not lower and generation <= guard_generation_seen(tournament_id, place):
         return
-    path = _generation_path(tournament_id)
+    path = _generation_path(tournament_id, place)
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}.partial")

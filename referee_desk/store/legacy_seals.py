@@ -24,7 +24,9 @@ from referee_desk.store.signatures import SCHEME
 def downgraded(tournament_id: str, path: str | os.PathLike[str]) -> str | None:
     """Why an older-version file of this tournament (or at this place) is a forgery
     here, or None."""
-    if not keys.file_pins(tournament_id, path) and not keys.guard_generation_seen(tournament_id):
+    if not keys.file_pins(tournament_id, path) and not keys.guard_generation_seen(
+        tournament_id, path
+    ):
         return None
     return (
         f"this computer knew tournament {tournament_id} as a signed file of the current "

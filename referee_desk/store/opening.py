@@ -182,7 +182,7 @@ class Preparation:
                 conn.execute("ROLLBACK")
             raise
         self.core.rolled_back()  # a new file of this id starts its own generations here
-        keys.see_guard_generation(meta["tournament_id"], 1, lower=True)
+        keys.see_guard_generation(meta["tournament_id"], self.core.path, 1, lower=True)
         keys.pin_file(meta["tournament_id"], self.core.path, keys.desk_signer().fingerprint)
         return True
 

@@ -45,5 +45,5 @@ def restore_backup(backup: Backup | str | os.PathLike[str], path: str | os.PathL
     shutil.copyfile(source, partial)
     os.replace(partial, path)
     # Restored on purpose: this computer accepts the backup's older guard from now on.
-    keys.see_guard_generation(tournament_id, generation, lower=True)
+    keys.see_guard_generation(tournament_id, path, generation, lower=True)
     return aside

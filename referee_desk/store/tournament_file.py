@@ -367,7 +367,9 @@ class TournamentFile:
                 "store.nothing_signed", file=self.path.name
             )
         keys.pin_file(self.tournament_id, self.path, found)
-        keys.see_guard_generation(self.tournament_id, self.guard.generation(), lower=True)
+        keys.see_guard_generation(
+            self.tournament_id, self.path, self.guard.generation(), lower=True
+        )
         return found
 
 
