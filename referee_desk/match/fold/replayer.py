@@ -25,13 +25,12 @@ from referee_desk.match.fold.clock_end import ClockAndEnd
 from referee_desk.match.fold.corrections import Corrections
 from referee_desk.match.fold.hand import FINISHED, VOIDED
 from referee_desk.match.fold.memo import event_ms, parsed_payload, to_epoch_ms
-from referee_desk.match.fold.naming import refusal_at
+from referee_desk.match.fold.naming import REFUSALS, failure_at, refusal_at
 from referee_desk.match.fold.penalties import Penalties
 from referee_desk.match.fold.play import Play
 from referee_desk.match.fold.trick_input import prepare_payload, prepared_trick
 from referee_desk.match.schema_check import validate_schema
 from referee_desk.match.state import Consequence, Correction, MatchInfo, MatchState, Note
-from referee_desk.rules.errors import RulesError
 from referee_desk.rules.levels import first_level
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat, Side
@@ -56,8 +55,10 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
             else:
                 self._fold(event, self.fixes, strict=True)
             self.events.append(event)
-        except (RulesError, KeyError, TypeError, ValueError) as exc:  # EventRefused included
+        except REFUSALS as exc:
             raise refusal_at(exc, event) from None
+        except Exception as exc:  # a bug, unless the event is malformed (see failure_at)
+            raise failure_at(exc, event) from exc
 
     def state(self, now: str | datetime | int | None = None) -> MatchState:
         """The frozen state; ``now`` reads the clock (and a derived time-out) at that time."""
@@ -197,7 +198,7 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
                 )
             if self.end is not None and self.end.recorded and event.type == ev.MATCH_ENDED:
                 raise EventRefused("match_ended is already recorded", key="match.end_already")
-        handler = _HANDLERS.get(event.type)
+        handler = HANDLERS.get(event.type)
         if handler is None:
             raise EventRefused(
                 f"unknown event type {event.type!r}",
@@ -285,6 +286,6 @@ def _cycle_collection_paused() -> Iterator[None]:
             gc.enable()
 
 
-_HANDLERS = {
+HANDLERS = {
     name: getattr(Replayer, "_on_" + name) for name in ev.PAYLOAD_TYPES if name != ev.CORRECTION
 }
