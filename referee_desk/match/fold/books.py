@@ -77,6 +77,11 @@ class Books:
 
     # -- shared helpers ----------------------------------------------------------------
 
+    def _set_end(self, end: MatchEnd) -> None:
+        """The one place the match's end is set (passing A, time-out, forfeit,
+        disqualification; ``match_ended`` marks it recorded)."""
+        self.end = end
+
     def _touch(self, event: Event, at: int | None = None) -> None:
         """Note ``event`` as the last folded; ``at`` is its time in ms when already read."""
         self.last_seq = event.seq
