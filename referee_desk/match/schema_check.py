@@ -18,7 +18,8 @@ SCHEMA_FILE = "events.schema.json"
 def load_schema() -> dict[str, Any]:
     """The event schema as a dict (package data of ``referee_desk.match.schema``)."""
     text = resources.files("referee_desk.match.schema").joinpath(SCHEMA_FILE).read_text("utf-8")
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 @cache

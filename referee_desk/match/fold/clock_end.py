@@ -27,7 +27,7 @@ class ClockAndEnd(Books):
     def _time_out_check(self, at: int, seq: int) -> None:
         if self.end is None and self._time_up(at):
             derived = self._time_out_end(at, seq, dry=False)
-            if derived is not None:
+            if derived is not None and derived[0] is not None:
                 self._set_end(derived[0])
 
     def _time_out_end(

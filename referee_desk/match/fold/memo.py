@@ -26,7 +26,7 @@ from referee_desk.rules.trump import TrumpContext
 
 #: A trump context as plain values (level, trump letter or None, bridge_level_gap), and
 #: for the section-12 card systems also (fixed ranks above, below the level, chain).
-CtxKey = tuple
+CtxKey = tuple[Any, ...]
 
 SEAT_BY_NAME = {seat.value: seat for seat in Seat}
 #: The canonical token of each card, by ``Card.index``.
