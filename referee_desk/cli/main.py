@@ -42,18 +42,22 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _load(command: str) -> ModuleType | None:
-    """The subcommand's module, or None after a one-line error when it cannot load."""
+    """The subcommand's module, or None after a one-line error when it is not installed.
+
+    Only the subcommand's own module being absent is "not available"; any other import
+    error (a layer it needs missing, a bug) is raised as it is, never hidden.
+    """
     module_name = SUBCOMMANDS[command][0]
     try:
         return importlib.import_module(module_name)
-    except ImportError as exc:
-        missing = getattr(exc, "name", None)
-        why = (
-            f"module {module_name} is missing from this installation"
-            if missing == module_name
-            else f"{type(exc).__name__}: {exc}"
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        print(
+            f"referee-desk: subcommand {command!r} is not available: module {module_name} is "
+            "missing from this installation",
+            file=sys.stderr,
         )
-        print(f"referee-desk: subcommand {command!r} is not available: {why}", file=sys.stderr)
         return None
 
 

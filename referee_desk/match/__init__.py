@@ -6,7 +6,7 @@ See docs/match-api.md. No SQLite and no Qt here.
 from referee_desk.match.clock import ClockState, format_duration, format_time, parse_time
 from referee_desk.match.drafting import Recorder, append, new_event, seal, validate
 from referee_desk.match.envelope import GENESIS_HASH, SCHEMA_VERSION, Event, verify_chain
-from referee_desk.match.errors import EventRefused, SchemaRefused
+from referee_desk.match.errors import EventRefused, MatchError, ReplayFailed, SchemaRefused
 from referee_desk.match.events import AFTER_END_TYPES, EVENT_TYPES, parse_payload, payload_of
 from referee_desk.match.replay import Replayer, replay, replayer_for
 from referee_desk.match.schema_check import load_schema, validate_schema
@@ -40,10 +40,12 @@ __all__ = [
     "HandState",
     "LastTrick",
     "MatchEnd",
+    "MatchError",
     "MatchInfo",
     "MatchState",
     "Note",
     "Recorder",
+    "ReplayFailed",
     "Replayer",
     "SchemaRefused",
     "TrickRecord",

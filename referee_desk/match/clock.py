@@ -118,9 +118,3 @@ class ClockState:
 
     def time_up_at(self, now_ms: int) -> bool:
         return self.started and self.elapsed_at(now_ms) >= self.limit_ms
-
-    def time_out_epoch_ms(self) -> int | None:
-        """The epoch time at which the limit is reached if the clock keeps running."""
-        if self.running_since_ms is None:
-            return None
-        return self.running_since_ms + (self.limit_ms - self.elapsed_before_ms)

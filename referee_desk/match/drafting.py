@@ -47,6 +47,7 @@ def new_event(
         raise EventRefused(
             f"unknown event type {type!r}", key="event.unknown_type", params={"type": str(type)}
         )
+    state: MatchState | None
     if isinstance(events_or_state, MatchState):
         state = events_or_state
     elif isinstance(events_or_state, Replayer):

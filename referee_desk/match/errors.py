@@ -1,8 +1,12 @@
-"""Typed refusals of the match layer: each is a ValueError with one readable line.
+"""The match layer's errors: one root, split by whose fault it is.
 
-Besides its English line, a refusal may carry a phrasebook ``key`` and its ``params``
-(like consequences do), so that the desk can word it in the user's language. A refusal
-without a key is shown by its English line.
+``EventRefused`` (and ``SchemaRefused``): the *input* is wrong, an event the record
+cannot accept; worded for the user, each is a ValueError with one readable line and
+may carry a phrasebook ``key`` and its ``params`` (as consequences do), so that the
+desk can word it in the user's language. ``ReplayFailed``: the *code* is wrong, a bug
+met while folding an event the schema accepts; it keeps the original exception as
+its ``__cause__`` and is never a refusal (nor a ValueError), so no refusal handler
+swallows it and ``verify`` does not call an intact record broken.
 """
 
 from __future__ import annotations
@@ -10,7 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 
-class EventRefused(ValueError):
+class MatchError(Exception):
+    """Root of every error the match layer raises."""
+
+
+class EventRefused(MatchError, ValueError):
     """An event the record cannot accept (bad shape, or impossible in the current state).
 
     ``seq`` and ``event_type`` name the event when known; the message already
@@ -41,10 +49,27 @@ class EventRefused(ValueError):
 
     def at(self, seq: int, event_type: str) -> EventRefused:
         """The same refusal, named by its event (checks deep in a fold do not know it)."""
-        return EventRefused(
+        return type(self)(
             self.reason, seq=seq, event_type=event_type, key=self.key, params=self.params
         )
 
 
 class SchemaRefused(EventRefused):
     """An event whose envelope or payload does not match the JSON Schema."""
+
+
+class ReplayFailed(MatchError, RuntimeError):
+    """A bug met while folding an event: not the record's fault, reported with its cause.
+
+    ``seq`` and ``event_type`` name the event being folded; ``__cause__`` is the
+    exception the fold raised (a KeyError, an AssertionError, ...).
+    """
+
+    def __init__(self, seq: int, event_type: str, cause: BaseException) -> None:
+        self.seq = seq
+        self.event_type = event_type
+        self.cause = cause
+        super().__init__(
+            f"{event_type} seq {seq}: the replay failed (a bug in the desk, not a problem "
+            f"of the record): {type(cause).__name__}: {cause}"
+        )

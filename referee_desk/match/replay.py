@@ -5,7 +5,7 @@ rules); this module keeps the public entry points where the rest of the desk imp
 them from.
 """
 
-from referee_desk.match.fold.memo import clear_caches
+from referee_desk.match.fold.caches import clear_caches
 from referee_desk.match.fold.replayer import Replayer, replay, replayer_for
 
 __all__ = ["Replayer", "clear_caches", "replay", "replayer_for"]

@@ -1,15 +1,21 @@
-"""JSON Schema validation of events (schema/events.schema.json, draft 2020-12)."""
+"""JSON Schema validation of events (schema/events.schema.json, draft 2020-12).
+
+``jsonschema`` is imported on first use: a replay without the schema check (the
+desk's cold open of a record) never needs it, and it is half of the match layer's
+import time.
+"""
 
 from __future__ import annotations
 
 import json
 from functools import cache
 from importlib import resources
-from typing import Any
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING, Any
 
 from referee_desk.match.errors import SchemaRefused
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 SCHEMA_FILE = "events.schema.json"
 
@@ -18,11 +24,14 @@ SCHEMA_FILE = "events.schema.json"
 def load_schema() -> dict[str, Any]:
     """The event schema as a dict (package data of ``referee_desk.match.schema``)."""
     text = resources.files("referee_desk.match.schema").joinpath(SCHEMA_FILE).read_text("utf-8")
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 @cache
 def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     schema = load_schema()
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)

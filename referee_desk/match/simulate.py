@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from referee_desk.rules.cards import DECK, Card, format_card
 from referee_desk.rules.follow import check_follow
@@ -52,8 +53,8 @@ class SimTrick:
     plays: tuple[tuple[Seat, tuple[Card, ...]], ...]
     winner: Seat
 
-    def payload(self, *, last: bool = False) -> dict:
-        data: dict = {
+    def payload(self, *, last: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "leader": self.leader.value,
             "plays": [
                 {"seat": seat.value, "cards": [format_card(c) for c in cards]}

@@ -344,7 +344,7 @@ def _hand(h: HandState) -> dict[str, Any]:
             "passed_a": r.passed_a,
             "consequences": _consequences(r.consequences),
         }
-    last = None
+    last: dict[str, Any] | None = None
     if h.last_trick is not None:
         last = {
             "points": h.last_trick.points,

@@ -2,7 +2,7 @@
 
 Public API (see ``docs/store-api.md``)::
 
-    from referee_desk.store import TournamentFile, verify_path, import_jsonl, export_jsonl
+    from referee_desk.store import TournamentFile, verify_path, import_jsonl, export_events
 """
 
 from referee_desk.store import keys
@@ -21,6 +21,7 @@ from referee_desk.store.errors import (
     StoreWriteError,
     UnreadableFile,
 )
+from referee_desk.store.interchange import export_events, import_jsonl, verify_path
 from referee_desk.store.recovery import restore_backup
 from referee_desk.store.schema import STORE_SCHEMA_VERSION
 from referee_desk.store.tournament_file import Seal, SealInfo, TournamentFile, open_tournament
@@ -48,8 +49,11 @@ __all__ = [
     "TournamentFile",
     "UnreadableFile",
     "backups",
+    "export_events",
+    "import_jsonl",
     "keys",
     "make_backup",
     "open_tournament",
     "restore_backup",
+    "verify_path",
 ]

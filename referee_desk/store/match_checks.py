@@ -2,32 +2,24 @@
 
 The store never interprets payloads itself; it asks the match layer whether an
 event may be recorded (``validate_schema`` for the JSON Schema, the incremental
-``Replayer`` or ``validate(events, draft)`` for the state). The names are looked
-up lazily so the store works (chain checks only) while the match layer is absent.
+``Replayer`` for the state). Plain imports: without the match layer the store does
+not start, since it could only check chains and would store anything as a first
+event. A refusal (``EventRefused``) becomes the reason an event is not acceptable;
+a failure (``ReplayFailed``, a bug) is raised as it is, never reported as a refusal.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
+import fastjsonschema
+
 from referee_desk.match.envelope import HASHED_FIELDS, Event
-
-
-@cache
-def _lookup(name: str) -> Any:
-    try:
-        module = importlib.import_module("referee_desk.match")
-    except Exception:  # absent or mid-edit: the store still checks chains
-        return None
-    return getattr(module, name, None)
-
-
-def match_layer_available() -> bool:
-    """True when the match layer can check events for state (not just the chain)."""
-    return _lookup("Replayer") is not None or _lookup("validate") is not None
+from referee_desk.match.errors import EventRefused, SchemaRefused
+from referee_desk.match.replay import Replayer
+from referee_desk.match.schema_check import load_schema, validate_schema
 
 
 def _reason(error: BaseException) -> str:
@@ -46,18 +38,14 @@ def _fast_validator(event_type: str) -> Callable[[dict[str, Any]], Any] | None:
     for an event whose type is T only T's branch can apply, so the base schema plus
     that branch is the whole check. None when the schema has another shape.
     """
-    load = _lookup("load_schema")
-    if load is None:
-        return None
-    try:
-        import fastjsonschema
-
-        schema = {k: v for k, v in load().items() if k != "$schema"}
-        for branch in schema.get("allOf", []):
-            if branch["if"]["properties"]["type"]["const"] == event_type:
-                return fastjsonschema.compile({**schema, "allOf": [branch["then"]]})
-    except Exception:
-        return None
+    schema = {k: v for k, v in load_schema().items() if k != "$schema"}
+    for branch in schema.get("allOf", []):
+        try:
+            if branch["if"]["properties"]["type"]["const"] != event_type:
+                continue
+        except (KeyError, TypeError):
+            return None  # not the one-branch-per-type shape: the full check decides
+        return fastjsonschema.compile({**schema, "allOf": [branch["then"]]})
     return None
 
 
@@ -68,21 +56,18 @@ def schema_problem(event: Event) -> str | None:
     doubts goes to the match layer's ``validate_schema``, which has the last word
     and the readable message.
     """
-    check: Callable[[dict[str, Any]], None] | None = _lookup("validate_schema")
-    if check is None:
-        return None
     data = {name: getattr(event, name) for name in _ENVELOPE}
     fast = _fast_validator(data["type"]) if isinstance(data["type"], str) else None
     if fast is not None:
         try:
             fast(data)
             return None
-        except Exception:
-            pass
+        except fastjsonschema.JsonSchemaException:
+            pass  # doubted: the match layer's check words it (or accepts it after all)
     try:
-        check(data)
-    except Exception as error:  # the schema check refuses by raising; any refusal counts
-        return _reason(error)
+        validate_schema(data)
+    except SchemaRefused as refused:
+        return _reason(refused)
     return None
 
 
@@ -97,7 +82,7 @@ class MatchChecker:
     def __init__(self, events: Sequence[Event] = ()) -> None:
         self._events: list[Event] = []
         self._pending: Event | None = None
-        self._replayer: Any = None
+        self._replayer = Replayer()
         self._rebuild(list(events))
 
     @property
@@ -105,12 +90,10 @@ class MatchChecker:
         return self._events
 
     def _rebuild(self, events: list[Event]) -> None:
-        factory = _lookup("Replayer")
-        self._replayer = factory() if factory is not None else None
+        self._replayer = Replayer()
         self._events = []
         for event in events:
-            if self._replayer is not None:
-                self._replayer.apply(event)
+            self._replayer.apply(event)
             self._events.append(event)
 
     def problem(self, event: Event) -> str | None:
@@ -118,19 +101,14 @@ class MatchChecker:
         reason = schema_problem(event)
         if reason is not None:
             return reason
-        if self._replayer is not None:
-            try:
-                self._replayer.apply(event)
-            except Exception as error:
-                self._rebuild(self._events)
-                return _reason(error)
-        else:
-            validate = _lookup("validate")
-            if validate is not None:
-                try:
-                    validate(list(self._events), event)
-                except Exception as error:
-                    return _reason(error)
+        try:
+            self._replayer.apply(event)
+        except EventRefused as refused:
+            self._rebuild(self._events)
+            return _reason(refused)
+        except Exception:  # a failure: raised as it is, the half-folded event undone first
+            self._rebuild(self._events)
+            raise
         self._pending = event
         return None
 

@@ -1,10 +1,11 @@
 """One open match at the desk: the record on disk, the replayed state, and entry.
 
-Every entry goes the same way: draft (``match.new_event``) → state check
-(``match.validate``, which raises ``EventRefused`` with the reason) → written to the
-record (the store; a write error leaves nothing changed) → only then added to the
-events in memory and announced with ``changed``. The UI never computes a rule; a
-preview replays the record plus the draft through the match layer without writing.
+Every entry goes the same way: draft (``match.new_event``) → state check (folded
+once into the session's kept ``Replayer``, which raises ``EventRefused`` with the
+reason) → written to the record (the store; a write error leaves nothing changed)
+→ only then added to the events in memory and announced with ``changed``. The UI
+never computes a rule; a preview folds the draft into a scratch replayer, writing
+nothing.
 """
 
 from __future__ import annotations
@@ -62,7 +63,9 @@ class MatchSession(QObject):
         self.referee = referee
         self._now = clock
         self.events: list[Event] = list(record.load())
-        self.state = match_api.replay(self.events, now=self._now())
+        #: The fold of ``events``, kept warm: an entry is applied to it once (one fold).
+        self._fold = match_api.replayer_for(self.events)
+        self.state = self._fold.state(self._now())
 
     @property
     def match_id(self) -> str:
@@ -71,20 +74,36 @@ class MatchSession(QObject):
     def now(self) -> datetime:
         return self._now()
 
+    def _draft_onto(
+        self,
+        fold: match_api.Replayer,
+        chain: list[Event],
+        entry: tuple[str, dict[str, Any]],
+        now: datetime,
+    ) -> Event:
+        """Draft, check and seal one entry after ``chain``, folding it into ``fold``."""
+        kind, payload = entry
+        draft = match_api.new_event(
+            fold if chain else [],
+            kind,
+            payload,
+            referee=self.referee,
+            now=now,
+            match_id=self.match_id,
+        )
+        match_api.validate_schema(draft.to_dict())
+        event = match_api.seal(chain, draft)
+        fold.apply(event)
+        chain.append(event)
+        return event
+
     def _chain(self, entries: list[tuple[str, dict[str, Any]]]) -> tuple[list[Event], Any]:
         """Check entries one after another through the match layer, without writing."""
         chain = list(self.events)
-        sealed: list[Event] = []
+        fold = match_api.replayer_for(chain)  # a scratch fold: the kept one stays as it is
         now = self._now()
-        for kind, payload in entries:
-            draft = match_api.new_event(
-                chain, kind, payload, referee=self.referee, now=now, match_id=self.match_id
-            )
-            match_api.validate(chain, draft)
-            event = match_api.seal(chain, draft)
-            chain.append(event)
-            sealed.append(event)
-        return sealed, match_api.replay(chain, now=now)
+        sealed = [self._draft_onto(fold, chain, entry, now) for entry in entries]
+        return sealed, fold.state(now)
 
     def preview(self, kind: str, payload: dict[str, Any]) -> Preview:
         """Check a draft and replay it without writing; raises EventRefused with the reason."""
@@ -100,8 +119,18 @@ class MatchSession(QObject):
         return self.submit_many([(kind, payload)])[0]
 
     def submit_many(self, entries: list[tuple[str, dict[str, Any]]]) -> list[Event]:
-        """All entries are checked together first, so a refusal writes none of them."""
-        sealed, _state = self._chain(entries)
+        """All entries are checked together first, so a refusal writes none of them.
+
+        Each entry is folded once into the kept fold; on a refusal or a failed write the
+        fold is rebuilt from the events on record (the rare path).
+        """
+        chain = list(self.events)
+        now = self._now()
+        try:
+            sealed = [self._draft_onto(self._fold, chain, entry, now) for entry in entries]
+        except BaseException:
+            self._fold = match_api.replayer_for(self.events)
+            raise
         written: list[Event] = []
         try:
             for event in sealed:
@@ -112,6 +141,8 @@ class MatchSession(QObject):
             self.reload()
             raise
         finally:
+            if written != sealed:
+                self._fold = match_api.replayer_for(self.events)
             if written:
                 self.refresh()
         return written
@@ -119,11 +150,12 @@ class MatchSession(QObject):
     def reload(self) -> None:
         """Read the record again (after another desk appended to the same match)."""
         self.events = list(self.record.load())
+        self._fold = match_api.replayer_for(self.events)
         self.refresh()
 
     def refresh(self) -> None:
-        """Replay at the current time (the clock keeps running between entries)."""
-        self.state = match_api.replay(self.events, now=self._now())
+        """Read the state at the current time (the clock keeps running between entries)."""
+        self.state = self._fold.state(self._now())
         self.changed.emit()
 
     def state_at(self, index: int) -> Any:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee_desk.match import Event, replay, verify_chain
+from referee_desk.match import Event, SchemaRefused, replay, validate_schema, verify_chain
 from referee_desk.rules.cards import parse_cards
 from referee_desk.rules.ruleset import get_ruleset
 from referee_desk.rules.trick import trick_winner
@@ -200,4 +200,12 @@ def test_the_forced_component_leads_the_next_trick() -> None:
 
 @pytest.mark.parametrize("name", list(FILES))
 def test_preset_samples_pass_the_json_schema(name: str) -> None:
-    replay(load(name), check_schema=True)
+    """Every event of a preset sample matches the schema, and the check is not a no-op."""
+    events = load(name)
+    for event in events:
+        validate_schema(event.to_dict())  # raises SchemaRefused naming the field
+    assert replay(events, check_schema=True) == replay(events)
+    bad = events[-1].to_dict()
+    bad["payload"] = {**bad["payload"], "no_such_field": 1}
+    with pytest.raises(SchemaRefused, match="no_such_field"):
+        validate_schema(bad)

@@ -12,7 +12,6 @@ from referee_desk.match.envelope import Event
 from referee_desk.store import ImportConflict, ImportRefused, TournamentFile
 from referee_desk.store.interchange import export_events, import_jsonl, verify_path
 from referee_desk.store.jsonl import read_jsonl, write_jsonl
-from referee_desk.store.match_checks import match_layer_available
 from referee_desk.store.synthetic import record, sealed_match
 
 
@@ -130,7 +129,6 @@ def test_wrong_field_types_and_newer_versions_are_refused(tmp_path: Path) -> Non
         assert error.line == 1 and needle in error.reason
 
 
-@pytest.mark.skipif(not match_layer_available(), reason="match layer not present yet")
 def test_unknown_type_and_unacceptable_event_are_refused(tmp_path: Path) -> None:
     events = sealed_match("m", 4)
     bogus = Event(**{**events[3].to_dict(), "type": "no_such_event"}).sealed(events[2].hash)

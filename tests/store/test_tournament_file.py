@@ -16,7 +16,6 @@ from referee_desk.store import (
     StoreWriteError,
     TournamentFile,
 )
-from referee_desk.store.match_checks import match_layer_available
 from referee_desk.store.synthetic import draft, record
 
 
@@ -127,7 +126,6 @@ def test_stale_writer_gets_append_conflict(tmp_path: Path) -> None:
         assert desk_a.append(draft("m", 4)).seq == 5  # A's cache catches up with B's event
 
 
-@pytest.mark.skipif(not match_layer_available(), reason="match layer not present yet")
 def test_event_the_state_cannot_accept_is_refused_and_not_written(tfile: TournamentFile) -> None:
     # A clock_started before match_opened: nothing to start.
     with pytest.raises(EventRejected):

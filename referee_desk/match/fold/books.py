@@ -7,7 +7,7 @@ into them and ``Replayer.state()`` freezes them into a ``MatchState``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee_desk.match.clock import ClockState, Pause, limit_of
 from referee_desk.match.envelope import Event
@@ -26,6 +26,7 @@ from referee_desk.match.state import (
 )
 from referee_desk.rules.cards import Rank
 from referee_desk.rules.levels import FIRST_LEVEL
+from referee_desk.rules.result import HandResult
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.rules.seats import Seat, Side
 
@@ -35,6 +36,16 @@ class Books:
 
     events: list[Event]
     check_schema: bool
+
+    if TYPE_CHECKING:  # provided by Replayer and Play; the parts call them through self
+
+        def __init__(self, *, check_schema: bool = False) -> None: ...
+
+        def _fold(
+            self, event: Event, fixes: dict[int, tuple[str, Any]], *, strict: bool
+        ) -> None: ...
+
+        def _close_hand(self, seq: int, hand: HandBook, result: HandResult) -> None: ...
 
     def _reset(self) -> None:
         self.match_id: str | None = None
@@ -76,6 +87,11 @@ class Books:
         self.fixes: dict[int, tuple[str, dict[str, Any] | None]] = {}
 
     # -- shared helpers ----------------------------------------------------------------
+
+    def _set_end(self, end: MatchEnd) -> None:
+        """The one place the match's end is set (passing A, time-out, forfeit,
+        disqualification; ``match_ended`` marks it recorded)."""
+        self.end = end
 
     def _touch(self, event: Event, at: int | None = None) -> None:
         """Note ``event`` as the last folded; ``at`` is its time in ms when already read."""

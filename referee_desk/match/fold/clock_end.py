@@ -27,8 +27,8 @@ class ClockAndEnd(Books):
     def _time_out_check(self, at: int, seq: int) -> None:
         if self.end is None and self._time_up(at):
             derived = self._time_out_end(at, seq, dry=False)
-            if derived is not None:
-                self.end = derived[0]
+            if derived is not None and derived[0] is not None:
+                self._set_end(derived[0])
 
     def _time_out_end(
         self, at: int, seq: int, *, dry: bool
@@ -157,7 +157,7 @@ class ClockAndEnd(Books):
                     "claimed_winner": p.winner,
                 },
             )
-        self.end = replace(end, recorded=True)
+        self._set_end(replace(end, recorded=True))
         self.consequences.append(
             Consequence.make(
                 event.seq, end.article, "match_ended", winner=end.winner.value, reason=end.reason

@@ -12,9 +12,8 @@ from referee_desk.match import events as ev
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.books import Books
-from referee_desk.match.fold.naming import refusal_at
+from referee_desk.match.fold.naming import REFUSALS, failure_at, refusal_at
 from referee_desk.match.schema_check import validate_schema
-from referee_desk.rules.errors import RulesError
 
 
 class Corrections(Books):
@@ -79,5 +78,8 @@ class Corrections(Books):
     def _refold(self, event: Event) -> None:
         try:
             self._fold(event, self.fixes, strict=False)
-        except (RulesError, KeyError, TypeError, ValueError) as exc:  # EventRefused included
+        except REFUSALS as exc:
             raise refusal_at(exc, event) from None
+        except Exception as exc:  # a bug, unless the event is malformed (see failure_at)
+            fix = self.fixes.get(event.seq)
+            raise failure_at(exc, event, fix[1] if fix else None) from exc

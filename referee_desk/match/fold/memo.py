@@ -2,8 +2,9 @@
 
 A desk re-replays the same record many times (each keystroke of review mode, each
 import check), so event times, card tokens, typed payloads and the rules core's
-judgements are kept by plain-value keys. ``clear_caches()`` empties them all (the
-benchmark's cold case; nothing else needs it since the keys are the values).
+judgements are kept by plain-value keys. ``caches.clear_caches()`` empties them all (the
+benchmark's cold case; nothing else needs it since the keys are the values); it lives in
+``caches`` so this module imports none of its users.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from referee_desk.rules.trump import TrumpContext
 
 #: A trump context as plain values (level, trump letter or None, bridge_level_gap), and
 #: for the section-12 card systems also (fixed ranks above, below the level, chain).
-CtxKey = tuple
+CtxKey = tuple[Any, ...]
 
 SEAT_BY_NAME = {seat.value: seat for seat in Seat}
 #: The canonical token of each card, by ``Card.index``.
@@ -180,26 +181,3 @@ def to_epoch_ms(now: str | datetime | int) -> int:
     if isinstance(now, datetime):
         return parse_time(format_time(now))
     return parse_time(now)
-
-
-def clear_caches() -> None:
-    """Empty every replay memo (a cold replay, as in a fresh process)."""
-    from referee_desk.match.fold import trick_input
-    from referee_desk.match.fold.audit import follow_findings
-
-    for fn in (
-        event_ms,
-        card_of,
-        canon,
-        ctx_of,
-        suit_memo,
-        token_suits,
-        judge_trick,
-        judge_follow,
-        top_follow,
-    ):
-        fn.cache_clear()
-    follow_findings.cache_clear()
-    trick_input.clear()
-    PARSED.clear()
-    _RESULTS.clear()

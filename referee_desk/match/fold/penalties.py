@@ -296,8 +296,10 @@ class Penalties(Books):
                 text=p.text,
             )
             self.consequences.append(c)
-            self.end = MatchEnd(
-                "disqualification", side.other, "8.8", c.text, event.seq, key=c.key, args=c.args
+            self._set_end(
+                MatchEnd(
+                    "disqualification", side.other, "8.8", c.text, event.seq, key=c.key, args=c.args
+                )
             )
             if self.hand is not None:
                 self._void_hand(self.hand, event.seq, "8.8", "hand_voided_disqualification")
@@ -338,8 +340,8 @@ class Penalties(Books):
         c = Consequence.make(event.seq, "8.10", "forfeit", side=side.value, other=side.other.value)
         self._violation(event, "forfeit", "8.10", None, side, p.text or c.text)
         self.consequences.append(c)
-        self.end = MatchEnd(
-            "forfeit", side.other, "8.10", c.text, event.seq, key=c.key, args=c.args
+        self._set_end(
+            MatchEnd("forfeit", side.other, "8.10", c.text, event.seq, key=c.key, args=c.args)
         )
         if self.hand is not None:
             self._void_hand(self.hand, event.seq, "8.10", "hand_voided_forfeit")

@@ -320,4 +320,4 @@ class Play(PresetPlay):
         if result.passed_a:
             self.passed_a = winner
             c = Consequence.make(seq, "1.5", "passed_a_end", winner=winner.value)
-            self.end = MatchEnd("passed_a", winner, "1.5", c.text, seq, key=c.key, args=c.args)
+            self._set_end(MatchEnd("passed_a", winner, "1.5", c.text, seq, key=c.key, args=c.args))

@@ -11,7 +11,7 @@ and end, corrections); this module is the core that checks envelopes and dispatc
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -25,13 +25,12 @@ from referee_desk.match.fold.clock_end import ClockAndEnd
 from referee_desk.match.fold.corrections import Corrections
 from referee_desk.match.fold.hand import FINISHED, VOIDED
 from referee_desk.match.fold.memo import event_ms, parsed_payload, to_epoch_ms
-from referee_desk.match.fold.naming import refusal_at
+from referee_desk.match.fold.naming import REFUSALS, failure_at, refusal_at
 from referee_desk.match.fold.penalties import Penalties
 from referee_desk.match.fold.play import Play
 from referee_desk.match.fold.trick_input import prepare_payload, prepared_trick
 from referee_desk.match.schema_check import validate_schema
 from referee_desk.match.state import Consequence, Correction, MatchInfo, MatchState, Note
-from referee_desk.rules.errors import RulesError
 from referee_desk.rules.levels import first_level
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat, Side
@@ -56,8 +55,10 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
             else:
                 self._fold(event, self.fixes, strict=True)
             self.events.append(event)
-        except (RulesError, KeyError, TypeError, ValueError) as exc:  # EventRefused included
+        except REFUSALS as exc:
             raise refusal_at(exc, event) from None
+        except Exception as exc:  # a bug, unless the event is malformed (see failure_at)
+            raise failure_at(exc, event) from exc
 
     def state(self, now: str | datetime | int | None = None) -> MatchState:
         """The frozen state; ``now`` reads the clock (and a derived time-out) at that time."""
@@ -197,7 +198,7 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
                 )
             if self.end is not None and self.end.recorded and event.type == ev.MATCH_ENDED:
                 raise EventRefused("match_ended is already recorded", key="match.end_already")
-        handler = _HANDLERS.get(event.type)
+        handler = HANDLERS.get(event.type)
         if handler is None:
             raise EventRefused(
                 f"unknown event type {event.type!r}",
@@ -285,6 +286,34 @@ def _cycle_collection_paused() -> Iterator[None]:
             gc.enable()
 
 
-_HANDLERS = {
-    name: getattr(Replayer, "_on_" + name) for name in ev.PAYLOAD_TYPES if name != ev.CORRECTION
+#: Event type → handler: the whole dispatch (``correction`` is handled by ``apply``).
+#: Each handler is ``(replayer, event, payload, at_ms)``; tests may swap one in.
+HANDLERS: dict[str, Callable[[Replayer, Event, Any, int], None]] = {
+    ev.BID: Replayer._on_bid,
+    ev.BIDDING_CLOSED: Replayer._on_bidding_closed,
+    ev.CLOCK_PAUSED: Replayer._on_clock_paused,
+    ev.CLOCK_RESUMED: Replayer._on_clock_resumed,
+    ev.CLOCK_STARTED: Replayer._on_clock_started,
+    ev.COMMITTEE_DECISION: Replayer._on_committee_decision,
+    ev.COMMITTEE_RULING: Replayer._on_committee_ruling,
+    ev.CONCEALMENT: Replayer._on_concealment,
+    ev.CONDUCT_WARNING: Replayer._on_conduct_warning,
+    ev.FALSE_BID: Replayer._on_false_bid,
+    ev.FALSE_BID_TRUMP: Replayer._on_false_bid_trump,
+    ev.FORFEIT: Replayer._on_forfeit,
+    ev.HAND_STARTED: Replayer._on_hand_started,
+    ev.HAND_SUMMARY: Replayer._on_hand_summary,
+    ev.KITTY_BURIED: Replayer._on_kitty_buried,
+    ev.MATCH_ENDED: Replayer._on_match_ended,
+    ev.MATCH_OPENED: Replayer._on_match_opened,
+    ev.NOTE: Replayer._on_note,
+    ev.OPEN_BID: Replayer._on_open_bid,
+    ev.PENALTY_CHOICE: Replayer._on_penalty_choice,
+    ev.REDEAL: Replayer._on_redeal,
+    ev.REVOKE: Replayer._on_revoke,
+    ev.THINK_OVERRUN: Replayer._on_think_overrun,
+    ev.THROW_FAILED: Replayer._on_throw_failed,
+    ev.TRICK: Replayer._on_trick,
+    ev.WRONG_DEALER: Replayer._on_wrong_dealer,
+    ev.WRONG_PLAY: Replayer._on_wrong_play,
 }

@@ -71,7 +71,7 @@ def clear() -> None:
 #: Shared small tuples (a seat order, a (seat, cards, discarded) triple): a record
 #: repeats them thousands of times, and every tuple kept alive is one more object
 #: for the cyclic collector to walk after a bulk replay.
-_SHARED: dict[tuple, tuple] = {}
+_SHARED: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _SHARED_MAX = 1 << 16
 
 
@@ -104,7 +104,7 @@ def prepare_payload(payload: dict[str, Any]) -> PreparedTrick:
     seats: tuple[Seat, ...] | None = None
     as_recorded: tuple[tuple[Seat, tuple[str, ...], bool], ...] = ()
     if None not in seats_in:
-        seats = share(t := tuple(seats_in), t)  # type: ignore[arg-type]
+        seats = share(t := tuple(seats_in), t)
         as_recorded = tuple([share(t, t) for t in zip(seats, cards_in, flags, strict=True)])
     plays = None if canonical is None else tuple(canonical)
     even = False

@@ -1,0 +1,30 @@
+"""Emptying every replay memo at once: the cold case of the benchmark and its tests.
+
+Kept apart from ``memo`` so that the memo module imports none of the modules whose
+caches it would clear (``audit`` and ``trick_input`` import ``memo``).
+"""
+
+from __future__ import annotations
+
+from referee_desk.match.fold import memo, trick_input
+from referee_desk.match.fold.audit import follow_findings
+
+
+def clear_caches() -> None:
+    """Empty every replay memo (a cold replay, as in a fresh process)."""
+    for fn in (
+        memo.event_ms,
+        memo.card_of,
+        memo.canon,
+        memo.ctx_of,
+        memo.suit_memo,
+        memo.token_suits,
+        memo.judge_trick,
+        memo.judge_follow,
+        memo.top_follow,
+    ):
+        fn.cache_clear()
+    follow_findings.cache_clear()
+    trick_input.clear()
+    memo.PARSED.clear()
+    memo._RESULTS.clear()

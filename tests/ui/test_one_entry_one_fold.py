@@ -1,0 +1,80 @@
+"""Issue 17, item 8: one desk entry folds once, incrementally.
+
+Measured before: on a 60-event match one note made 248-304 ``Replayer.apply`` calls
+(``new_event``, ``validate`` and the state each replayed the whole record, then the
+refresh once more). Now the session keeps its fold warm: an entry is one ``apply`` in
+the desk and one in the store's own acceptance check (``store.match_checks``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from referee_desk.match import EventRefused, Replayer, replay
+from referee_desk.store import TournamentFile
+from referee_desk.store.synthetic import opening_payload
+from referee_desk.ui.record import start_match
+from referee_desk.ui.session import MatchSession
+
+REFEREE = "王裁判"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.at = datetime(2026, 11, 29, 6, 0, 0, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        self.at += timedelta(seconds=5)
+        return self.at
+
+
+@pytest.fixture
+def session(tmp_path: Path, qapp: object) -> Iterator[MatchSession]:
+    clock = Clock()
+    with TournamentFile.open(tmp_path / "cup.sqlite") as tf:
+        record = start_match(tf, opening_payload("m-1", REFEREE), REFEREE, now=clock.now())
+        session = MatchSession(record, REFEREE, clock=clock.now)
+        session.submit("clock_started", {})
+        for i in range(58):
+            session.submit("note", {"text": f"备注 {i}"})
+        yield session
+
+
+@pytest.fixture
+def applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    original = Replayer.apply
+
+    def counting(self: Replayer, event: object) -> None:
+        calls.append(getattr(event, "seq", 0))
+        original(self, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Replayer, "apply", counting)
+    return calls
+
+
+def test_one_entry_is_one_fold_in_the_desk_and_one_check_in_the_store(
+    session: MatchSession, applies: list[int]
+) -> None:
+    assert len(session.events) == 60
+    event = session.submit("note", {"text": "一条备注"})
+    assert applies == [61, 61]  # the desk's fold, the store's acceptance check
+    assert event.seq == 61
+    assert session.state == replay(session.events, now=session.state.clock.read_at_ms)
+
+
+def test_a_refused_entry_leaves_the_fold_as_the_record_is(
+    session: MatchSession, applies: list[int]
+) -> None:
+    before = session.state
+    with pytest.raises(EventRefused):
+        session.submit("clock_started", {})  # already started
+    assert len(session.events) == 60
+    session.submit("note", {"text": "之后"})
+    assert session.state.notes[-1].text == "之后"
+    assert session.state.notes[:-1] == before.notes
+    assert session.state == replay(session.events, now=session.state.clock.read_at_ms)
