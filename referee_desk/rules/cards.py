@@ -93,6 +93,9 @@ class Card:
 
     rank: Rank
     suit: Suit | None
+    index: int
+    is_joker: bool
+    points: int
 
     def __new__(cls, rank: Rank, suit: Suit | None = None) -> Card:
         try:
