@@ -18,11 +18,10 @@
   function showLive(live, since) {
     if (!state) return;
     state.className = live ? "live" : "stale";
-    if (live) { state.textContent = state.dataset.live || state.textContent; return; }
+    if (live) { state.textContent = body.dataset.live; return; }
     const text = since ? body.dataset.notLive.replace("{since}", since) : body.dataset.notLiveNever;
     state.textContent = text;
   }
-  if (state && state.className === "live") state.dataset.live = state.textContent;
 
   async function reload() {
     if (fetching) { again = true; return; }
