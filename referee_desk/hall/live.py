@@ -51,9 +51,11 @@ class Hub:
         self._changed: asyncio.Event | None = None
         self._listener: ListenerThread | None = None
         self._threads: list[threading.Thread] = []
+        self._file_seen: list[tuple[int, int] | None] | None = None
 
     # -- threads -------------------------------------------------------------------
     def start(self) -> Hub:
+        self._file_seen = None if self.source.on_server else self._file_mark()
         self._read()
         if self.source.on_server:
             self._listener = ListenerThread(
@@ -123,20 +125,23 @@ class Hub:
         live = self.live
         return LiveStatus(self.version, live, since, "" if live else self.error or "listening")
 
+    def _file_mark(self) -> list[tuple[int, int] | None]:
+        """Size and time of the file and its write-ahead log (taken before each read)."""
+        mark: list[tuple[int, int] | None] = []
+        for name in (self.source.address, f"{self.source.address}-wal"):
+            try:
+                st = os.stat(name)
+                mark.append((st.st_size, st.st_mtime_ns))
+            except OSError:
+                mark.append(None)
+        return mark
+
     def _poll_file(self) -> None:
-        path = self.source.address
-        seen = None
         while not self._stop.wait(FILE_POLL_SECONDS):
-            mark = []
-            for name in (path, f"{path}-wal"):
-                try:
-                    st = os.stat(name)
-                    mark.append((st.st_size, st.st_mtime_ns))
-                except OSError:
-                    mark.append(None)
-            if seen is not None and mark != seen:
+            mark = self._file_mark()
+            if mark != self._file_seen:
+                self._file_seen = mark
                 self.poke()
-            seen = mark
 
     # -- the web side ------------------------------------------------------------------
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
