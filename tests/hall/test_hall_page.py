@@ -117,6 +117,8 @@ def test_a_desks_event_shows_on_an_open_page(served, browser, cup, tmp_path, cap
     print(f"\nhall page update after commit: {[round(x * 1000) for x in latencies]} ms")
     live = browser.find_element(By.ID, "live-state")
     assert live.get_attribute("class") == "live"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "live-match-390.png"))
 
 
 def test_the_page_survives_a_server_restart(
