@@ -353,8 +353,13 @@ def _create(
     )
     _apply_v2(conn, database, roles.organizer, roles.desks)
     _apply_v3(conn, roles.organizer)
-    conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(roles.hall)))
-    _apply_hall(conn, database, roles.organizer, roles.hall)
+    # The hall role reads the organizer's schema (version 3): made with it.
+    hall = conn.execute(
+        "SELECT to_regnamespace(%s) IS NOT NULL", (schema.ORGANIZER_SCHEMA,)
+    ).fetchone()[0]
+    if hall:
+        conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(roles.hall)))
+        _apply_hall(conn, database, roles.organizer, roles.hall)
     conn.cursor().executemany(
         "INSERT INTO referee_desk.meta (key, value) VALUES (%s, %s)",
         [
@@ -364,8 +369,8 @@ def _create(
             ("created_at", _now(conn)),
             ("organizer_role", roles.organizer),
             ("desks_role", roles.desks),
-            ("hall_role", roles.hall),
-        ],
+        ]
+        + ([("hall_role", roles.hall)] if hall else []),
     )
     conn.cursor().executemany(
         "INSERT INTO referee_desk.desks (role, table_label) VALUES (%s, %s)",
