@@ -88,6 +88,11 @@ def create_app(hub: Hub, lang: str = "zh", start_hub: bool = True) -> Starlette:
             if hub.view is not None and query.strip():
                 found = tuple(p for p in hub.view.players if matches(query, p.keys))[:20]
             values = {"query": query, "found": found}
+        if name == "projector":
+            try:
+                values = {"cycle": min(max(int(request.query_params.get("cycle", 12)), 2), 300)}
+            except ValueError:
+                values = {"cycle": 12}
         return render(request, name, **values)
 
     async def board(request: Request) -> Response:

@@ -219,3 +219,18 @@ def test_pages_render_at_phone_and_projector_sizes(served, chrome_binaries, size
             assert driver.find_element(By.TAG_NAME, "h1").text == "桂林杯"
     finally:
         driver.quit()
+
+
+def test_the_projector_cycles_through_its_views(served, browser) -> None:
+    browser.get(served.url + "/projector?cycle=2")
+    shown = (
+        "return [...document.querySelectorAll('.slide')]"
+        ".findIndex(s => s.classList.contains('shown'))"
+    )
+    assert browser.execute_script(shown) == 0
+    seen = {0}
+    deadline = time.monotonic() + 10
+    while len(seen) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        seen.add(browser.execute_script(shown))
+    assert seen == {0, 1}, seen  # the round, then the bracket (no groups in a knockout)

@@ -74,7 +74,7 @@
       const next = (Number(body.dataset.slide || 0) + 1) % all.length;
       body.dataset.slide = String(next);
       all.forEach(function (s, i) { s.classList.toggle("shown", i === next); });
-    }, 12000);
+    }, 1000 * Number(body.dataset.cycle || 12));
   }
 
   if (main) { connect(); startSlides(); }
