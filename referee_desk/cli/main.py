@@ -24,6 +24,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("referee_desk.cli.cmd_tournament", "create and run a tournament headlessly"),
     "server": ("referee_desk.cli.cmd_server", "set up and run the tournament server (PostgreSQL)"),
     "sync": ("referee_desk.cli.cmd_sync", "push a desk's new events to the tournament server"),
+    "hall": ("referee_desk.cli.cmd_hall", "the hall page: a live web page for players"),
     "keys": ("referee_desk.cli.cmd_keys", "signing keys: show, organizer key, adopt, endorse"),
 }
 

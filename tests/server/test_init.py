@@ -42,7 +42,13 @@ def test_init_prints_an_address_per_table_that_logs_in(pg_database, capsys) -> N
     with TournamentServer.open(urls["organizer"]) as organizer:
         assert [d.table_label for d in organizer.desks()] == ["1号桌", "2号桌"]
         assert organizer.meta()["schema_version"] == "4"
-    assert _roles(pg_database, db) == [f"{db}_desks", f"{db}_organizer", f"{db}_t01", f"{db}_t02"]
+    assert _roles(pg_database, db) == [
+        f"{db}_desks",
+        f"{db}_hall",
+        f"{db}_organizer",
+        f"{db}_t01",
+        f"{db}_t02",
+    ]
 
 
 def test_init_twice_changes_nothing(hall, capsys) -> None:

@@ -11,8 +11,8 @@ changes, the README must change with it. Two checks:
   example values are replaced, as the README tells the organizer to (the superuser's
   address, the laptop's address, the passwords ``server init`` prints, the folders).
   Lines for the operating system (apt-get, psql, service) and the commands that run
-  until Ctrl+C (``server watch``, ``sync --follow``) are left out; ``--follow`` views run
-  once (``--count 0``). A few seconds: it runs in the default suite.
+  until Ctrl+C (``server watch``, ``sync --follow``, ``hall serve``) are left out;
+  ``--follow`` views run once (``--count 0``). A few seconds: it runs in the default suite.
 """
 
 from __future__ import annotations
@@ -190,7 +190,9 @@ def test_the_sections_commands_run_against_a_real_server(
         if not line.startswith("uv run referee-desk"):
             continue  # the operating system's set-up (apt-get, psql, service …)
         argv = _argv(line)
-        if argv[:2] == ["server", "watch"] or (argv[0] == "sync" and "--follow" in argv):
+        if argv[:2] in (["server", "watch"], ["hall", "serve"]) or (
+            argv[0] == "sync" and "--follow" in argv
+        ):
             continue  # these run until Ctrl+C
         code, output = walk.run(capsys, line)
         assert code == 0, f"{line}\n{output}"

@@ -71,6 +71,7 @@ def init_server(url: str, tables: Sequence[str]) -> InitReport:
             _upgrade(conn, shown, database, version)
             version = schema.SERVER_SCHEMA_VERSION
         if version == schema.SERVER_SCHEMA_VERSION:
+            ensure_hall_role(conn, shown, database)
             return _add_tables(conn, shown, database, labels)
         if version is not None:
             check_schema(conn, shown)  # raises: newer
@@ -81,7 +82,9 @@ def init_server(url: str, tables: Sequence[str]) -> InitReport:
             )
         _refuse_foreign(conn, shown)
         roles = schema.RoleNames.for_database(database)
-        wanted = [roles.organizer, roles.desks] + [roles.desk(n) for n in range(1, len(labels) + 1)]
+        wanted = [roles.organizer, roles.desks, roles.hall] + [
+            roles.desk(n) for n in range(1, len(labels) + 1)
+        ]
         taken = [
             r[0]
             for r in conn.execute(
@@ -128,6 +131,7 @@ def upgrade_server(url: str) -> int:
             _upgrade(conn, shown, database, version)
         elif version > schema.SERVER_SCHEMA_VERSION:
             check_schema(conn, shown)  # raises: newer
+        ensure_hall_role(conn, shown, database)
         return version
     finally:
         conn.close()
@@ -201,6 +205,39 @@ def _apply_v4(conn: psycopg.Connection, organizer: str, desks: str) -> None:
             desks=sql.Identifier(desks).as_string(conn),
         )
     )
+
+
+def _apply_hall(conn: psycopg.Connection, database: str, organizer: str, hall: str) -> None:
+    """The hall page's read-only role: its grants (``schema_sql.HALL_ROLE``)."""
+    conn.execute(
+        schema_sql.ddl(
+            schema_sql.HALL_ROLE,
+            organizer=sql.Identifier(organizer).as_string(conn),
+            hall=sql.Identifier(hall).as_string(conn),
+            db=sql.Identifier(database).as_string(conn),
+        )
+    )
+
+
+def ensure_hall_role(conn: psycopg.Connection, shown: str, database: str) -> None:
+    """Add the hall page's read-only role to a server made before it (once; as superuser)."""
+    if _meta(conn, "hall_role"):
+        return
+    hall = schema.RoleNames.for_database(database).hall
+    organizer = _meta(conn, "organizer_role")
+    try:
+        with conn.transaction():
+            conn.execute("LOCK TABLE referee_desk.meta IN EXCLUSIVE MODE")
+            if conn.execute("SELECT 1 FROM referee_desk.meta WHERE key = 'hall_role'").fetchone():
+                return
+            if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (hall,)).fetchone():
+                conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(hall)))
+            _apply_hall(conn, database, organizer, hall)
+            conn.execute(
+                "INSERT INTO referee_desk.meta (key, value) VALUES ('hall_role', %s)", (hall,)
+            )
+    except psycopg.Error as error:
+        raise _refusal(shown, "adding the hall page's read-only role", error) from None
 
 
 def _refusal(shown: str, what: str, error: psycopg.Error) -> ServerRefused:
@@ -330,6 +367,13 @@ def _create(
     _apply_v2(conn, database, roles.organizer, roles.desks)
     _apply_v3(conn, roles.organizer)
     _apply_v4(conn, roles.organizer, roles.desks)
+    # The hall role reads the organizer's schema (version 3): made with it.
+    hall = conn.execute(
+        "SELECT to_regnamespace(%s) IS NOT NULL", (schema.ORGANIZER_SCHEMA,)
+    ).fetchone()[0]
+    if hall:
+        conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(roles.hall)))
+        _apply_hall(conn, database, roles.organizer, roles.hall)
     conn.cursor().executemany(
         "INSERT INTO referee_desk.meta (key, value) VALUES (%s, %s)",
         [
@@ -339,7 +383,8 @@ def _create(
             ("created_at", _now(conn)),
             ("organizer_role", roles.organizer),
             ("desks_role", roles.desks),
-        ],
+        ]
+        + ([("hall_role", roles.hall)] if hall else []),
     )
     conn.cursor().executemany(
         "INSERT INTO referee_desk.desks (role, table_label) VALUES (%s, %s)",

@@ -74,6 +74,11 @@ class RoleNames:
     def desks(self) -> str:
         return f"{self.prefix}_desks"
 
+    @property
+    def hall(self) -> str:
+        """The hall page's read-only role (no login; the organizer reads as it)."""
+        return f"{self.prefix}_hall"
+
     def desk(self, number: int) -> str:
         return f"{self.prefix}_t{number:02d}"
 
