@@ -28,6 +28,7 @@ from referee_desk.hall.board import read_board
 from referee_desk.hall.live import Hub
 from referee_desk.hall.names import matches
 from referee_desk.hall.words import decision_word, status_word, word
+from referee_desk.store.postgres.wording import say
 
 HERE = Path(__file__).parent
 #: Seconds between status messages on an idle event stream (the page's watchdog waits 3×).
@@ -60,6 +61,7 @@ def create_app(hub: Hub, lang: str = "zh", start_hub: bool = True) -> Starlette:
             "pages": PAGES,
             "lang": lg,
             "w": lambda key, **kw: word(key, lg, **kw),
+            "say": lambda key, **kw: say(key, "zh_CN" if lg == "zh" else "en", **kw),
             "status_word": lambda v: status_word(v, lg),
             "decision_word": lambda v: decision_word(v, lg),
             "view": hub.view,
@@ -103,11 +105,11 @@ def create_app(hub: Hub, lang: str = "zh", start_hub: bool = True) -> Starlette:
                 headers={"WWW-Authenticate": 'Basic realm="referee-desk board", charset="UTF-8"'},
             )
         try:
-            rows = await asyncio.to_thread(read_board, hub.source.address)
+            board = await asyncio.to_thread(read_board, hub.source.address)
             error = ""
         except Exception as exc:  # the server is away: say so on the board
-            rows, error = (), " ".join(str(exc).split())
-        return render(request, "board", rows=rows, board_error=error)
+            board, error = None, " ".join(str(exc).split())
+        return render(request, "board", board=board, board_error=error)
 
     async def events(request: Request) -> Response:
         async def stream():

@@ -234,3 +234,48 @@ def test_the_projector_cycles_through_its_views(served, browser) -> None:
         time.sleep(0.2)
         seen.add(browser.execute_script(shown))
     assert seen == {0, 1}, seen  # the round, then the bracket (no groups in a knockout)
+
+
+def test_the_board_shows_each_tables_laptop_and_keeps_settled_conflicts_apart(
+    served, cup, tmp_path, capsys
+) -> None:
+    """The web board is the desk's table board (``tournament.table_board``): a table's
+    laptop by desk key, its last heartbeat, and a fork open, then settled and apart."""
+    import base64
+    import urllib.request
+    from urllib.parse import unquote, urlsplit
+
+    from referee_desk.store import TournamentFile
+    from referee_desk.store.postgres.pusher import BackgroundPusher
+    from referee_desk.store.postgres.sync import sync_file
+    from referee_desk.store.synthetic import draft, record
+
+    password = unquote(urlsplit(cup.organizer_url).password or "")
+    token = base64.b64encode(f"organizer:{password}".encode()).decode()
+
+    def board() -> str:
+        ask = urllib.request.Request(
+            served.url + "/board", headers={"Authorization": "Basic " + token}
+        )
+        return urllib.request.urlopen(ask).read().decode()
+
+    desk = tmp_path / "t1.sqlite"
+    with TournamentFile.open(desk, tournament_id="cup-2026") as tf:
+        record(tf, "OWN-T1", 4)
+        key = tf.key_fingerprint
+    fork = tmp_path / "fork.sqlite"
+    fork.write_bytes(desk.read_bytes())
+    with TournamentFile.open(desk) as tf:
+        record(tf, "OWN-T1", 2)  # the desk goes on: events 5 and 6
+    with TournamentFile.open(fork) as tf:
+        tf.append(draft("OWN-T1", 4, text="另一台电脑上的记录"))  # another event 5
+    with BackgroundPusher(desk, cup.desk_urls["1号桌"], interval=0.2) as pusher:
+        assert pusher.wait_until(lambda s: pusher.heartbeats > 0, timeout=30)
+    assert sync_file(str(fork), cup.desk_urls["1号桌"]).conflicts
+    page = board()
+    assert key[:12] in page
+    assert "分叉：比赛 OWN-T1，第 5 条" in page.split("已解决的冲突")[0]  # open, in its row
+    run_cli(capsys, "server", "resolve", cup.organizer_url, "OWN-T1", "--keep", "server")
+    page = board()
+    opened, settled = page.split("已解决的冲突")
+    assert "OWN-T1" not in opened and "分叉：比赛 OWN-T1，第 5 条" in settled
