@@ -349,6 +349,53 @@ def test_triple_component_exemption_is_judged_on_the_whole_holding() -> None:
     assert not check_follow(lead, free_pair, P("H3 H6 H9 HJ"), c, TD).legal
 
 
+@pytest.mark.parametrize(
+    ("preset", "level", "trump", "lead", "held", "legal", "illegal"),
+    [
+        (
+            QQ,
+            "5",
+            "NT",
+            "DA DA D10 D10 D10",
+            "D3 D3 DJ DJ D6 D7 D8 D10 DQ",
+            ["DJ DJ D6 D3 D3", "D3 D3 DJ DJ D10", "DJ DJ DQ D3 D3"],
+            ["D3 D8 DJ DJ DQ", "DJ DJ D6 D7 D8", "D3 D3 D6 D7 D8", "D3 DJ D6 D7 D8"],
+        ),
+        (
+            TD,
+            "5",
+            "S",
+            "HA HA H9 H9 H9",
+            "H3 H3 HJ HJ H6 H7 H8 HQ HK",
+            ["HJ HJ H6 H3 H3", "H3 H3 HJ HJ HK"],
+            ["H3 H8 HJ HJ HQ", "HJ HJ H6 H7 H8", "H3 H3 H6 H7 H8"],
+        ),
+    ],
+)
+def test_a_throws_later_component_is_judged_on_what_the_larger_ones_leave(
+    preset: Ruleset,
+    level: str,
+    trump: str,
+    lead: str,
+    held: str,
+    legal: list[str],
+    illegal: list[str],
+) -> None:
+    """12.4: "meet the largest component's duty as well as the holding allows, then the
+    next one's with what is left". Against triple + pair, the triple's duty (pair + 1) is
+    met by one pair and one card, and what is left still holds the other pair for the
+    pair component (issue 19: `D3 D8 DJ DJ DQ` was answered legal)."""
+    c = ctx(level, trump, preset)
+    hand = P(held + " S3 S4")
+    for play in legal:
+        assert check_follow(P(lead), hand, P(play), c, preset).legal, play
+    for play in illegal:
+        verdict = check_follow(P(lead), hand, P(play), c, preset)
+        assert not verdict.legal and verdict.rule == "12.4", play
+        assert check_follow(P(lead), hand, verdict.instead, c, preset).legal
+    assert check_follow(P(lead), hand, best_follow(P(lead), hand, c, preset), c, preset).legal
+
+
 def test_who_wins_against_a_throw() -> None:
     """12.4: no play of the throw's suit beats it; an all-trump play that splits into one
     unit of each component's shape does (002: 毙牌时必须用主牌，且拖拉机的数目不得少于…
