@@ -302,6 +302,19 @@ def test_a_higher_tractor_beats_a_tractor_component() -> None:
     assert [list(map(str, u.cards)) for u in single_only.beaten] == [["H3"]]
 
 
+@pytest.mark.parametrize("preset", [QQ, TD])
+def test_equal_beaten_components_are_all_choices(preset: Ruleset) -> None:
+    """12.4 "Two beaten components equal in size and rank: either; the referee names
+    it"; 12.2: off-suit level pairs of different suits are equal, so at level J, trump
+    ♣, `HJ HJ CA CA DJ DJ` splits into CA CA + either J pair and the other J pair; shown
+    `CJ CJ LJ LJ` beats the pair, which is `HJ HJ` or `DJ DJ`."""
+    check = check_throw(P("HJ HJ CA CA DJ DJ"), P("CJ CJ LJ LJ"), ctx("J", "C", preset))
+    assert sorted(" ".join(map(str, u.cards)) for u in check.choices) == ["DJ DJ", "HJ HJ"]
+    assert check.forced in check.choices
+    single = check_throw(P("SA SA SK"), P("SA SA SA"), ctx("2", "H", preset))
+    assert [list(map(str, u.cards)) for u in single.choices] == [["SK"]]
+
+
 def test_guilin_refuses_throws() -> None:
     """4.7 不允许甩牌: Guilin refuses a lead of several units in follow and winner."""
     g = TrumpContext.of("8", "S")
