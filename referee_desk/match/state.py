@@ -105,6 +105,8 @@ class TrickRecord:
     plays: tuple[tuple[Seat, tuple[str, ...], bool], ...]
     winner: Seat
     points: int
+    throw: bool = False
+    """The lead was a throw (甩牌, 12.4): two or more units of one suit."""
 
 
 @dataclass(frozen=True, slots=True)

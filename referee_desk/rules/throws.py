@@ -206,8 +206,29 @@ def check_throw(lead: Iterable[Card], shown: Iterable[Card], ctx: TrumpContext) 
     if not beaten:
         return ThrowCheck(throw, (), None, ())
     low = min(_order_key(u) for u in beaten)
-    choices = tuple(u for u in beaten if _order_key(u) == low)
-    return ThrowCheck(throw, tuple(beaten), choices[0], choices)
+    choices: list[Unit] = []
+    for unit in beaten:
+        if _order_key(unit) == low:
+            choices.extend(_equal_splits(throw, unit, ctx))
+    unique = tuple({tuple(sorted(c.index for c in u.cards)): u for u in choices}.values())
+    return ThrowCheck(throw, tuple(beaten), unique[0], unique)
+
+
+def _equal_splits(throw: Throw, component: Unit, ctx: TrumpContext) -> list[Unit]:
+    """The component and every unit equal to it in shape and rank that another
+    greatest split of the throw has as a component (12.2: off-suit level pairs of
+    different suits are equal, so `SA SA C2 C2 D2 D2` at level 2, trump ♠, splits
+    into the tractor `SA SA C2 C2` and the pair `D2 D2` as well as the other way)."""
+    holding = holding_of(throw.cards)
+    keys = _decompose(holding, ctx)[0]
+    out = [component]
+    for unit in units_of_shape(holding, *shape_of(component), ctx):
+        if unit.top_power != component.top_power or unit.cards == component.cards:
+            continue
+        rest = _decompose(_minus(holding, unit.cards), ctx)[0]
+        if tuple(sorted((_order_key(unit), *rest), reverse=True)) == keys:
+            out.append(unit)
+    return out
 
 
 # ------------------------------------------------------------------ who wins

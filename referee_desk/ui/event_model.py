@@ -61,8 +61,9 @@ def _cards_text(cards: Any) -> str:
         return str(cards)
 
 
-def describe(event: Event, ruleset: Any = None) -> str:
-    """The 'what' column: the event's name and its main payload values."""
+def describe(event: Event, ruleset: Any = None, throw: bool = False) -> str:
+    """The 'what' column: the event's name and its main payload values; ``throw`` (the
+    replay's word that a trick's lead was a throw, 12.4) names the lead 甩牌."""
     payload = event.payload
     name = texts.event_kind_name(event.type)
     parts = [name]
@@ -72,11 +73,12 @@ def describe(event: Event, ruleset: Any = None) -> str:
             parts.append(_cards_text(payload["cards"]))
     elif event.type == "trick":
         plays = payload.get("plays", [])
-        parts.append(
-            " · ".join(
-                f"{texts.seat_name(p['seat'])} {_cards_text(p.get('cards', []))}" for p in plays
-            )
-        )
+        named = [f"{texts.seat_name(p['seat'])} {_cards_text(p.get('cards', []))}" for p in plays]
+        if throw and named:
+            throw_word = QCoreApplication.translate("EventLogModel", "throw")
+            named[0] = f"{texts.seat_name(plays[0]['seat'])} {throw_word} "
+            named[0] += _cards_text(plays[0].get("cards", []))
+        parts.append(" · ".join(named))
     elif event.type == "hand_summary":
         parts.append(
             QCoreApplication.translate(
@@ -212,7 +214,9 @@ class EventLogModel(QAbstractTableModel):
         if column == "seat":
             return _seat_text(event.payload)
         if column == "what":
-            return describe(event, getattr(self, "_ruleset", None))
+            trick = self._tricks.get(event.seq)
+            throw = bool(trick is not None and getattr(trick, "throw", False))
+            return describe(event, getattr(self, "_ruleset", None), throw)
         if column == "consequence":
             lines = [texts.consequence_text(c) for c in self._consequences.get(event.seq, [])]
             trick = self._tricks.get(event.seq)

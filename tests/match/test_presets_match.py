@@ -227,6 +227,36 @@ def test_failed_throw_costs_twenty_in_three_deck() -> None:
     assert any(v.article == "12.4" for v in t.state.violations)
 
 
+@pytest.mark.parametrize(
+    ("preset", "trump", "thrown", "shown", "pairs"),
+    [
+        ("qq-four-deck", "S", "SA SA C2 C2 D2 D2", "S2 S2", ("C2", "D2")),
+        ("three-deck", "S", "SA SA C2 C2 H2 H2", "S2 S2", ("C2", "H2")),
+        ("qq-four-deck", "C", "H2 H2 CA CA D2 D2", "C2 C2 LJ LJ", ("D2", "H2")),
+        ("three-deck", "C", "H2 H2 CA CA D2 D2", "C2 C2 LJ LJ", ("D2", "H2")),
+    ],
+)
+def test_equal_beaten_components_either_may_be_named(
+    preset: str, trump: str, thrown: str, shown: str, pairs: tuple[str, str]
+) -> None:
+    """12.4 "Two beaten components equal in size and rank: either; the referee names
+    it"; 12.2 "Two off-suit level pairs of different suits are equal": the trump-suit A
+    pair chains with either off-suit level pair, so either pair is the beaten one
+    (issue 19: `D2 D2` was refused, "the thrower leads … C2 C2, not D2 D2")."""
+    base = {"seat": "N", "thrown": thrown.split(), "shown_by": "E", "shown": shown.split()}
+    for card in pairs:
+        t = preset_table(preset)
+        race(t, "N", trump)
+        assert refusal(t, "throw_failed", base).key == "throw.name_forced"
+        t.ev("throw_failed", {**base, "forced": [card, card]})
+        hand = t.state.current_hand
+        assert hand.throw_failures[0].forced == (card, card)
+        assert hand.forced_lead == ((card, card),)
+    t = preset_table(preset)
+    race(t, "N", trump)
+    assert refusal(t, "throw_failed", {**base, "forced": ["SA", "SA"]}).key == "throw.bad_forced"
+
+
 def test_guilin_refuses_throw_failures() -> None:
     g = Table().start()
     g.race_hand("N", "H")

@@ -302,6 +302,19 @@ def test_a_higher_tractor_beats_a_tractor_component() -> None:
     assert [list(map(str, u.cards)) for u in single_only.beaten] == [["H3"]]
 
 
+@pytest.mark.parametrize("preset", [QQ, TD])
+def test_equal_beaten_components_are_all_choices(preset: Ruleset) -> None:
+    """12.4 "Two beaten components equal in size and rank: either; the referee names
+    it"; 12.2: off-suit level pairs of different suits are equal, so at level J, trump
+    ♣, `HJ HJ CA CA DJ DJ` splits into CA CA + either J pair and the other J pair; shown
+    `CJ CJ LJ LJ` beats the pair, which is `HJ HJ` or `DJ DJ`."""
+    check = check_throw(P("HJ HJ CA CA DJ DJ"), P("CJ CJ LJ LJ"), ctx("J", "C", preset))
+    assert sorted(" ".join(map(str, u.cards)) for u in check.choices) == ["DJ DJ", "HJ HJ"]
+    assert check.forced in check.choices
+    single = check_throw(P("SA SA SK"), P("SA SA SA"), ctx("2", "H", preset))
+    assert [list(map(str, u.cards)) for u in single.choices] == [["SK"]]
+
+
 def test_guilin_refuses_throws() -> None:
     """4.7 不允许甩牌: Guilin refuses a lead of several units in follow and winner."""
     g = TrumpContext.of("8", "S")
@@ -347,6 +360,53 @@ def test_triple_component_exemption_is_judged_on_the_whole_holding() -> None:
     assert check_follow(lead, tractor_only, P("H3 H4 H6 H4"), c, TD).legal
     free_pair = P("H3 H3 H6 H9 HJ")
     assert not check_follow(lead, free_pair, P("H3 H6 H9 HJ"), c, TD).legal
+
+
+@pytest.mark.parametrize(
+    ("preset", "level", "trump", "lead", "held", "legal", "illegal"),
+    [
+        (
+            QQ,
+            "5",
+            "NT",
+            "DA DA D10 D10 D10",
+            "D3 D3 DJ DJ D6 D7 D8 D10 DQ",
+            ["DJ DJ D6 D3 D3", "D3 D3 DJ DJ D10", "DJ DJ DQ D3 D3"],
+            ["D3 D8 DJ DJ DQ", "DJ DJ D6 D7 D8", "D3 D3 D6 D7 D8", "D3 DJ D6 D7 D8"],
+        ),
+        (
+            TD,
+            "5",
+            "S",
+            "HA HA H9 H9 H9",
+            "H3 H3 HJ HJ H6 H7 H8 HQ HK",
+            ["HJ HJ H6 H3 H3", "H3 H3 HJ HJ HK"],
+            ["H3 H8 HJ HJ HQ", "HJ HJ H6 H7 H8", "H3 H3 H6 H7 H8"],
+        ),
+    ],
+)
+def test_a_throws_later_component_is_judged_on_what_the_larger_ones_leave(
+    preset: Ruleset,
+    level: str,
+    trump: str,
+    lead: str,
+    held: str,
+    legal: list[str],
+    illegal: list[str],
+) -> None:
+    """12.4: "meet the largest component's duty as well as the holding allows, then the
+    next one's with what is left". Against triple + pair, the triple's duty (pair + 1) is
+    met by one pair and one card, and what is left still holds the other pair for the
+    pair component (issue 19: `D3 D8 DJ DJ DQ` was answered legal)."""
+    c = ctx(level, trump, preset)
+    hand = P(held + " S3 S4")
+    for play in legal:
+        assert check_follow(P(lead), hand, P(play), c, preset).legal, play
+    for play in illegal:
+        verdict = check_follow(P(lead), hand, P(play), c, preset)
+        assert not verdict.legal and verdict.rule == "12.4", play
+        assert check_follow(P(lead), hand, verdict.instead, c, preset).legal
+    assert check_follow(P(lead), hand, best_follow(P(lead), hand, c, preset), c, preset).legal
 
 
 def test_who_wins_against_a_throw() -> None:

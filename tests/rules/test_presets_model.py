@@ -14,7 +14,7 @@ from collections import Counter
 from functools import lru_cache
 from itertools import pairwise
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from multisets import sub_multisets
 
@@ -200,9 +200,7 @@ class PresetModel:
         if any(self.suit(c) != comps[0][3] for c in play):
             return False
         spared = self.exempt(held)
-        top = max(
-            self.vector(s, comps, spared) for s in sub_multisets(sorted(Counter(held).items()), n)
-        )
+        top = _throw_top(self, tuple(sorted(throw)), tuple(sorted(held)))
         return self.vector(play, comps, spared) == top
 
     def ruff(self, play, comps) -> tuple | None:
@@ -235,6 +233,16 @@ class PresetModel:
             if top is not None and (best is None or top > best):
                 winner, best = i, top
         return winner
+
+
+@lru_cache(maxsize=1 << 10)
+def _throw_top(model: PresetModel, throw: tuple[Card, ...], held: tuple[Card, ...]) -> tuple:
+    """The greatest key vector over every n cards of the holding (one per situation)."""
+    comps, spared = model.components(throw), model.exempt(held)
+    return max(
+        model.vector(s, comps, spared)
+        for s in sub_multisets(sorted(Counter(held).items()), len(throw))
+    )
 
 
 @lru_cache(maxsize=1 << 14)
@@ -456,3 +464,51 @@ def test_unit_trick_winner_agrees_with_the_model(setting, data) -> None:
     assert trick_winner(plays, c, ruleset=ruleset) == _unit_winner(model, plays), [
         format_cards(p) for p in plays
     ]
+
+
+@st.composite
+def tuple_throws(draw):
+    """A throw holding a triple or pairs, and a holding of that suit with pairs and
+    triples to spare: the duty of a later component depends on what the earlier
+    components' parts leave (12.4 "then the next one's with what is left")."""
+    setting = draw(st.sampled_from(SETTINGS))
+    model, c, ruleset = engine(setting)
+    pool = draw(st.sampled_from([SIDE_POOL, TRUMP_POOL]))
+    suit = model.suit(pool[0]) if pool is SIDE_POOL else "trump"
+    cards = [x for x in pool if model.suit(x) == suit]
+    counts = draw(st.lists(st.integers(0, 3), min_size=len(cards), max_size=len(cards)))
+    throw = tuple(x for x, k in zip(cards, counts, strict=True) for _ in range(k))[:6]
+    each = st.sampled_from([0, 1, 1, 1, 2, 2, 3])
+    counts2 = draw(st.lists(each, min_size=len(cards), max_size=len(cards)))
+    held = [x for x, k in zip(cards, counts2, strict=True) for _ in range(k)][:10]
+    return model, c, ruleset, throw, (*held, *P("D3 S6")[: max(0, len(throw) - len(held))])
+
+
+def _issue_19_case():
+    """Issue 19's follow, as 12.4 reads it: qq-four-deck, level 5, NT, lead DA DA D10
+    D10 D10; the triple's pair + 1 must leave the pair D3 D3 for the pair component."""
+    model, c, ruleset = engine((Rank.FIVE, None, False))
+    return model, c, ruleset, P("DA DA D10 D10 D10"), P("D3 D3 DJ DJ D6 D7 D8 D10 DQ")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tuple_throws())
+@example(_issue_19_case())
+def test_throw_follow_with_what_is_left_agrees_with_the_model(case) -> None:
+    """12.4: the play must reach the greatest key vector over every n cards of the
+    holding; each component's duty is judged on what the larger ones leave."""
+    model, c, ruleset, throw, hand = case
+    if not _is_throw(model, throw):
+        return
+    hand = tuple(x for x, k in Counter(hand).items() for _ in range(min(k, model.decks)))
+    if len(hand) < len(throw):
+        return
+    for play in list(sub_multisets(sorted(Counter(hand).items()), len(throw)))[:300]:
+        verdict = check_follow(throw, hand, play, c, ruleset)
+        expected = model.throw_legal(throw, hand, play)
+        assert verdict.legal is expected, (
+            format_cards(throw),
+            format_cards(hand),
+            format_cards(play),
+            verdict.reason,
+        )

@@ -16,7 +16,7 @@ from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.audit import follow_findings
 from referee_desk.match.fold.hand import FINISHED, PLAYING, HandBook
-from referee_desk.match.fold.memo import PLAY_ORDER, SEAT_BY_NAME, canon, judge_trick
+from referee_desk.match.fold.memo import PLAY_ORDER, SEAT_BY_NAME, canon, cards_of, judge_trick
 from referee_desk.match.fold.presets import PresetPlay
 from referee_desk.match.fold.trick_input import PreparedTrick
 from referee_desk.match.state import (
@@ -30,6 +30,7 @@ from referee_desk.match.state import (
 from referee_desk.rules.result import HandResult, Role, hand_result, next_dealer, shuffle_and_cut
 from referee_desk.rules.seats import Seat, Side
 from referee_desk.rules.trump import TrumpContext
+from referee_desk.rules.units import classify
 
 
 class Play(PresetPlay):
@@ -127,7 +128,15 @@ class Play(PresetPlay):
         for seat in seats:
             cards_played[seat] += size
         hand.tricks.append(
-            TrickRecord(number, event.seq, leader, prepared.as_recorded, winner, result.points)
+            TrickRecord(
+                number,
+                event.seq,
+                leader,
+                prepared.as_recorded,
+                winner,
+                result.points,
+                throw=len(plays[0]) > 1 and classify(cards_of(plays[0]), ctx) is None,
+            )
         )
         hand.trick_cards.append((seats, plays, event.seq))
         hand.form = "detailed"

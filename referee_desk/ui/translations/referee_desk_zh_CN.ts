@@ -243,6 +243,10 @@
         <translation>裁判</translation>
     </message>
     <message>
+        <source>throw</source>
+        <translation>甩牌</translation>
+    </message>
+    <message>
         <source>defenders %1, last trick %2 × %3 won by %4</source>
         <translation>防守方 %1 分，末墩 %2 分 × %3 张，%4 得</translation>
     </message>
