@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from typing import TYPE_CHECKING
 
 from referee_desk.rules.errors import CardNotationError
 
@@ -93,9 +94,10 @@ class Card:
 
     rank: Rank
     suit: Suit | None
-    index: int
-    is_joker: bool
-    points: int
+    if TYPE_CHECKING:  # set on each interned card, not dataclass fields
+        index: int
+        is_joker: bool
+        points: int
 
     def __new__(cls, rank: Rank, suit: Suit | None = None) -> Card:
         try:
