@@ -49,10 +49,6 @@ def profile_of_score(score: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def score_of_profile(profile: Iterable[int]) -> int:
-    return sum(BASE**v for v in profile)
-
-
 def count_cards(cards: Iterable[Card]) -> dict[Card, int]:
     """Copies of each card, in first-seen order (a plain dict: cheaper than Counter)."""
     counts: dict[Card, int] = {}

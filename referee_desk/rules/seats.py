@@ -48,15 +48,3 @@ class Side(StrEnum):
 
 PLAY_ORDER: tuple[Seat, ...] = (Seat.N, Seat.W, Seat.S, Seat.E)
 _PARTNER = {Seat.N: Seat.S, Seat.S: Seat.N, Seat.E: Seat.W, Seat.W: Seat.E}
-
-
-def parse_seat(text: str) -> Seat:
-    from referee_desk.rules.errors import RulesError
-
-    value = str(text).strip().upper()
-    aliases = {"北": "N", "东": "E", "南": "S", "西": "W"}
-    value = aliases.get(value, value)
-    try:
-        return Seat(value)
-    except ValueError:
-        raise RulesError(f"bad seat {text!r}: use N E S W") from None

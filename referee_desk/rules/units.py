@@ -51,11 +51,6 @@ class Unit:
     def size(self) -> int:
         return len(self.cards)
 
-    @property
-    def is_chain(self) -> bool:
-        """Tractor or bulldozer (more than one rank)."""
-        return self.length > 1
-
     def describe(self) -> str:
         """Short English name, e.g. ``three-pair tractor``, ``bulldozer 3×2``."""
         return describe_shape(self.kind, self.length, self.each)
@@ -116,7 +111,3 @@ def classify(cards: Iterable[Card], ctx: TrumpContext) -> Unit | None:
         return None
     kind = UnitKind.TRACTOR if each == 2 else UnitKind.BULLDOZER
     return Unit(kind, len(counts), each, suit, top_power, ordered)
-
-
-def is_unit(cards: Iterable[Card], ctx: TrumpContext) -> bool:
-    return classify(cards, ctx) is not None
