@@ -697,3 +697,16 @@ def test_readme_service_examples_are_what_the_service_answers() -> None:
     assert len(pairs) >= 3
     for query, expected in pairs:
         assert ask(**json.loads(query)) == json.loads(expected), query
+
+
+def test_refusals_and_failures_are_different_types() -> None:
+    """Issue 17 / guide: a refusal (input wrong) is a different type from a failure (a
+    bug): every refusal is a RulesError (a ValueError), a failure is not."""
+    from referee_desk.rules.errors import RulesFailed, RulesProblem, RulesRefused
+
+    with pytest.raises(RulesRefused) as refused:
+        check_throw(P("HA HK SA"), P("HA"), ctx("8", "S", QQ))
+    assert isinstance(refused.value, ValueError | RulesProblem)
+    failure = RulesFailed("invariant broken")
+    assert isinstance(failure, RulesProblem) and not isinstance(failure, RulesError)
+    assert not isinstance(failure, ValueError)
