@@ -67,7 +67,10 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if action == "trust":
             with TournamentFile.open(args.file, create=False, read_only=True) as tf:
-                print(f"{args.file}: this computer now knows it by key {tf.trust_as_is()}")
+                if tf.key_fingerprint is None:
+                    raise ValueError(f"{args.file}: nothing is signed in it yet")
+                keys.pin(tf.tournament_id, tf.key_fingerprint)
+                print(f"{args.file}: this computer now knows it by key {tf.key_fingerprint}")
             return 0
         if action == "organizer-create":
             signer = keys.create_organizer_key(_passphrase(confirm=True))

@@ -1,43 +1,45 @@
 """Upgrading files sealed with the old keyed seal (HMAC-SHA256, secret in ``meta``).
 
-That secret sat in the file itself, so anyone with the file could make a "valid" old
-seal over a forged match, set the file's version back and wait for a desk to upgrade
-it. So an upgrade never signs an old seal: the desk signs only what it can verify with
-a key it already trusts, and no key outside the file ever vouched for an HMAC seal.
-Every old seal stays marked ``hmac-sha256``; ``verify`` reports the match as locked by
-an unverifiable seal until someone who checked it against the printed match report
-locks it again. The secret is deleted from the file (older backups still hold it).
-
-A file this computer already knew as a signed one (its key pinned, or a guard seen) is
-never "upgraded" from an older version: that is a downgrade, refused as damage.
+That secret sat in the file itself, so anyone with the file could re-sign a forgery.
+On upgrade each old seal is checked as before: one that holds is re-signed with this
+desk's Ed25519 key (``sealed_by`` and the time kept); one that does not stays marked
+``hmac-sha256`` and ``verify`` refuses it. Then the secret is deleted from the file.
 """
 
 from __future__ import annotations
 
-import os
+import hashlib
+import hmac
 import sqlite3
 
-from referee_desk.store import keys
-from referee_desk.store.signatures import SCHEME
+from referee_desk.store.keys import Signer
+from referee_desk.store.signatures import SCHEME, Signatures
 
 
-def downgraded(tournament_id: str, path: str | os.PathLike[str]) -> str | None:
-    """Why an older-version file of this tournament (or at this place) is a forgery
-    here, or None."""
-    if not keys.file_pins(tournament_id, path) and not keys.guard_generation_seen(
-        tournament_id, path
-    ):
-        return None
-    return (
-        f"this computer knew tournament {tournament_id} as a signed file of the current "
-        "version; this copy claims an older version (set back: possibly forged)"
-    )
+def _hmac_ok(secret_hex: str, match_id: str, seq: int, head_hash: str, sig: str) -> bool:
+    message = f"referee-desk seal v1\n{match_id}\n{seq}\n{head_hash}".encode()
+    expected = hmac.new(bytes.fromhex(secret_hex), message, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, sig)
 
 
-def convert(conn: sqlite3.Connection) -> int:
-    """Drop the old secret, leaving old seals marked (inside a transaction); their count."""
-    count = conn.execute(
-        "SELECT COUNT(*) FROM match_seals WHERE scheme != ?", (SCHEME,)
-    ).fetchone()[0]
+def convert(conn: sqlite3.Connection, signatures: Signatures, signer: Signer) -> int:
+    """Re-sign every old seal that holds (inside the caller's transaction); returns count."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'seal_secret'").fetchone()
+    secret = row[0] if row else None
+    converted = 0
+    old = conn.execute(
+        "SELECT id, match_id, head_seq, head_hash, signature, sealed_at, sealed_by "
+        "FROM match_seals WHERE scheme != ?",
+        (SCHEME,),
+    ).fetchall()
+    for seal_id, match_id, seq, head_hash, signature, at, by in old:
+        if secret is None or not _hmac_ok(secret, match_id, seq, head_hash, signature):
+            continue
+        new = signatures.sign_seal(signer, match_id, seq, head_hash, at, by)
+        conn.execute(
+            "UPDATE match_seals SET signature = ?, key_fingerprint = ?, scheme = ? WHERE id = ?",
+            (new, signer.fingerprint, SCHEME, seal_id),
+        )
+        converted += 1
     conn.execute("DELETE FROM meta WHERE key = 'seal_secret'")
-    return count
+    return converted

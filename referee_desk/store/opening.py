@@ -87,7 +87,6 @@ class Preparation:
         self.log = checks.log
         self.seals = checks.seals
         self.signatures = checks.signatures
-        self.guard = checks.guard
         self.witness = checks.witness
 
     def run(self, new: bool, tournament_id: str | None, check: bool, backup_keep: int) -> bool:
@@ -113,30 +112,17 @@ class Preparation:
                     f"{core.path}: made by an older Referee Desk (store schema version "
                     f"{version}); open it for writing once to upgrade it"
                 )
-            self._upgrade(version, backup_keep)
+            backup.make_backup(conn, core.path, backup_keep)
+            schema.migrate(conn, str(core.path), version)
+            with core.transaction():
+                legacy_seals.convert(conn, self.signatures, keys.desk_signer())
+                self.signatures.sign_guard(keys.desk_signer())
         if check and not new:
             self.checks.damage()
         if not core.read_only:
             self._start_witness(new)
             backup.remove_orphans(core.path)
         return new
-
-    def _upgrade(self, version: int, backup_keep: int) -> None:
-        """Migrate an older file; its old seals stay marked, nothing unverified is signed.
-
-        The first guard is signed over the file as found (an older version had none); a
-        guard already there (a newer file set back to an older version) must hold first.
-        """
-        core, conn = self.core, self.core.connection
-        why = legacy_seals.downgraded(core.tournament_id, core.path)
-        if why is not None:
-            raise DamagedFile(f"{core.path}: damaged: {why}").keyed(
-                "store.damaged", file=core.path.name, detail=why
-            )
-        backup.make_backup(conn, core.path, backup_keep)
-        schema.migrate(conn, str(core.path), version)
-        with core.transaction(), self.guard.changing(keys.desk_signer(), first=True):
-            legacy_seals.convert(conn)
 
     def _create_retrying(self, tournament_id: str | None) -> bool:
         """``_create``, waiting out another desk that is creating the same file.
@@ -173,17 +159,14 @@ class Preparation:
                 "tournament_id": tournament_id or uuid.uuid4().hex,
                 "created_at": utc_now(),
             }
-            with self.guard.changing(keys.desk_signer(), first=True):
-                conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+            conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+            self.signatures.sign_guard(keys.desk_signer())
             conn.execute("COMMIT")
         except BaseException:
-            self.core.rolled_back()
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-        self.core.rolled_back()  # a new file of this id starts its own generations here
-        keys.see_guard_generation(meta["tournament_id"], self.core.path, 1, lower=True)
-        keys.pin_file(meta["tournament_id"], self.core.path, keys.desk_signer().fingerprint)
+        keys.pin(meta["tournament_id"], keys.desk_signer().fingerprint)
         return True
 
     def _recognize(self) -> None:

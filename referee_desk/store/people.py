@@ -18,7 +18,7 @@ from referee_desk.match.envelope import Event
 from referee_desk.store import access, keys
 from referee_desk.store.errors import AccessRefused, StoreWriteError
 from referee_desk.store.file_core import FileCore, utc_now
-from referee_desk.store.guard import Guard
+from referee_desk.store.signatures import Signatures
 
 _WRONG_PIN = "wrong name or PIN"
 
@@ -26,9 +26,9 @@ _WRONG_PIN = "wrong name or PIN"
 class People:
     """People, sign-in, referee assignment and the append authorization of one file."""
 
-    def __init__(self, core: FileCore, guard: Guard) -> None:
+    def __init__(self, core: FileCore, signatures: Signatures) -> None:
         self.core = core
-        self.guard = guard
+        self.signatures = signatures
         self._issued: dict[str, access.Session] = {}  # token -> session issued by ``login``
 
     def access_enabled(self) -> bool:
@@ -89,13 +89,14 @@ class People:
                 "store.organizer_needed",
             )
         salt, digest, kdf = access.hash_pin(pin)
-        with self.core.transaction() as conn, self.guard.changing(keys.desk_signer()):
+        with self.core.transaction() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO people (name, role, pin_salt, pin_hash, kdf) "
                 "VALUES (?, ?, ?, ?, ?)",
                 (name, role, salt, digest, kdf),
             )
             self._log(by, action)
+            self.signatures.sign_guard(keys.desk_signer())
 
     def _log(self, by: Any, action: str) -> None:
         self.core.connection.execute(
@@ -181,12 +182,13 @@ class People:
         """
         action = f"assign {name} to match {match_id}"
         self._organizer_needed(action, by)
-        with self.core.transaction() as conn, self.guard.changing(keys.desk_signer()):
+        with self.core.transaction() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO match_referees (match_id, referee) VALUES (?, ?)",
                 (match_id, name),
             )
             self._log(by, action)
+            self.signatures.sign_guard(keys.desk_signer())
 
     def match_referee(self, match_id: str) -> str | None:
         row = self.core.connection.execute(

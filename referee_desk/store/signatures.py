@@ -1,11 +1,10 @@
 """Ed25519 seals of locked matches and the signed guard of the file's other records.
 
 Seals: each locked match's head (seq, hash), with when and by whom, signed by a key
-from the config folder (``keys``). The guard (``guard``): one signed snapshot of
-``meta``, ``people``, ``match_referees``, ``match_seals`` and ``signers``, re-signed by
-the store whenever it changes them, so rows changed, added or deleted behind its back
-(a seal deleted to unlock a match, a PIN hash swapped, a referee re-assigned) are named;
-this module has what it signs (``snapshot``) and how it compares (``differences``).
+from the config folder (``keys``). The guard: one signed snapshot of ``meta``,
+``people``, ``match_referees``, ``match_seals`` and ``signers``, re-signed by the store
+whenever it changes them, so rows changed, added or deleted behind its back (a seal
+deleted to unlock a match, a PIN hash swapped, a referee re-assigned) are named.
 
 Trust: every signature must verify under the public key it names, and that key must
 be registered in the file (``signers``) and be the file's key or endorsed by it. The
@@ -204,6 +203,18 @@ class Signatures:
         self.register(signer)
         return signer.sign(seal_message(self.tournament_id(), match_id, seq, head_hash, at, by))
 
+    def sign_guard(self, signer: Signer) -> None:
+        """Re-sign the snapshot of the guarded tables (inside the caller's transaction)."""
+        self.register(signer)
+        content = canonical(snapshot(self.conn))
+        at = utc_now()
+        signature = signer.sign(guard_message(self.tournament_id(), content, at))
+        self.conn.execute(
+            "INSERT OR REPLACE INTO guards (name, content, key_fingerprint, signature, signed_at)"
+            " VALUES ('records', ?, ?, ?, ?)",
+            (content, signer.fingerprint, signature, at),
+        )
+
     # ------------------------------------------------------------- checking
 
     def key_info(self, fingerprint: str | None) -> KeyInfo:
@@ -258,9 +269,8 @@ class Signatures:
         """Why a seal row does not hold, or None."""
         if scheme != SCHEME:
             return (
-                "the lock carries an old keyed (HMAC) seal, whose secret was kept in the file "
-                "itself: anyone with the file could have made it, so it proves nothing; check "
-                "the match against its printed report, then lock it again"
+                "the lock carries an old keyed (HMAC) seal that did not verify when the file "
+                "was upgraded; it cannot be trusted"
             )
         info = self.key_info(fingerprint)
         if not info.trusted:
@@ -273,3 +283,29 @@ class Signatures:
                 "verify (seal forged)"
             )
         return None
+
+    def guard_problem(self) -> str | None:
+        """Why the guarded tables do not match their last signed snapshot, or None."""
+        row = self.conn.execute(
+            "SELECT content, key_fingerprint, signature, signed_at FROM guards "
+            "WHERE name = 'records'"
+        ).fetchone()
+        if row is None:
+            return "the signed record of people, referees and seals is missing (deleted)"
+        content, fingerprint, signature, at = row
+        info = self.key_info(fingerprint)
+        if not info.trusted:
+            return f"the record of people, referees and seals: {info.why_not}"
+        public_key = self.public_key(info.fingerprint) or ""
+        if not signature_ok(
+            public_key, guard_message(self.tournament_id(), content, at), signature
+        ):
+            return (
+                f"the record of people, referees and seals: signature by key "
+                f"{info.fingerprint} does not verify (forged)"
+            )
+        try:
+            signed = json.loads(content)
+        except ValueError:
+            return "the record of people, referees and seals is unreadable"
+        return differences(signed, snapshot(self.conn))

@@ -31,7 +31,6 @@ from referee_desk.store.checks import Checks
 from referee_desk.store.errors import DamagedFile, StoreError, StoreWriteError
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, utc_now
-from referee_desk.store.guard import Guard
 from referee_desk.store.opening import SQLITE_MAGIC, Preparation, SessionMarks, connect
 from referee_desk.store.people import People
 from referee_desk.store.seals import Seal, SealInfo, Seals
@@ -67,18 +66,15 @@ class TournamentFile:
         self.log = EventLog(self.core)
         self.witness = Witness(path)
         self.signatures = Signatures(conn)
-        self.guard = Guard(self.core, self.signatures)
-        self.seals_ = Seals(self.core, self.log, self.signatures, self.guard, self.witness)
-        self.people = People(self.core, self.guard)
+        self.seals_ = Seals(self.core, self.log, self.signatures, self.witness)
+        self.people = People(self.core, self.signatures)
         self.backups = backup.RollingBackups(
             conn, path, backup_every, backup_keep, before=self.witness.sync
         )
         self.appender = Appender(
             self.core, self.log, self.people, self.seals_, self.witness, self.backups
         )
-        self.checks = Checks(
-            self.core, self.log, self.seals_, self.signatures, self.guard, self.witness
-        )
+        self.checks = Checks(self.core, self.log, self.seals_, self.signatures, self.witness)
         self.session = SessionMarks(self.core, self.witness)
         self.backup_keep = backup_keep
         self._closed = False
@@ -344,33 +340,15 @@ class TournamentFile:
         """The first broken hash chain (or stored-row damage) in the file, or None."""
         return self.log.chain_problem()
 
-    def verify(self, *, replay: bool = True, backup: bool = False) -> Problem | None:
-        """The first problem: integrity, chains and replay, seals, witness, guard, key.
-
-        ``backup``: checking a backup before restoring it (its guard is older by nature).
-        """
-        return self.checks.verify(self.seal_problem, replay=replay, backup=backup)
+    def verify(self, *, replay: bool = True) -> Problem | None:
+        """The first problem: integrity, chains and replay, seals, witness, guard, key."""
+        return self.checks.verify(self.seal_problem, replay=replay)
 
     def witness_problem(self) -> Problem | None:
         return self.checks.witness_problem()
 
     def key_problem(self, expected: str | None = None) -> str | None:
         return self.checks.key_problem(expected)
-
-    def trust_as_is(self) -> str:
-        """Accept this file's key and its guard's generation on this computer, on purpose
-        (after comparing the fingerprint with the match reports; ``keys trust``): a file
-        restored by hand from a backup, or re-keyed by its organizer. Returns the key."""
-        found = self.key_fingerprint
-        if found is None:
-            raise StoreError(f"{self.path}: nothing is signed in it yet").keyed(
-                "store.nothing_signed", file=self.path.name
-            )
-        keys.pin_file(self.tournament_id, self.path, found)
-        keys.see_guard_generation(
-            self.tournament_id, self.path, self.guard.generation(), lower=True
-        )
-        return found
 
 
 def open_tournament(path: str | os.PathLike[str], **options: Any) -> TournamentFile:

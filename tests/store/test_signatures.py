@@ -19,7 +19,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from referee_desk.cli.main import main
 from referee_desk.store import TournamentFile, backups
 from referee_desk.store import keys as keys_module
-from referee_desk.store.guard import write_guard
 from referee_desk.store.keys import Signer, desk_signer
 from referee_desk.store.rows import INSERT_SQL, SELECT_COLUMNS, from_row, to_row
 from referee_desk.store.signatures import Signatures, seal_message
@@ -94,7 +93,7 @@ def test_forged_chain_resigned_with_the_forgers_own_key_fails_verify(locked, cap
         "UPDATE match_seals SET head_hash = ?, signature = ?, key_fingerprint = ?",
         (head, signature, forger.fingerprint),
     )
-    write_guard(book, forger, 99)
+    book.sign_guard(forger)
     conn.close()
     journal_path(locked).unlink()  # the forger removes the witness too
     verify_fails(locked, capsys, "r1-t1", forger.fingerprint, "not registered by the file's key")
@@ -184,7 +183,7 @@ def test_a_rekeyed_file_is_caught_by_this_computers_pin_and_by_key(locked, capsy
             "UPDATE match_seals SET signature = ?, key_fingerprint = ? WHERE id = ?",
             (sig, forger.fingerprint, seal_id),
         )
-    write_guard(book, forger, 99)
+    book.sign_guard(forger)
     conn.close()
     verify_fails(copy, capsys, "this computer knew", forger.fingerprint)
     real = desk_signer().fingerprint
