@@ -21,6 +21,7 @@ from referee_desk.store.errors import (
     UnreadableFile,
 )
 from referee_desk.store.file_core import FileCore, utc_now
+from referee_desk.store.trust import UntrustedFile
 from referee_desk.store.witness import Witness
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -107,6 +108,11 @@ class Preparation:
         if version > schema.STORE_SCHEMA_VERSION:
             schema.migrate(conn, str(core.path), version)  # raises NewerFileError
         if version < schema.STORE_SCHEMA_VERSION:
+            downgraded = legacy_seals.downgrade_problem(conn, core.path)
+            if downgraded is not None:
+                raise UntrustedFile(f"{core.path}: cannot be trusted: {downgraded}").keyed(
+                    "store.untrusted", file=core.path.name, detail=downgraded
+                )
             if core.read_only:
                 raise NewerFileError(
                     f"{core.path}: made by an older Referee Desk (store schema version "
@@ -167,6 +173,7 @@ class Preparation:
                 conn.execute("ROLLBACK")
             raise
         keys.pin(meta["tournament_id"], keys.desk_signer().fingerprint)
+        self.checks.trust.accept()  # a new file at this place: this computer knows its key
         return True
 
     def _recognize(self) -> None:

@@ -19,6 +19,7 @@ from referee_desk.store import access, keys
 from referee_desk.store.errors import AccessRefused, StoreWriteError
 from referee_desk.store.file_core import FileCore, utc_now
 from referee_desk.store.signatures import Signatures
+from referee_desk.store.trust import Trust
 
 _WRONG_PIN = "wrong name or PIN"
 
@@ -26,9 +27,10 @@ _WRONG_PIN = "wrong name or PIN"
 class People:
     """People, sign-in, referee assignment and the append authorization of one file."""
 
-    def __init__(self, core: FileCore, signatures: Signatures) -> None:
+    def __init__(self, core: FileCore, signatures: Signatures, trust: Trust) -> None:
         self.core = core
         self.signatures = signatures
+        self.trust = trust
         self._issued: dict[str, access.Session] = {}  # token -> session issued by ``login``
 
     def access_enabled(self) -> bool:
@@ -90,6 +92,7 @@ class People:
             )
         salt, digest, kdf = access.hash_pin(pin)
         with self.core.transaction() as conn:
+            self.trust.ready(keys.desk_signer())
             conn.execute(
                 "INSERT OR REPLACE INTO people (name, role, pin_salt, pin_hash, kdf) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -97,6 +100,7 @@ class People:
             )
             self._log(by, action)
             self.signatures.sign_guard(keys.desk_signer())
+            self.trust.remember_after_commit()
 
     def _log(self, by: Any, action: str) -> None:
         self.core.connection.execute(
@@ -183,12 +187,14 @@ class People:
         action = f"assign {name} to match {match_id}"
         self._organizer_needed(action, by)
         with self.core.transaction() as conn:
+            self.trust.ready(keys.desk_signer())
             conn.execute(
                 "INSERT OR REPLACE INTO match_referees (match_id, referee) VALUES (?, ?)",
                 (match_id, name),
             )
             self._log(by, action)
             self.signatures.sign_guard(keys.desk_signer())
+            self.trust.remember_after_commit()
 
     def match_referee(self, match_id: str) -> str | None:
         row = self.core.connection.execute(

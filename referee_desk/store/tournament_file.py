@@ -35,6 +35,7 @@ from referee_desk.store.opening import SQLITE_MAGIC, Preparation, SessionMarks, 
 from referee_desk.store.people import People
 from referee_desk.store.seals import Seal, SealInfo, Seals
 from referee_desk.store.signatures import KeyInfo, Signatures
+from referee_desk.store.trust import Trust
 from referee_desk.store.verify import Problem
 from referee_desk.store.witness import Witness
 
@@ -66,15 +67,18 @@ class TournamentFile:
         self.log = EventLog(self.core)
         self.witness = Witness(path)
         self.signatures = Signatures(conn)
-        self.seals_ = Seals(self.core, self.log, self.signatures, self.witness)
-        self.people = People(self.core, self.signatures)
+        self.trust = Trust(self.core, self.signatures)
+        self.seals_ = Seals(self.core, self.log, self.signatures, self.witness, self.trust)
+        self.people = People(self.core, self.signatures, self.trust)
         self.backups = backup.RollingBackups(
             conn, path, backup_every, backup_keep, before=self.witness.sync
         )
         self.appender = Appender(
             self.core, self.log, self.people, self.seals_, self.witness, self.backups
         )
-        self.checks = Checks(self.core, self.log, self.seals_, self.signatures, self.witness)
+        self.checks = Checks(
+            self.core, self.log, self.seals_, self.signatures, self.witness, self.trust
+        )
         self.session = SessionMarks(self.core, self.witness)
         self.backup_keep = backup_keep
         self._closed = False
@@ -290,6 +294,26 @@ class TournamentFile:
     def endorse_desk_key(self, organizer: keys.Signer, fingerprint: str) -> None:
         """The file's key vouches for another desk's key."""
         self.seals_.endorse_desk_key(organizer, fingerprint)
+
+    def accept_key(self) -> str:
+        """Accept the file's current key and guard on this computer, on purpose.
+
+        For ``keys trust`` (after comparing the fingerprint with the match reports) and
+        a restored backup; the guard itself must still verify (``StoreError`` if not).
+        """
+        state = self.trust.state()
+        key = self.key_fingerprint
+        if key is None:
+            raise StoreError(f"{self.path}: nothing is signed in it yet").keyed(
+                "store.nothing_signed", file=self.path.name
+            )
+        if state.problem is not None and not state.pending:
+            raise StoreError(f"{self.path}: cannot be trusted: {state.problem}").keyed(
+                "store.untrusted", file=self.path.name, detail=state.problem
+            )
+        keys.pin(self.tournament_id, key)
+        self.trust.accept()
+        return key
 
     def register_desk_key(self) -> str:
         """Put this desk's public key into the file (to be endorsed); its fingerprint."""
