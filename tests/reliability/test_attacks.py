@@ -110,7 +110,7 @@ def test_item1_downgrade_laundering_is_refused(tmp_path: Path, capsys, strip: bo
     desk_does_not_sign_over(path)  # today: the upgrade re-signs the forged seal
     code, text = verdict(path, capsys)
     assert code != 0, text
-    code, text = verdict(path, capsys, "--key", Signatures_key(path))
+    code, text = verdict(path, capsys, "--key", real_key(path))
     assert code != 0, text
 
 
@@ -126,7 +126,8 @@ def test_item1_downgrade_as_reported_on_a_computer_that_never_saw_the_file(
     assert code != 0 and "older store version" in text, text
 
 
-def Signatures_key(path: Path) -> str:  # noqa: N802 - the real file key, as on the report
+def real_key(path: Path) -> str:
+    """The genuine file key, as printed on the match report."""
     from referee_desk.store.keys import desk_signer
 
     return desk_signer().fingerprint
@@ -159,7 +160,7 @@ def test_item2_a_guard_replayed_from_a_rolling_backup_is_refused(tmp_path: Path,
     replay_guard(path)
     code, text = verdict(path, capsys)
     assert code != 0 and "older" in text, text
-    code, text = verdict(path, capsys, "--key", Signatures_key(path))
+    code, text = verdict(path, capsys, "--key", real_key(path))
     assert code != 0, text
     desk_does_not_sign_over(path)
     assert verdict(path, capsys)[0] != 0
