@@ -271,3 +271,69 @@ def _tamper(path: Path, change) -> None:
     change(conn)
     conn.close()
     drop_journal(path)
+
+
+def test_item7_raw_insert_then_register_desk_key_does_not_resign(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "cup.sqlite"
+    make_file(path)
+    with TournamentFile.open(path, create=False) as tf:
+        with tf.transaction() as conn:
+            plant_committee(conn)
+        with pytest.raises(StoreError, match="does not verify"):
+            tf.register_desk_key()
+    assert verdict(path, capsys)[0] != 0
+
+
+def test_item7_a_referee_cannot_re_register_a_committee_members_pin(tmp_path: Path) -> None:
+    path = tmp_path / "club.sqlite"
+    with TournamentFile.open(path, tournament_id="club-18") as tf:
+        tf.add_person("王裁判", "referee", "739155")
+        tf.add_person("周主任", "committee", "246810")
+        referee = tf.login("王裁判", "739155")
+        with pytest.raises(StoreError, match="registered already"):
+            tf.add_person("周主任", "committee", "1111", by=referee)
+        with pytest.raises(StoreError):
+            tf.login("周主任", "1111")
+        assert tf.login("周主任", "246810").role == "committee"
+
+
+def _guess(path: str, tries: int, queue) -> None:
+    found = 0
+    with TournamentFile.open(path, create=False) as tf:
+        for guess in range(tries):
+            try:
+                tf.login("王裁判", f"{1000 + guess:04d}")
+                found += 1
+            except StoreError as error:
+                if "wrong name or PIN" in str(error):
+                    found += 1  # a PIN really checked (wrong)
+    queue.put(found)
+
+
+def test_item8_racing_processes_check_no_more_pins_than_the_lockout_allows(tmp_path) -> None:
+    import multiprocessing
+
+    path = tmp_path / "club.sqlite"
+    with TournamentFile.open(path, tournament_id="club-18") as tf:
+        tf.add_person("王裁判", "referee", "739155")
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    workers = [context.Process(target=_guess, args=(str(path), 8, queue)) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    checked = sum(queue.get(timeout=120) for _ in workers)
+    for worker in workers:
+        worker.join(timeout=60)
+    assert checked <= 6, f"{checked} PINs checked by 4 racing desks (lockout after 5)"
+
+
+def test_item8_no_sign_in_where_the_count_cannot_be_written(tmp_path) -> None:
+    path = tmp_path / "club.sqlite"
+    with TournamentFile.open(path, tournament_id="club-18") as tf:
+        tf.add_person("王裁判", "referee", "739155")
+    with TournamentFile.open(path, create=False, read_only=True) as tf:
+        for guess in range(3):
+            with pytest.raises(StoreError, match="could not be counted"):
+                tf.login("王裁判", f"{guess:04d}")
+        with pytest.raises(StoreError, match="could not be counted"):
+            tf.login("王裁判", "739155")
