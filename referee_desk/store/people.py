@@ -276,6 +276,39 @@ class People:
             )
         return None
 
+    def authorize_lock(self, match_id: str, by: access.Session | None) -> None:
+        """Raise ``AccessRefused`` unless ``by`` may lock the match (files with PINs).
+
+        The match's referee or a committee member, signed in on this file.
+        """
+        if not self.access_enabled():
+            return
+        action = f"lock match {match_id}"
+        if by is None:
+            raise self._refuse(
+                action,
+                "sign in with your PIN to lock a match",
+                "store.sign_in_needed",
+                match=match_id,
+            )
+        if not self.is_issued(by):
+            raise self._refuse(
+                action,
+                "this sign-in was not issued by this file",
+                "store.session_forged",
+                by,
+                match=match_id,
+            )
+        referee = self.match_referee(match_id)
+        if by.role != "committee" and not (by.role == "referee" and referee in (None, by.name)):
+            raise self._refuse(
+                action,
+                f"{by.name} is not this match's referee",
+                "store.not_the_referee",
+                by,
+                match=match_id,
+            )
+
     def _authorize_locked(
         self, match_id: str, draft: Event, by: access.Session | None, guarded: bool
     ) -> tuple[str, str] | None:

@@ -257,9 +257,16 @@ class TournamentFile:
 
     # ------------------------------------------------------------------- locks
 
-    def lock_match(self, match_id: str, by: str = "") -> Seal:
-        """Lock a match: sign its head with this desk's key (no passphrase needed)."""
-        return self.seals_.lock(match_id, by)
+    def lock_match(
+        self, match_id: str, by: str = "", *, session: access.Session | None = None
+    ) -> Seal:
+        """Lock a match: sign its head with this desk's key (no passphrase needed).
+
+        In a file with PINs it needs ``session``: the match's referee or the committee,
+        signed in (issue 18: nobody freezes a live match without a sign-in).
+        """
+        self.people.authorize_lock(match_id, session)
+        return self.seals_.lock(match_id, by or (session.name if session else ""))
 
     def seal(self, match_id: str) -> Seal | None:
         """The latest seal of a match (None when it is not locked)."""

@@ -337,3 +337,21 @@ def test_item8_no_sign_in_where_the_count_cannot_be_written(tmp_path) -> None:
                 tf.login("王裁判", f"{guess:04d}")
         with pytest.raises(StoreError, match="could not be counted"):
             tf.login("王裁判", "739155")
+
+
+def test_item7_lock_match_needs_a_sign_in_in_a_file_with_pins(tmp_path: Path) -> None:
+    path = tmp_path / "club.sqlite"
+    with TournamentFile.open(path, tournament_id="club-18") as tf:
+        tf.add_person("王裁判", "referee", "739155")
+        tf.add_person("李裁判", "referee", "739156")
+        referee = tf.login("王裁判", "739155")
+        tf.assign_referee("r1-t1", "王裁判")
+        from referee_desk.store.synthetic import draft
+
+        tf.append(draft("r1-t1", 0, "王裁判"), by=referee)
+        with pytest.raises(StoreError, match="sign in"):
+            tf.lock_match("r1-t1")
+        with pytest.raises(StoreError, match="not this match's referee"):
+            tf.lock_match("r1-t1", session=tf.login("李裁判", "739156"))
+        assert tf.seal("r1-t1") is None
+        assert tf.lock_match("r1-t1", session=referee).sealed_by == "王裁判"
