@@ -276,6 +276,23 @@ class People:
             )
         return None
 
+    def authorize_import(self, match_id: str, event: Event, by: access.Session | None) -> None:
+        """Raise ``AccessRefused`` unless ``by`` may bring ``event`` in (files with PINs).
+
+        The same rule as entering it at the desk (``authorize``); the organizer, signed
+        in, may import whole records into its file.
+        """
+        if not self.access_enabled():
+            return
+        if by is not None and by.role == "organizer" and self.is_issued(by):
+            return
+        refusal = self.authorize(match_id, event, by, False, True)
+        if refusal is not None:
+            key, reason = refusal
+            raise AccessRefused(
+                f"import {event.type} into match {match_id} (event {event.seq}): {reason}"
+            ).keyed(key, match=match_id)
+
     def authorize_lock(self, match_id: str, by: access.Session | None) -> None:
         """Raise ``AccessRefused`` unless ``by`` may lock the match (files with PINs).
 

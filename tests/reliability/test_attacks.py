@@ -355,3 +355,23 @@ def test_item7_lock_match_needs_a_sign_in_in_a_file_with_pins(tmp_path: Path) ->
             tf.lock_match("r1-t1", session=tf.login("李裁判", "739156"))
         assert tf.seal("r1-t1") is None
         assert tf.lock_match("r1-t1", session=referee).sealed_by == "王裁判"
+
+
+def test_item6_import_into_a_file_with_pins_needs_a_sign_in(tmp_path: Path, capsys) -> None:
+    """Item 6: another referee's events brought in by ``import --into``, no sign-in."""
+    from referee_desk.store.interchange import export_events
+    from referee_desk.store.synthetic import draft
+
+    other = tmp_path / "other.sqlite"
+    with TournamentFile.open(other, tournament_id="club-18") as tf:
+        record(tf, "r1-t1", 3, referee="李裁判")
+    export_events(other, tmp_path / "rec.jsonl")
+    path = tmp_path / "club.sqlite"
+    with TournamentFile.open(path, tournament_id="club-18") as tf:
+        tf.add_person("王裁判", "referee", "739155")
+        tf.assign_referee("r1-t1", "王裁判")
+        tf.append(draft("r9-t9", 0, "王裁判"), by=tf.login("王裁判", "739155"))
+    assert main(["import", str(tmp_path / "rec.jsonl"), "--into", str(path)]) == 1
+    assert "sign in" in capsys.readouterr().err
+    with TournamentFile.open(path, create=False, read_only=True) as tf:
+        assert tf.events("r1-t1") == []
