@@ -34,6 +34,10 @@ def connect(path: Path, *, create: bool, read_only: bool) -> tuple[sqlite3.Conne
         exists = file.exists()
         if exists and file.is_dir():
             raise NotATournamentFile(f"{file}: is a folder, not a tournament file")
+        if exists and not file.is_file():  # a device, pipe or socket (issue 18)
+            raise NotATournamentFile(
+                f"{file}: not a regular file (a device, pipe or socket), not a tournament file"
+            ).keyed("store.not_a_tournament_file", file=file.name)
         new = not exists or file.stat().st_size == 0
         header = b""
         if not new:

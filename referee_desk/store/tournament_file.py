@@ -249,11 +249,14 @@ class TournamentFile:
     def count(self) -> int:
         return self.log.count()
 
-    def import_jsonl(self, paths: Sequence[str | os.PathLike[str]]) -> ImportReport:
-        """Import JSON Lines records, all or nothing (``interchange.import_jsonl``)."""
+    def import_jsonl(
+        self, paths: Sequence[str | os.PathLike[str]], *, by: access.Session | None = None
+    ) -> ImportReport:
+        """Import JSON Lines records, all or nothing (``interchange.import_jsonl``);
+        in a file with PINs ``by`` is checked as at the desk."""
         from referee_desk.store.interchange import import_jsonl
 
-        return import_jsonl(self, paths)
+        return import_jsonl(self, paths, by=by)
 
     # ------------------------------------------------------------------- locks
 

@@ -1,0 +1,64 @@
+"""Issue 18, hostile input: no traceback, nothing echoed raw, nothing read without bound."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from referee_desk.cli.main import main
+from referee_desk.store import TournamentFile
+from referee_desk.store.synthetic import record
+
+
+def test_control_characters_and_long_ids_are_not_echoed_raw(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "cup.sqlite"
+    with TournamentFile.open(path, tournament_id="cup-18") as tf:
+        record(tf, "r1-t1", 3)
+        tf.lock_match("r1-t1")
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM match_seals")  # tamper: verify names the match below
+    hostile = "\x1b[2J\r\nOK " + "x" * 900_000
+    conn.execute("DROP TRIGGER events_append_only_update")
+    conn.execute("UPDATE events SET match_id = ?", (hostile,))
+    conn.commit()
+    conn.close()
+    assert main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\r" not in err and err.count("\n") == 1
+    assert len(err) < 2000 and "more characters" in err
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/null"])
+def test_import_into_a_device_is_refused(target: str, capsys, tmp_path: Path) -> None:
+    record_path = tmp_path / "rec.jsonl"
+    record_path.write_text("", encoding="utf-8")
+    assert main(["import", str(record_path), "--into", target]) == 1
+    assert "not a regular file" in capsys.readouterr().err
+    assert not Path(f"{target}-journal").exists() and not Path(f"{target}.heads").exists()
+
+
+def test_import_from_dev_zero_stops_at_the_limit(tmp_path: Path, capsys, monkeypatch) -> None:
+    from referee_desk.store import strict_json
+
+    monkeypatch.setattr(strict_json, "MAX_FILE_BYTES", 4 * 1024 * 1024)
+    assert main(["import", "/dev/zero", "--into", str(tmp_path / "cup.sqlite")]) == 1
+    assert "larger than 4 MB" in capsys.readouterr().err
+
+
+def test_a_folder_in_place_of_the_desk_key_is_a_one_line_refusal(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    monkeypatch.setenv("REFEREE_DESK_CONFIG_DIR", str(tmp_path / "cfg"))
+    (tmp_path / "cfg" / "keys" / "desk-ed25519.pem").mkdir(parents=True)
+    assert main(["keys", "show"]) == 1
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_organizer_create_with_the_config_folder_a_file(tmp_path: Path, capsys, monkeypatch):
+    (tmp_path / "cfg").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("REFEREE_DESK_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("REFEREE_DESK_PASSPHRASE", "long enough passphrase")
+    assert main(["keys", "organizer-create"]) == 1
+    assert "cannot store the organizer key" in capsys.readouterr().err
