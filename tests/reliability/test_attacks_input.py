@@ -62,3 +62,35 @@ def test_organizer_create_with_the_config_folder_a_file(tmp_path: Path, capsys, 
     monkeypatch.setenv("REFEREE_DESK_PASSPHRASE", "long enough passphrase")
     assert main(["keys", "organizer-create"]) == 1
     assert "cannot store the organizer key" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("target", ["/dev/null", "/dev/zero"])
+def test_export_refuses_a_device_as_its_target(target: str, capsys, tmp_path: Path) -> None:
+    before = Path(target).stat()
+    assert main(["export", "scoresheet", "-", "-o", target]) == 1
+    assert "not a regular file" in capsys.readouterr().err
+    after = Path(target).stat()
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+
+
+def test_export_refuses_a_zip_bomb_template(tmp_path: Path, capsys) -> None:
+    import zipfile
+
+    bomb = tmp_path / "bomb.xlsx"
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/worksheets/sheet1.xml", b"\0" * (80 * 1024 * 1024))
+    assert bomb.stat().st_size < 1024 * 1024
+    out = tmp_path / "bracket.xlsx"
+    code = main(
+        [
+            "export",
+            "bracket",
+            str(tmp_path / "none.sqlite"),
+            "--template",
+            str(bomb),
+            "-o",
+            str(out),
+        ]
+    )
+    assert code == 1
+    assert "more than 64 MB" in capsys.readouterr().err and not out.exists()
