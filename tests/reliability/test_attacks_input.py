@@ -94,3 +94,12 @@ def test_export_refuses_a_zip_bomb_template(tmp_path: Path, capsys) -> None:
     )
     assert code == 1
     assert "more than 64 MB" in capsys.readouterr().err and not out.exists()
+
+
+def test_replay_of_dev_zero_stops_at_the_limit(capsys, monkeypatch) -> None:
+    from referee_desk.store import strict_json
+
+    monkeypatch.setattr(strict_json, "MAX_FILE_BYTES", 4 * 1024 * 1024)
+    assert main(["replay", "/dev/zero"]) != 0
+    err = capsys.readouterr().err
+    assert "larger than 4 MB" in err and "Traceback" not in err
