@@ -27,7 +27,9 @@ from referee_desk.store.witness import Witness
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def connect(path: Path, *, create: bool, read_only: bool) -> tuple[sqlite3.Connection, bool, bool]:
+def connect(
+    path: Path, *, create: bool, read_only: bool, frozen: bool = False
+) -> tuple[sqlite3.Connection, bool, bool]:
     """(connection, new?, read-only?) for ``path``; refuses what is not a tournament file."""
     file = path
     try:
@@ -57,7 +59,9 @@ def connect(path: Path, *, create: bool, read_only: bool) -> tuple[sqlite3.Conne
         )
     wal = Path(f"{file}-wal")
     folder = file.resolve().parent
-    unwritable = not new and not (os.access(file, os.W_OK) and os.access(folder, os.W_OK))
+    unwritable = frozen or (
+        not new and not (os.access(file, os.W_OK) and os.access(folder, os.W_OK))
+    )
     if unwritable and wal.exists() and wal.stat().st_size > 0:
         raise UnreadableFile(
             f"{file}: read-only, with recent events still in {wal.name}; copy both files "

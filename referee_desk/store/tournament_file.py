@@ -96,6 +96,7 @@ class TournamentFile:
         tournament_id: str | None = None,
         backup_every: int | None = None,
         backup_keep: int = backup.DEFAULT_KEEP,
+        _frozen: bool = False,
     ) -> Self:
         """Open (or create) a tournament file.
 
@@ -106,7 +107,8 @@ class TournamentFile:
         ``DamagedFile`` or ``UnreadableFile``.
         """
         file = Path(path)
-        conn, new, read_only = connect(file, create=create, read_only=read_only)
+        existed = file.exists() and file.stat().st_size > 0
+        conn, new, read_only = connect(file, create=create, read_only=read_only, frozen=_frozen)
         try:
             opened = cls(
                 file, conn, read_only=read_only, backup_every=backup_every, backup_keep=backup_keep
@@ -118,6 +120,15 @@ class TournamentFile:
             conn.close()
             if isinstance(error, StoreError | StoreWriteError):
                 raise
+            if isinstance(error, sqlite3.OperationalError) and _no_room(error) and not read_only:
+                if existed:  # a full disk before opening: the intact file opens for reading
+                    # (as it is on disk: with no room, nobody can be writing to it)
+                    return cls.open(file, create=False, read_only=True, check=check, _frozen=True)
+                for suffix in ("", "-wal", "-shm", "-journal", ".heads"):
+                    Path(f"{file}{suffix}").unlink(missing_ok=True)  # nothing half-made
+                raise StoreWriteError(f"not created: the disk is full: {file}").keyed(
+                    "store.not_saved_disk_full", file=str(file), detail=str(error)
+                ) from None
             if isinstance(error, sqlite3.Error):
                 raise DamagedFile(f"{file}: damaged: SQLite reports: {error}").keyed(
                     "store.damaged", file=file.name
@@ -383,6 +394,12 @@ class TournamentFile:
 
     def key_problem(self, expected: str | None = None) -> str | None:
         return self.checks.key_problem(expected)
+
+
+def _no_room(error: sqlite3.Error) -> bool:
+    """SQLite's words for a disk that has no room to open or create a file."""
+    text = str(error)
+    return "full" in text or "disk I/O error" in text
 
 
 def open_tournament(path: str | os.PathLike[str], **options: Any) -> TournamentFile:

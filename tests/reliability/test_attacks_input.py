@@ -103,3 +103,45 @@ def test_replay_of_dev_zero_stops_at_the_limit(capsys, monkeypatch) -> None:
     assert main(["replay", "/dev/zero"]) != 0
     err = capsys.readouterr().err
     assert "larger than 4 MB" in err and "Traceback" not in err
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path):
+    """A 512 KB tmpfs (needs root; skipped elsewhere) to fill up."""
+    import subprocess
+
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)], capture_output=True
+    )
+    if done.returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    yield mount
+    subprocess.run(["umount", str(mount)], check=False)
+
+
+def _fill(folder: Path) -> None:
+    with open(folder / "filler", "wb", buffering=0) as handle:
+        try:
+            while True:
+                handle.write(b"\0" * 512)
+        except OSError:
+            pass
+
+
+def test_a_disk_full_before_opening(full_disk: Path) -> None:
+    """The intact file opens for reading (not called damaged); a new file is not left
+    behind as 0 bytes."""
+    from referee_desk.store import StoreWriteError
+
+    path = full_disk / "cup.sqlite"
+    with TournamentFile.open(path, tournament_id="full-18") as tf:
+        record(tf, "m", 3)
+    _fill(full_disk)
+    with TournamentFile.open(path, create=False) as tf:
+        assert tf.read_only and len(tf.events("m")) == 3
+    with pytest.raises(StoreWriteError, match="disk is full"):
+        TournamentFile.open(full_disk / "new.sqlite")
+    assert not any(p.name.startswith("new.sqlite") for p in full_disk.iterdir())
+    assert not list(full_disk.glob("*.partial"))
