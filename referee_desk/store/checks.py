@@ -10,12 +10,12 @@ import sqlite3
 from collections.abc import Callable
 
 from referee_desk.match.envelope import Event
-from referee_desk.store import keys
 from referee_desk.store.errors import DamagedFile
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore
 from referee_desk.store.seals import Seals
 from referee_desk.store.signatures import Signatures
+from referee_desk.store.trust import Trust
 from referee_desk.store.verify import Problem, match_problem
 from referee_desk.store.witness import Witness, compare
 
@@ -33,7 +33,9 @@ class Checks:
         seals: Seals,
         signatures: Signatures,
         witness: Witness,
+        trust: Trust,
     ) -> None:
+        self.trust = trust
         self.core = core
         self.log = log
         self.seals = seals
@@ -64,21 +66,15 @@ class Checks:
             raise DamagedFile(f"{path}: damaged: {problem}").keyed(
                 "store.events_missing", file=path.name, match=problem.match_id, seq=problem.seq
             )
+        self.trust.refuse_open()  # a tampered guard is never shown nor signed over
+        self.trust.remember()  # first sight: this computer now knows the file's key
 
     def key_problem(self, expected: str | None = None) -> str | None:
         """The file's key differs from ``expected`` or from the one this computer knew."""
         found = self.signatures.root_key()
         if expected is not None and found != expected:
             return f"the file's key is {found}, not {expected} (re-keyed or another file)"
-        known = keys.pinned(self.core.tournament_id)
-        if known is None or found is None or expected is not None:
-            return None
-        if found != known and not self.signatures.handed_over(known, found):
-            return (
-                f"the file's key is {found}, but this computer knew tournament "
-                f"{self.core.tournament_id} by key {known} (re-keyed: possibly forged)"
-            )
-        return None
+        return self.trust.known_problem()
 
     def witness_problem(self) -> Problem | None:
         """Events or seals the heads journal saw that the file lacks (or holds changed)."""
@@ -133,6 +129,7 @@ class Checks:
             guard = self.signatures.guard_problem() or self.key_problem()
             if guard is not None:
                 return Problem(guard)
+            self.trust.remember()
         except sqlite3.DatabaseError as error:
             return Problem(f"SQLite reports: {error}")
         except (UnicodeError, ValueError, LookupError, OverflowError) as error:

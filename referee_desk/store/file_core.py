@@ -41,6 +41,8 @@ class FileCore:
         self.path = path
         self.connection = conn
         self.read_only = read_only
+        #: Run once after the current transaction commits (dropped on rollback).
+        self.after_commit: list[Callable[[], None]] = []
 
     def read_only_error(self) -> StoreWriteError:
         return StoreWriteError(f"not saved: the file is read-only: {self.path}").keyed(
@@ -64,11 +66,15 @@ class FileCore:
             yield conn
             conn.execute("COMMIT")
         except BaseException as error:
+            self.after_commit.clear()
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             if isinstance(error, sqlite3.OperationalError):
                 raise write_error(self.path, error) from None
             raise
+        done, self.after_commit = self.after_commit, []
+        for callback in done:
+            callback()
 
     def ensure_extension(
         self, name: str, version: int, migrate: Callable[[sqlite3.Connection, int], None]

@@ -147,7 +147,7 @@ def desk_signer() -> Signer:
     if path.exists():
         try:
             key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-        except (ValueError, TypeError) as error:
+        except (ValueError, TypeError, OSError) as error:  # e.g. a folder in its place
             raise StoreError(f"{path}: the desk's signing key cannot be read ({error})").keyed(
                 "store.desk_key_unreadable", path=str(path)
             ) from None
@@ -181,7 +181,12 @@ def create_organizer_key(passphrase: str, *, replace: bool = False) -> Signer:
         serialization.PrivateFormat.PKCS8,
         serialization.BestAvailableEncryption(passphrase.encode("utf-8")),
     )
-    _write_private(path, pem)
+    try:
+        _write_private(path, pem)
+    except OSError as error:  # the config folder is a file, or under /proc
+        raise StoreError(
+            f"{path}: cannot store the organizer key ({error.strerror or error})"
+        ).keyed("store.organizer_key_unwritable", path=str(path)) from None
     return Signer(key, "organizer", "organizer")
 
 

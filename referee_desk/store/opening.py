@@ -21,18 +21,25 @@ from referee_desk.store.errors import (
     UnreadableFile,
 )
 from referee_desk.store.file_core import FileCore, utc_now
+from referee_desk.store.trust import UntrustedFile
 from referee_desk.store.witness import Witness
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def connect(path: Path, *, create: bool, read_only: bool) -> tuple[sqlite3.Connection, bool, bool]:
+def connect(
+    path: Path, *, create: bool, read_only: bool, frozen: bool = False
+) -> tuple[sqlite3.Connection, bool, bool]:
     """(connection, new?, read-only?) for ``path``; refuses what is not a tournament file."""
     file = path
     try:
         exists = file.exists()
         if exists and file.is_dir():
             raise NotATournamentFile(f"{file}: is a folder, not a tournament file")
+        if exists and not file.is_file():  # a device, pipe or socket (issue 18)
+            raise NotATournamentFile(
+                f"{file}: not a regular file (a device, pipe or socket), not a tournament file"
+            ).keyed("store.not_a_tournament_file", file=file.name)
         new = not exists or file.stat().st_size == 0
         header = b""
         if not new:
@@ -52,7 +59,9 @@ def connect(path: Path, *, create: bool, read_only: bool) -> tuple[sqlite3.Conne
         )
     wal = Path(f"{file}-wal")
     folder = file.resolve().parent
-    unwritable = not new and not (os.access(file, os.W_OK) and os.access(folder, os.W_OK))
+    unwritable = frozen or (
+        not new and not (os.access(file, os.W_OK) and os.access(folder, os.W_OK))
+    )
     if unwritable and wal.exists() and wal.stat().st_size > 0:
         raise UnreadableFile(
             f"{file}: read-only, with recent events still in {wal.name}; copy both files "
@@ -107,6 +116,11 @@ class Preparation:
         if version > schema.STORE_SCHEMA_VERSION:
             schema.migrate(conn, str(core.path), version)  # raises NewerFileError
         if version < schema.STORE_SCHEMA_VERSION:
+            downgraded = legacy_seals.downgrade_problem(conn, core.path)
+            if downgraded is not None:
+                raise UntrustedFile(f"{core.path}: cannot be trusted: {downgraded}").keyed(
+                    "store.untrusted", file=core.path.name, detail=downgraded
+                )
             if core.read_only:
                 raise NewerFileError(
                     f"{core.path}: made by an older Referee Desk (store schema version "
@@ -167,6 +181,7 @@ class Preparation:
                 conn.execute("ROLLBACK")
             raise
         keys.pin(meta["tournament_id"], keys.desk_signer().fingerprint)
+        self.checks.trust.accept()  # a new file at this place: this computer knows its key
         return True
 
     def _recognize(self) -> None:

@@ -14,6 +14,7 @@ from referee_desk.store.errors import StoreError
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, utc_now
 from referee_desk.store.signatures import SCHEME, KeyInfo, Signatures
+from referee_desk.store.trust import Trust
 from referee_desk.store.verify import Problem
 from referee_desk.store.witness import Witness
 
@@ -55,15 +56,22 @@ class Seals:
     """Locks of one file: signing, reading and checking seals; the file's keys."""
 
     def __init__(
-        self, core: FileCore, log: EventLog, signatures: Signatures, witness: Witness
+        self,
+        core: FileCore,
+        log: EventLog,
+        signatures: Signatures,
+        witness: Witness,
+        trust: Trust,
     ) -> None:
         self.core = core
         self.log = log
         self.signatures = signatures
         self.witness = witness
+        self.trust = trust
 
     def insert(self, match_id: str, head_seq: int, head_hash: str, by: str) -> Seal:
         signer = keys.desk_signer()
+        self.trust.ready(signer)  # never sign a seal and the guard over a tampered record
         at = utc_now()
         signature = self.signatures.sign_seal(signer, match_id, head_seq, head_hash, at, by)
         seal = Seal(match_id, head_seq, head_hash, signature, at, by, signer.fingerprint)
@@ -72,6 +80,7 @@ class Seals:
             (match_id, head_seq, head_hash, signature, at, by, signer.fingerprint, SCHEME),
         )
         self.signatures.sign_guard(signer)
+        self.trust.remember_after_commit()
         return seal
 
     def lock(self, match_id: str, by: str = "") -> Seal:
@@ -174,6 +183,7 @@ class Seals:
         desk = keys.desk_signer()
         handing = previous if rotating else desk if old_root == desk.fingerprint else None
         with self.core.transaction() as conn:
+            self.trust.ready(organizer)
             self.signatures.register(organizer)
             conn.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('organizer_key', ?)",
@@ -192,6 +202,7 @@ class Seals:
             )
             self.signatures.sign_guard(organizer)
         keys.pin(self.core.tournament_id, organizer.fingerprint)
+        self.trust.accept()
 
     def endorse_desk_key(self, organizer: keys.Signer, fingerprint: str) -> None:
         """The file's key vouches for another desk's key (registered by its first lock,
@@ -201,6 +212,7 @@ class Seals:
                 f"{self.core.path}: {organizer.fingerprint} is not the file's key"
             ).keyed("store.not_the_file_key", key=organizer.fingerprint)
         with self.core.transaction() as conn:
+            self.trust.ready(organizer, endorsing=fingerprint)
             try:
                 self.signatures.endorse(organizer, fingerprint)
             except KeyError:
@@ -212,13 +224,16 @@ class Seals:
                 (utc_now(), organizer.label, f"endorsed key {fingerprint}"),
             )
             self.signatures.sign_guard(organizer)
+            self.trust.remember_after_commit()
 
     def register_desk_key(self) -> str:
         """Put this desk's public key into the file (to be endorsed); its fingerprint."""
         signer = keys.desk_signer()
         with self.core.transaction():
+            self.trust.ready(signer)  # a row planted behind the store's back is not signed
             self.signatures.register(signer)
             self.signatures.sign_guard(signer)
+            self.trust.remember_after_commit()
         return signer.fingerprint
 
     def seal_problem(self, match_id: str, events: list[Event]) -> Problem | None:

@@ -206,7 +206,9 @@ class Signatures:
     def sign_guard(self, signer: Signer) -> None:
         """Re-sign the snapshot of the guarded tables (inside the caller's transaction)."""
         self.register(signer)
-        content = canonical(snapshot(self.conn))
+        data = snapshot(self.conn)
+        data["generation"] = self.guard_generation() + 1  # an older guard is refused
+        content = canonical(data)
         at = utc_now()
         signature = signer.sign(guard_message(self.tournament_id(), content, at))
         self.conn.execute(
@@ -284,8 +286,21 @@ class Signatures:
             )
         return None
 
-    def guard_problem(self) -> str | None:
-        """Why the guarded tables do not match their last signed snapshot, or None."""
+    def guard_generation(self) -> int:
+        """How many times the guard was signed (0: never, or a guard before counting)."""
+        row = self.conn.execute("SELECT content FROM guards WHERE name = 'records'").fetchone()
+        try:
+            value = json.loads(row[0]).get("generation", 0) if row else 0
+        except (ValueError, AttributeError):
+            return 0
+        return value if isinstance(value, int) else 0
+
+    def guard_problem(self, *, trust_signer: bool = False) -> str | None:
+        """Why the guarded tables do not match their last signed snapshot, or None.
+
+        ``trust_signer``: accept a registered, unaltered key the file's key has not
+        endorsed yet (the signature and the content are still checked).
+        """
         row = self.conn.execute(
             "SELECT content, key_fingerprint, signature, signed_at FROM guards "
             "WHERE name = 'records'"
@@ -294,7 +309,8 @@ class Signatures:
             return "the signed record of people, referees and seals is missing (deleted)"
         content, fingerprint, signature, at = row
         info = self.key_info(fingerprint)
-        if not info.trusted:
+        pending = trust_signer and "not registered by the file's key" in (info.why_not or "")
+        if not info.trusted and not pending:
             return f"the record of people, referees and seals: {info.why_not}"
         public_key = self.public_key(info.fingerprint) or ""
         if not signature_ok(

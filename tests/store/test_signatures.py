@@ -23,6 +23,7 @@ from referee_desk.store.keys import Signer, desk_signer
 from referee_desk.store.rows import INSERT_SQL, SELECT_COLUMNS, from_row, to_row
 from referee_desk.store.signatures import Signatures, seal_message
 from referee_desk.store.synthetic import record
+from referee_desk.store.trust import UntrustedFile
 from referee_desk.store.witness import journal_path
 from tests.reliability.tamper import change_payload
 
@@ -208,6 +209,8 @@ def test_a_desk_that_created_the_file_accepts_the_organizers_handover(tmp_path) 
         assert tf.key_fingerprint == organizer.fingerprint
         assert tf.verify() is None  # the desk's own key handed the file over
     keys_module.pin("handover-cup", "0" * 32)  # a key that never handed over
-    with TournamentFile.open(path, create=False, read_only=True) as tf:
+    with TournamentFile.open(path, create=False, read_only=True, check=False) as tf:
         problem = tf.verify()
         assert problem is not None and "this computer knew" in str(problem)
+    with pytest.raises(UntrustedFile, match="this computer knew"):  # issue 18: open checks it
+        TournamentFile.open(path, create=False, read_only=True)
