@@ -1,9 +1,10 @@
 """Upgrading files sealed with the old keyed seal (HMAC-SHA256, secret in ``meta``).
 
-That secret sat in the file itself, so anyone with the file could re-sign a forgery.
-On upgrade each old seal is checked as before: one that holds is re-signed with this
-desk's Ed25519 key (``sealed_by`` and the time kept); one that does not stays marked
-``hmac-sha256`` and ``verify`` refuses it. Then the secret is deleted from the file.
+That secret sat in the file itself, so anyone with the file could make a "valid" old
+seal over a forged match (issue 18, downgrade laundering): an old seal proves nothing,
+and no upgrade signs one with this desk's key, on this computer or any other. Old seals
+stay marked ``hmac-sha256``; ``verify`` flags each such match until the referee checks it
+against its printed report and locks it again. The secret is deleted from the file.
 """
 
 from __future__ import annotations
@@ -57,23 +58,13 @@ def downgrade_problem(conn: sqlite3.Connection, path: Path) -> str | None:
 
 
 def convert(conn: sqlite3.Connection, signatures: Signatures, signer: Signer) -> int:
-    """Re-sign every old seal that holds (inside the caller's transaction); returns count."""
-    row = conn.execute("SELECT value FROM meta WHERE key = 'seal_secret'").fetchone()
-    secret = row[0] if row else None
-    converted = 0
-    old = conn.execute(
-        "SELECT id, match_id, head_seq, head_hash, signature, sealed_at, sealed_by "
-        "FROM match_seals WHERE scheme != ?",
-        (SCHEME,),
-    ).fetchall()
-    for seal_id, match_id, seq, head_hash, signature, at, by in old:
-        if secret is None or not _hmac_ok(secret, match_id, seq, head_hash, signature):
-            continue
-        new = signatures.sign_seal(signer, match_id, seq, head_hash, at, by)
-        conn.execute(
-            "UPDATE match_seals SET signature = ?, key_fingerprint = ?, scheme = ? WHERE id = ?",
-            (new, signer.fingerprint, SCHEME, seal_id),
-        )
-        converted += 1
+    """Drop the old keyed-seal secret (inside the caller's transaction); returns how many
+    old seals stay flagged. Nothing is signed: the secret was in the file, so what it
+    "verifies" may be anyone's forgery (``signatures`` and ``signer`` are not used for
+    that reason, kept so the caller's upgrade step reads the same)."""
+    del signatures, signer
+    flagged = conn.execute(
+        "SELECT COUNT(*) FROM match_seals WHERE scheme != ?", (SCHEME,)
+    ).fetchone()[0]
     conn.execute("DELETE FROM meta WHERE key = 'seal_secret'")
-    return converted
+    return int(flagged)

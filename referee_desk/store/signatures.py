@@ -271,8 +271,9 @@ class Signatures:
         """Why a seal row does not hold, or None."""
         if scheme != SCHEME:
             return (
-                "the lock carries an old keyed (HMAC) seal that did not verify when the file "
-                "was upgraded; it cannot be trusted"
+                "the lock carries an old keyed (HMAC) seal, whose secret was kept in the file "
+                "itself: anyone with the file could have made it, so it proves nothing; check "
+                "the match against its printed report, then lock it again"
             )
         info = self.key_info(fingerprint)
         if not info.trusted:
