@@ -71,7 +71,51 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 NEGATIVE_VALUE = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d{1,2}(:?\d{2})?$")
 
 
+#: The most an xlsx template may unpack to (a zip bomb is refused before it is read).
+MAX_TEMPLATE_UNPACKED = 64 * 1024 * 1024
+
+
+def target_problem(output: str) -> str | None:
+    """Why ``-o`` must not be written: a folder, a device, a pipe or a socket (issue 18)."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(output).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"{output}: cannot be checked ({error.strerror or error})"
+    if stat.S_ISDIR(mode):
+        return f"{output}: is a folder; give a file name"
+    if not stat.S_ISREG(mode):
+        return f"{output}: not a regular file (a device, pipe or socket); give a file name"
+    return None
+
+
+def template_problem(template: str) -> str | None:
+    """Why an xlsx template is refused before it is opened (unreadable, or a zip bomb)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(template) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (OSError, zipfile.BadZipFile, ValueError) as error:
+        return f"{template}: not a readable xlsx template ({error})"
+    if unpacked > MAX_TEMPLATE_UNPACKED:
+        limit = MAX_TEMPLATE_UNPACKED // (1024 * 1024)
+        return f"{template}: unpacks to {unpacked:,} bytes (more than {limit} MB): refused"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    template = getattr(args, "template", None)
+    problem = target_problem(args.output) or (template_problem(template) if template else None)
+    if problem is not None:
+        print(f"export refused: {problem}", file=sys.stderr)
+        return 1
     module_name, function_name, _ = EXPORT_KINDS[args.kind]
     module = importlib.import_module(module_name)
     return int(getattr(module, function_name)(args) or 0)

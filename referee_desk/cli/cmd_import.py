@@ -17,6 +17,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--into", required=True, metavar="FILE", help="tournament file (created if missing)"
     )
+    parser.add_argument(
+        "--as",
+        dest="person",
+        metavar="NAME",
+        help="sign in as NAME (needed in a file with PINs; the PIN is asked for, or read "
+        "from REFEREE_DESK_PIN)",
+    )
+
+
+def _pin() -> str:
+    import getpass
+    import os
+
+    given = os.environ.get("REFEREE_DESK_PIN")
+    if given is not None:
+        return given
+    if not sys.stdin.isatty():
+        raise ValueError("no terminal to ask for the PIN: set REFEREE_DESK_PIN")
+    return getpass.getpass("PIN: ")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     created = not target.exists()
     try:
         with TournamentFile.open(target, create=True) as tf:
-            report = import_jsonl(tf, args.files)
+            by = tf.login(args.person, _pin()) if args.person else None
+            report = import_jsonl(tf, args.files, by=by)
     except Exception as error:  # never a traceback on the command line
         if created:  # refused: leave no empty tournament file behind
             for suffix in ("", "-wal", "-shm", ".heads"):

@@ -66,8 +66,12 @@ def run(args: argparse.Namespace) -> int:
                         print(f"  key {info.fingerprint} ({info.label}, {info.role}): {trust}")
             return 0
         if action == "trust":
-            with TournamentFile.open(args.file, create=False, read_only=True) as tf:
-                print(f"{args.file}: this computer now knows it by key {tf.trust_as_is()}")
+            with TournamentFile.open(args.file, create=False, read_only=True, check=False) as tf:
+                problem = tf.chain_problem() or tf.witness_problem()
+                if problem is not None:
+                    raise ValueError(f"{args.file}: damaged: {problem}")
+                key = tf.accept_key()
+                print(f"{args.file}: this computer now knows it by key {key}")
             return 0
         if action == "organizer-create":
             signer = keys.create_organizer_key(_passphrase(confirm=True))

@@ -94,7 +94,11 @@ def _read_jsonl(path: Path) -> dict[str, list[Event]]:
     if path.stat().st_size > strict_json.MAX_FILE_BYTES:
         limit = strict_json.MAX_FILE_BYTES // (1024 * 1024)
         raise ReplayInputError(f"larger than {limit} MB: not a match record")
-    raw = path.read_bytes()
+    with path.open("rb") as handle:  # bounded: /dev/zero or a pipe reports no size
+        raw = handle.read(strict_json.MAX_FILE_BYTES + 1)
+    if len(raw) > strict_json.MAX_FILE_BYTES:
+        limit = strict_json.MAX_FILE_BYTES // (1024 * 1024)
+        raise ReplayInputError(f"larger than {limit} MB (read stopped there): not a match record")
     for number, chunk in enumerate(raw.split(b"\n"), start=1):
         if number == 1 and chunk.startswith(b"\xef\xbb\xbf"):
             chunk = chunk[3:]

@@ -30,6 +30,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: Longest line ``verify`` echoes; a longer one (a 900 KB match id) is cut.
+MAX_ECHO = 400
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal: control characters escaped (``\\x1b``), long lines cut."""
+    safe = "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
+    if len(safe) > MAX_ECHO:
+        safe = f"{safe[:MAX_ECHO]}… ({len(safe) - MAX_ECHO:,} more characters)"
+    return safe
+
+
 def run(args: argparse.Namespace) -> int:
     if args.file.startswith(("postgresql://", "postgres://")):  # the tournament server
         from referee_desk.cli.server_records import verify
@@ -40,23 +54,24 @@ def run(args: argparse.Namespace) -> int:
 
         problem = verify_path(args.file, against=args.against, key=args.key)
     except Exception as error:  # never a traceback on the command line
-        print(f"verify: {args.file}: {type(error).__name__}: {error}", file=sys.stderr)
+        print(printable(f"verify: {args.file}: {type(error).__name__}: {error}"), file=sys.stderr)
         return 2
     if problem is None:
         suffix = f" (agrees with {args.against})" if args.against else ""
-        print(f"OK {args.file}: hash chains intact, every event acceptable{suffix}")
+        print(printable(f"OK {args.file}: hash chains intact, every event acceptable{suffix}"))
         from referee_desk.store.interchange import signing_summary
 
         for line in signing_summary(args.file):
-            print(f"  {line}")
+            print(f"  {printable(line)}")
         if args.heads:
             from referee_desk.store.interchange import heads
 
             for match_id, count, head, locked in heads(args.file):
-                print(f"  {match_id}: {count} events, head {head}{' (locked)' if locked else ''}")
+                line = f"{match_id}: {count} events, head {head}{' (locked)' if locked else ''}"
+                print(f"  {printable(line)}")
         return 0
     text = str(problem)
     if problem.file is None:
         text = f"{args.file}: {text}"
-    print(f"BROKEN {text}", file=sys.stderr)
+    print(f"BROKEN {printable(text)}", file=sys.stderr)
     return 1

@@ -88,7 +88,6 @@ class Appender:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
             raise write_error(self.core.path, error) from None
-        self.core.rolled_back()  # nothing left over from an earlier transaction
         checker: MatchChecker | None = None
         refusal: tuple[str, str] | None = None
         try:
@@ -123,7 +122,6 @@ class Appender:
                 self.seals.insert(match_id, event.seq, event.hash, event.referee or "")
             conn.execute("COMMIT")
         except BaseException as error:
-            self.core.rolled_back()
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             if checker is not None:
@@ -137,7 +135,6 @@ class Appender:
             raise
         # Committed: from here on nothing may raise (the event is saved).
         checker.accept()
-        self.core.committed()  # e.g. the guard's new generation remembered (best effort)
         # Acknowledged only once the heads journal holds its line too (in the kernel, so
         # a killed desk cannot lose it; fsynced in groups, a seal at once: ``witness``).
         witnessed = [("E", match_id, event.seq, event.hash)]

@@ -10,13 +10,12 @@ import sqlite3
 from collections.abc import Callable
 
 from referee_desk.match.envelope import Event
-from referee_desk.store import keys
 from referee_desk.store.errors import DamagedFile
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore
-from referee_desk.store.guard import Guard
 from referee_desk.store.seals import Seals
 from referee_desk.store.signatures import Signatures
+from referee_desk.store.trust import Trust
 from referee_desk.store.verify import Problem, match_problem
 from referee_desk.store.witness import Witness, compare
 
@@ -33,14 +32,14 @@ class Checks:
         log: EventLog,
         seals: Seals,
         signatures: Signatures,
-        guard: Guard,
         witness: Witness,
+        trust: Trust,
     ) -> None:
+        self.trust = trust
         self.core = core
         self.log = log
         self.seals = seals
         self.signatures = signatures
-        self.guard = guard
         self.witness = witness
 
     def integrity_problem(self) -> str | None:
@@ -50,8 +49,7 @@ class Checks:
         return None
 
     def damage(self) -> None:
-        """Raise ``DamagedFile`` for broken pages, a broken chain, lost witnessed events or
-        a guard that does not hold (``guard_damage``)."""
+        """Raise ``DamagedFile`` for broken pages, a broken chain or lost witnessed events."""
         path = self.core.path
         integrity = self.integrity_problem()
         if integrity is not None:
@@ -68,53 +66,15 @@ class Checks:
             raise DamagedFile(f"{path}: damaged: {problem}").keyed(
                 "store.events_missing", file=path.name, match=problem.match_id, seq=problem.seq
             )
-        self.guard_damage()
-
-    def guard_damage(self) -> None:
-        """Refuse a file whose guard does not hold, before anything re-signs over it.
-
-        At opening, a guard signed by a registered key the file's key has not endorsed
-        yet (a desk that ran ``keys register``) is let through: ``verify`` names it, and
-        ``Guard.changing`` signs over it only for that key or the organizer endorsing it.
-        A read-only open does not apply this computer's rollback and key checks (backups
-        are older by nature; ``keys trust`` reads a re-keyed file); ``verify`` does, and
-        a writable open does.
-        """
-        path = self.core.path
-        why = self.guard.problem(registered_ok=True, older_ok=self.core.read_only)
-        if why is not None:
-            raise DamagedFile(f"{path}: damaged: {why}").keyed(
-                "store.damaged", file=path.name, detail=why
-            )
-        if not self.core.read_only:
-            rekeyed = self.key_problem()
-            if rekeyed is not None:
-                raise DamagedFile(f"{path}: damaged: {rekeyed}").keyed(
-                    "store.damaged", file=path.name, detail=rekeyed
-                )
-            self.guard.remember()
+        self.trust.refuse_open()  # a tampered guard is never shown nor signed over
+        self.trust.remember()  # first sight: this computer now knows the file's key
 
     def key_problem(self, expected: str | None = None) -> str | None:
-        """The file's key differs from ``expected`` or from the one this computer knew.
-
-        This computer knows a file's key by its tournament id and by its place (path):
-        a file re-keyed under a new tournament id in place is still caught. A file seen
-        for the first time (on any computer) is remembered by both now.
-        """
+        """The file's key differs from ``expected`` or from the one this computer knew."""
         found = self.signatures.root_key()
         if expected is not None and found != expected:
             return f"the file's key is {found}, not {expected} (re-keyed or another file)"
-        if found is None or expected is not None:
-            return None
-        tournament_id, path = self.core.tournament_id, self.core.path
-        for how, known in keys.file_pins(tournament_id, path):
-            if found != known and not self.signatures.handed_over(known, found):
-                return (
-                    f"the file's key is {found}, but this computer knew {how} by key "
-                    f"{known} (re-keyed: possibly forged)"
-                )
-        keys.pin_file(tournament_id, path, found)  # first sight (or the known key again)
-        return None
+        return self.trust.known_problem()
 
     def witness_problem(self) -> Problem | None:
         """Events or seals the heads journal saw that the file lacks (or holds changed)."""
@@ -145,12 +105,9 @@ class Checks:
             return None
         return Problem(missing.reason, missing.match_id, missing.seq)
 
-    def verify(
-        self, seal_problem: SealCheck, *, replay: bool = True, backup: bool = False
-    ) -> Problem | None:
+    def verify(self, seal_problem: SealCheck, *, replay: bool = True) -> Problem | None:
         """The first problem of the file: integrity, each match's chain and replay, seals,
-        the witness, the guard and the file's key. ``backup``: the file is a backup being
-        checked for a restore, so a guard older than this computer saw is expected."""
+        the witness, the guard and the file's key."""
         try:
             integrity = self.integrity_problem()
             if integrity is not None:
@@ -169,11 +126,10 @@ class Checks:
             found = self.witness_problem()
             if found is not None:
                 return found
-            guard = self.guard.problem(older_ok=backup) or self.key_problem()
+            guard = self.signatures.guard_problem() or self.key_problem()
             if guard is not None:
                 return Problem(guard)
-            if not backup:
-                self.guard.remember()
+            self.trust.remember()
         except sqlite3.DatabaseError as error:
             return Problem(f"SQLite reports: {error}")
         except (UnicodeError, ValueError, LookupError, OverflowError) as error:

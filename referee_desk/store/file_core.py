@@ -41,7 +41,8 @@ class FileCore:
         self.path = path
         self.connection = conn
         self.read_only = read_only
-        self._after_commit: list[Callable[[], None]] = []
+        #: Run once after the current transaction commits (dropped on rollback).
+        self.after_commit: list[Callable[[], None]] = []
 
     def read_only_error(self) -> StoreWriteError:
         return StoreWriteError(f"not saved: the file is read-only: {self.path}").keyed(
@@ -61,35 +62,19 @@ class FileCore:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
             raise write_error(self.path, error) from None
-        self._after_commit.clear()
         try:
             yield conn
             conn.execute("COMMIT")
         except BaseException as error:
-            self.rolled_back()
+            self.after_commit.clear()
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             if isinstance(error, sqlite3.OperationalError):
                 raise write_error(self.path, error) from None
             raise
-        self.committed()
-
-    def committed(self) -> None:
-        """Run what waited for the commit (a caller's own ``BEGIN`` … ``COMMIT`` too)."""
-        done, self._after_commit = self._after_commit, []
-        for action in done:
-            action()
-
-    def rolled_back(self) -> None:
-        self._after_commit.clear()
-
-    def after_commit(self, action: Callable[[], None]) -> None:
-        """Run ``action`` once the current transaction has committed (dropped on rollback).
-
-        For what must not run for a change that never lands (e.g. remembering a guard's
-        generation in the config folder).
-        """
-        self._after_commit.append(action)
+        done, self.after_commit = self.after_commit, []
+        for callback in done:
+            callback()
 
     def ensure_extension(
         self, name: str, version: int, migrate: Callable[[sqlite3.Connection, int], None]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee_desk.match.envelope import Event
+from referee_desk.store import access
 from referee_desk.store.errors import (
     ImportConflict,
     ImportRefused,
@@ -78,12 +79,19 @@ def _event_at(events: list[Event], problem: Problem) -> Event:
     return events[0]
 
 
-def import_jsonl(tf: TournamentFile, paths: Sequence[str | os.PathLike[str]]) -> ImportReport:
+def import_jsonl(
+    tf: TournamentFile,
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    by: access.Session | None = None,
+) -> ImportReport:
     """Import JSON Lines files into an open tournament file, all or nothing.
 
     Events already present identically are skipped (importing twice is a no-op); a
     match recorded differently raises ``ImportConflict``; a locked match refuses
     new events. Raises ``ImportRefused`` (file, line, reason) or ``StoreWriteError``.
+    In a file with PINs every new event needs ``by`` as the desk would (``AccessRefused``;
+    ``People.authorize_import``).
     """
     items: list[LineEvent] = []
     for path in paths:
@@ -109,6 +117,8 @@ def import_jsonl(tf: TournamentFile, paths: Sequence[str | os.PathLike[str]]) ->
             seal = tf.seal(match_id)
             if seal is not None:
                 raise _refuse(new[0], "the match is locked in the tournament file", conflict=True)
+            for item in new:
+                tf.people.authorize_import(match_id, item.event, by)
             try:
                 conn.executemany(INSERT_SQL, [to_row(i.event) for i in new])
             except sqlite3.IntegrityError as error:

@@ -91,7 +91,11 @@ def read_jsonl(path: str | os.PathLike[str], *, check_schema: bool = True) -> li
         if size > strict_json.MAX_FILE_BYTES:
             limit = strict_json.MAX_FILE_BYTES // (1024 * 1024)
             raise ImportRefused(name, None, f"larger than {limit} MB ({size:,} bytes)")
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as handle:  # bounded: /dev/zero or a pipe has no size
+            raw = handle.read(strict_json.MAX_FILE_BYTES + 1)
+        if len(raw) > strict_json.MAX_FILE_BYTES:
+            limit = strict_json.MAX_FILE_BYTES // (1024 * 1024)
+            raise ImportRefused(name, None, f"larger than {limit} MB (read stopped there)")
     except OSError as error:
         why = error.strerror or str(error)
         raise ImportRefused(name, None, f"cannot read the file ({why})") from None

@@ -147,7 +147,7 @@ def desk_signer() -> Signer:
     if path.exists():
         try:
             key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-        except (ValueError, TypeError) as error:
+        except (ValueError, TypeError, OSError) as error:  # e.g. a folder in its place
             raise StoreError(f"{path}: the desk's signing key cannot be read ({error})").keyed(
                 "store.desk_key_unreadable", path=str(path)
             ) from None
@@ -181,7 +181,12 @@ def create_organizer_key(passphrase: str, *, replace: bool = False) -> Signer:
         serialization.PrivateFormat.PKCS8,
         serialization.BestAvailableEncryption(passphrase.encode("utf-8")),
     )
-    _write_private(path, pem)
+    try:
+        _write_private(path, pem)
+    except OSError as error:  # the config folder is a file, or under /proc
+        raise StoreError(
+            f"{path}: cannot store the organizer key ({error.strerror or error})"
+        ).keyed("store.organizer_key_unwritable", path=str(path)) from None
     return Signer(key, "organizer", "organizer")
 
 
@@ -229,59 +234,3 @@ def pin(tournament_id: str, fingerprint: str) -> None:
         partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
         partial.write_text(fingerprint, encoding="ascii")
         os.replace(partial, path)
-
-
-def _generation_path(tournament_id: str, path: str | os.PathLike[str]) -> Path:
-    name = f"{tournament_id}\n{Path(path).resolve()}"
-    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return config_dir() / "guard-generations" / digest
-
-
-def guard_generation_seen(tournament_id: str, path: str | os.PathLike[str]) -> int:
-    """The highest guard generation this computer saw signed for a tournament's file at
-    this place (0: none). By place, so copies of one tournament may each go their way."""
-    try:
-        text = _generation_path(tournament_id, path).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeError):
-        return 0
-    return int(text) if text.isdigit() else 0
-
-
-def see_guard_generation(
-    tournament_id: str, place: str | os.PathLike[str], generation: int, *, lower: bool = False
-) -> None:
-    """Remember a guard generation seen signed (only ever raised, unless ``lower``: a
-    backup restored on purpose). Best effort, one small file."""
-    if not lower and generation <= guard_generation_seen(tournament_id, place):
-        return
-    path = _generation_path(tournament_id, place)
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}.partial")
-        partial.write_text(str(generation), encoding="ascii")
-        os.replace(partial, path)
-
-
-def _place(path: str | os.PathLike[str]) -> str:
-    """The pin name of a file's place on this computer (its resolved path)."""
-    return f"file:{Path(path).resolve()}"
-
-
-def pin_file(tournament_id: str, path: str | os.PathLike[str], fingerprint: str) -> None:
-    """Remember a file's key by its tournament id *and* by its place on this computer,
-    so a file re-keyed under a new tournament id, in place, is still recognized."""
-    pin(tournament_id, fingerprint)
-    pin(_place(path), fingerprint)
-
-
-def file_pins(tournament_id: str, path: str | os.PathLike[str]) -> list[tuple[str, str]]:
-    """What this computer knew of a file: (how it knew it, the key), at most two."""
-    found = []
-    for how, name in (
-        (f"tournament {tournament_id}", tournament_id),
-        (f"the file at {Path(path).resolve()}", _place(path)),
-    ):
-        known = pinned(name)
-        if known is not None:
-            found.append((how, known))
-    return found

@@ -21,18 +21,25 @@ from referee_desk.store.errors import (
     UnreadableFile,
 )
 from referee_desk.store.file_core import FileCore, utc_now
+from referee_desk.store.trust import UntrustedFile
 from referee_desk.store.witness import Witness
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def connect(path: Path, *, create: bool, read_only: bool) -> tuple[sqlite3.Connection, bool, bool]:
+def connect(
+    path: Path, *, create: bool, read_only: bool, frozen: bool = False
+) -> tuple[sqlite3.Connection, bool, bool]:
     """(connection, new?, read-only?) for ``path``; refuses what is not a tournament file."""
     file = path
     try:
         exists = file.exists()
         if exists and file.is_dir():
             raise NotATournamentFile(f"{file}: is a folder, not a tournament file")
+        if exists and not file.is_file():  # a device, pipe or socket (issue 18)
+            raise NotATournamentFile(
+                f"{file}: not a regular file (a device, pipe or socket), not a tournament file"
+            ).keyed("store.not_a_tournament_file", file=file.name)
         new = not exists or file.stat().st_size == 0
         header = b""
         if not new:
@@ -52,7 +59,9 @@ def connect(path: Path, *, create: bool, read_only: bool) -> tuple[sqlite3.Conne
         )
     wal = Path(f"{file}-wal")
     folder = file.resolve().parent
-    unwritable = not new and not (os.access(file, os.W_OK) and os.access(folder, os.W_OK))
+    unwritable = frozen or (
+        not new and not (os.access(file, os.W_OK) and os.access(folder, os.W_OK))
+    )
     if unwritable and wal.exists() and wal.stat().st_size > 0:
         raise UnreadableFile(
             f"{file}: read-only, with recent events still in {wal.name}; copy both files "
@@ -87,7 +96,6 @@ class Preparation:
         self.log = checks.log
         self.seals = checks.seals
         self.signatures = checks.signatures
-        self.guard = checks.guard
         self.witness = checks.witness
 
     def run(self, new: bool, tournament_id: str | None, check: bool, backup_keep: int) -> bool:
@@ -108,35 +116,27 @@ class Preparation:
         if version > schema.STORE_SCHEMA_VERSION:
             schema.migrate(conn, str(core.path), version)  # raises NewerFileError
         if version < schema.STORE_SCHEMA_VERSION:
+            downgraded = legacy_seals.downgrade_problem(conn, core.path)
+            if downgraded is not None:
+                raise UntrustedFile(f"{core.path}: cannot be trusted: {downgraded}").keyed(
+                    "store.untrusted", file=core.path.name, detail=downgraded
+                )
             if core.read_only:
                 raise NewerFileError(
                     f"{core.path}: made by an older Referee Desk (store schema version "
                     f"{version}); open it for writing once to upgrade it"
                 )
-            self._upgrade(version, backup_keep)
+            backup.make_backup(conn, core.path, backup_keep)
+            schema.migrate(conn, str(core.path), version)
+            with core.transaction():
+                legacy_seals.convert(conn, self.signatures, keys.desk_signer())
+                self.signatures.sign_guard(keys.desk_signer())
         if check and not new:
             self.checks.damage()
         if not core.read_only:
             self._start_witness(new)
             backup.remove_orphans(core.path)
         return new
-
-    def _upgrade(self, version: int, backup_keep: int) -> None:
-        """Migrate an older file; its old seals stay marked, nothing unverified is signed.
-
-        The first guard is signed over the file as found (an older version had none); a
-        guard already there (a newer file set back to an older version) must hold first.
-        """
-        core, conn = self.core, self.core.connection
-        why = legacy_seals.downgraded(core.tournament_id, core.path)
-        if why is not None:
-            raise DamagedFile(f"{core.path}: damaged: {why}").keyed(
-                "store.damaged", file=core.path.name, detail=why
-            )
-        backup.make_backup(conn, core.path, backup_keep)
-        schema.migrate(conn, str(core.path), version)
-        with core.transaction(), self.guard.changing(keys.desk_signer(), first=True):
-            legacy_seals.convert(conn)
 
     def _create_retrying(self, tournament_id: str | None) -> bool:
         """``_create``, waiting out another desk that is creating the same file.
@@ -173,17 +173,15 @@ class Preparation:
                 "tournament_id": tournament_id or uuid.uuid4().hex,
                 "created_at": utc_now(),
             }
-            with self.guard.changing(keys.desk_signer(), first=True):
-                conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+            conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+            self.signatures.sign_guard(keys.desk_signer())
             conn.execute("COMMIT")
         except BaseException:
-            self.core.rolled_back()
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-        self.core.rolled_back()  # a new file of this id starts its own generations here
-        keys.see_guard_generation(meta["tournament_id"], self.core.path, 1, lower=True)
-        keys.pin_file(meta["tournament_id"], self.core.path, keys.desk_signer().fingerprint)
+        keys.pin(meta["tournament_id"], keys.desk_signer().fingerprint)
+        self.checks.trust.accept()  # a new file at this place: this computer knows its key
         return True
 
     def _recognize(self) -> None:

@@ -18,17 +18,21 @@ from referee_desk.match.envelope import Event
 from referee_desk.store import access, keys
 from referee_desk.store.errors import AccessRefused, StoreWriteError
 from referee_desk.store.file_core import FileCore, utc_now
-from referee_desk.store.guard import Guard
+from referee_desk.store.signatures import Signatures
+from referee_desk.store.trust import Trust
 
 _WRONG_PIN = "wrong name or PIN"
+#: Every sign-in attempt is counted first (a refusal row with this reason, not listed).
+_ATTEMPT = "PIN attempt (counted before the check)"
 
 
 class People:
     """People, sign-in, referee assignment and the append authorization of one file."""
 
-    def __init__(self, core: FileCore, guard: Guard) -> None:
+    def __init__(self, core: FileCore, signatures: Signatures, trust: Trust) -> None:
         self.core = core
-        self.guard = guard
+        self.signatures = signatures
+        self.trust = trust
         self._issued: dict[str, access.Session] = {}  # token -> session issued by ``login``
 
     def access_enabled(self) -> bool:
@@ -78,7 +82,7 @@ class People:
         existing = self.person_role(name)
         if self.people_with_role("organizer"):
             self._organizer_needed(action, by)
-        elif existing is not None and not (by is not None and self.is_issued(by)):
+        elif existing is not None:  # nobody re-registers a name (issue 18: not even signed in)
             raise self._refuse(
                 action, f"{name} is registered already", "store.already_registered", by, name=name
             )
@@ -89,13 +93,16 @@ class People:
                 "store.organizer_needed",
             )
         salt, digest, kdf = access.hash_pin(pin)
-        with self.core.transaction() as conn, self.guard.changing(keys.desk_signer()):
+        with self.core.transaction() as conn:
+            self.trust.ready(keys.desk_signer())
             conn.execute(
                 "INSERT OR REPLACE INTO people (name, role, pin_salt, pin_hash, kdf) "
                 "VALUES (?, ?, ?, ?, ?)",
                 (name, role, salt, digest, kdf),
             )
             self._log(by, action)
+            self.signatures.sign_guard(keys.desk_signer())
+            self.trust.remember_after_commit()
 
     def _log(self, by: Any, action: str) -> None:
         self.core.connection.execute(
@@ -111,34 +118,64 @@ class People:
         return [dict(zip(("at", "person", "action"), r, strict=True)) for r in rows]
 
     def _failures_since_success(self, name: str) -> tuple[int, str | None]:
-        """Wrong PINs for ``name`` since its last successful sign-in, and the last one's time."""
+        """PIN attempts for ``name`` since its last successful sign-in, and the last one's time."""
         last_ok = self.core.connection.execute(
             "SELECT MAX(at) FROM access_log WHERE action = ?", (f"signed in as {name}",)
         ).fetchone()[0]
         row = self.core.connection.execute(
             "SELECT COUNT(*), MAX(at) FROM refusals WHERE action = ? AND reason = ? AND at > ?",
-            (f"sign in as {name}", _WRONG_PIN, last_ok or ""),
+            (f"sign in as {name}", _ATTEMPT, last_ok or ""),
         ).fetchone()
         return row[0], row[1]
+
+    def _count_attempt(self, name: str, action: str) -> None:
+        """Count this attempt before the PIN is checked, in one write transaction.
+
+        Racing desks are serialized by the write lock, so no more than the lockout's
+        number of PINs are ever tried; a successful sign-in (logged after the
+        attempt) ends the count. A file whose count cannot
+        be written (read-only open or filesystem, full disk) refuses sign-in: there,
+        guesses could not be counted (issue 18).
+        """
+        if self.core.read_only:
+            raise AccessRefused(
+                f"{action}: this file is open read-only, so wrong PINs could not be counted"
+            ).keyed("store.sign_in_needs_writable", name=name)
+        locked: tuple[int, int] | None = None
+        try:
+            with self.core.transaction() as conn:
+                failures, last = self._failures_since_success(name)
+                wait = access.lockout_seconds(failures)
+                if wait and last is not None:
+                    since = (datetime.now(UTC) - datetime.fromisoformat(last)).total_seconds()
+                    if since < wait:
+                        locked = failures, int(wait - since) + 1
+                reason = f"locked out for {locked[1]} s" if locked else _ATTEMPT
+                conn.execute(
+                    "INSERT INTO refusals (at, match_id, person, action, reason) "
+                    "VALUES (?, NULL, NULL, ?, ?)",
+                    (utc_now(), action, reason),
+                )
+        except StoreWriteError as error:
+            raise AccessRefused(
+                f"{action}: wrong PINs cannot be counted here ({error}); sign-in refused"
+            ).keyed("store.sign_in_needs_writable", name=name) from None
+        if locked is not None:
+            failures, left = locked
+            raise AccessRefused(
+                f"{action}: {failures} wrong PINs in a row; try again in {left} seconds"
+            ).keyed("store.pin_locked_out", name=name, seconds=left, failures=failures)
 
     def login(self, name: str, pin: str, *, role: str | None = None) -> access.Session:
         """The signed-in session, or ``AccessRefused`` (the refusal is recorded).
 
         With ``role`` the person must also hold that role (e.g. committee sign-in).
         After ``access.LOCKOUT_AFTER`` wrong PINs in a row the name is locked out for
-        ``access.lockout_seconds`` (even the right PIN is refused meanwhile).
+        ``access.lockout_seconds`` (even the right PIN is refused meanwhile). The
+        attempt is counted before the PIN is checked (``_count_attempt``).
         """
         action = f"sign in as {name}"
-        failures, last = self._failures_since_success(name)
-        wait = access.lockout_seconds(failures)
-        if wait and last is not None:
-            since = (datetime.now(UTC) - datetime.fromisoformat(last)).total_seconds()
-            if since < wait:
-                left = int(wait - since) + 1
-                self.record_refusal(None, None, action, f"locked out for {left} s")
-                raise AccessRefused(
-                    f"{action}: {failures} wrong PINs in a row; try again in {left} seconds"
-                ).keyed("store.pin_locked_out", name=name, seconds=left, failures=failures)
+        self._count_attempt(name, action)
         row = self.core.connection.execute(
             "SELECT role, pin_salt, pin_hash, kdf FROM people WHERE name = ?", (name,)
         ).fetchone()
@@ -153,11 +190,8 @@ class People:
             )
         session = access.Session(name, row[0], access.new_token())
         self._issued[session.token] = session
-        try:
-            with self.core.transaction():
-                self._log(session, f"signed in as {name}")
-        except StoreWriteError:
-            pass  # a read-only file cannot record it; the sign-in still holds
+        with self.core.transaction():  # ends the count of wrong PINs
+            self._log(session, f"signed in as {name}")
         return session
 
     def person_role(self, name: str) -> str | None:
@@ -181,12 +215,15 @@ class People:
         """
         action = f"assign {name} to match {match_id}"
         self._organizer_needed(action, by)
-        with self.core.transaction() as conn, self.guard.changing(keys.desk_signer()):
+        with self.core.transaction() as conn:
+            self.trust.ready(keys.desk_signer())
             conn.execute(
                 "INSERT OR REPLACE INTO match_referees (match_id, referee) VALUES (?, ?)",
                 (match_id, name),
             )
             self._log(by, action)
+            self.signatures.sign_guard(keys.desk_signer())
+            self.trust.remember_after_commit()
 
     def match_referee(self, match_id: str) -> str | None:
         row = self.core.connection.execute(
@@ -239,6 +276,56 @@ class People:
             )
         return None
 
+    def authorize_import(self, match_id: str, event: Event, by: access.Session | None) -> None:
+        """Raise ``AccessRefused`` unless ``by`` may bring ``event`` in (files with PINs).
+
+        The same rule as entering it at the desk (``authorize``); the organizer, signed
+        in, may import whole records into its file.
+        """
+        if not self.access_enabled():
+            return
+        if by is not None and by.role == "organizer" and self.is_issued(by):
+            return
+        refusal = self.authorize(match_id, event, by, False, True)
+        if refusal is not None:
+            key, reason = refusal
+            raise AccessRefused(
+                f"import {event.type} into match {match_id} (event {event.seq}): {reason}"
+            ).keyed(key, match=match_id)
+
+    def authorize_lock(self, match_id: str, by: access.Session | None) -> None:
+        """Raise ``AccessRefused`` unless ``by`` may lock the match (files with PINs).
+
+        The match's referee or a committee member, signed in on this file.
+        """
+        if not self.access_enabled():
+            return
+        action = f"lock match {match_id}"
+        if by is None:
+            raise self._refuse(
+                action,
+                "sign in with your PIN to lock a match",
+                "store.sign_in_needed",
+                match=match_id,
+            )
+        if not self.is_issued(by):
+            raise self._refuse(
+                action,
+                "this sign-in was not issued by this file",
+                "store.session_forged",
+                by,
+                match=match_id,
+            )
+        referee = self.match_referee(match_id)
+        if by.role != "committee" and not (by.role == "referee" and referee in (None, by.name)):
+            raise self._refuse(
+                action,
+                f"{by.name} is not this match's referee",
+                "store.not_the_referee",
+                by,
+                match=match_id,
+            )
+
     def _authorize_locked(
         self, match_id: str, draft: Event, by: access.Session | None, guarded: bool
     ) -> tuple[str, str] | None:
@@ -287,7 +374,9 @@ class People:
     def refusals(self) -> list[dict[str, Any]]:
         """Every refused attempt (sign-in or append), oldest first."""
         rows = self.core.connection.execute(
-            "SELECT at, match_id, person, action, reason FROM refusals ORDER BY id"
+            "SELECT at, match_id, person, action, reason FROM refusals WHERE reason != ? "
+            "ORDER BY id",
+            (_ATTEMPT,),
         ).fetchall()
         keys = ("at", "match_id", "person", "action", "reason")
         return [dict(zip(keys, r, strict=True)) for r in rows]

@@ -11,7 +11,6 @@ import os
 import shutil
 from pathlib import Path
 
-from referee_desk.store import keys
 from referee_desk.store.backup import Backup, stamp
 from referee_desk.store.errors import DamagedFile
 from referee_desk.store.tournament_file import TournamentFile
@@ -25,8 +24,7 @@ def restore_backup(backup: Backup | str | os.PathLike[str], path: str | os.PathL
     """
     source = backup.path if isinstance(backup, Backup) else Path(backup)
     with TournamentFile.open(source, create=False, read_only=True) as checked:
-        problem = checked.verify(backup=True)
-        tournament_id, generation = checked.tournament_id, checked.guard.generation()
+        problem = checked.verify()
     if problem is not None:
         raise DamagedFile(f"backup {source} is damaged too: {problem}").keyed(
             "store.backup_damaged", backup=source.name
@@ -44,6 +42,7 @@ def restore_backup(backup: Backup | str | os.PathLike[str], path: str | os.PathL
     partial = Path(f"{os.fspath(path)}.restoring")
     shutil.copyfile(source, partial)
     os.replace(partial, path)
-    # Restored on purpose: this computer accepts the backup's older guard from now on.
-    keys.see_guard_generation(tournament_id, path, generation, lower=True)
+    # Restoring is on purpose: this computer accepts the backup's (older) guard here.
+    with TournamentFile.open(path, create=False, read_only=True, check=False) as restored:
+        restored.trust.accept()
     return aside

@@ -13,8 +13,8 @@ from referee_desk.store import keys
 from referee_desk.store.errors import StoreError
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, utc_now
-from referee_desk.store.guard import Guard
 from referee_desk.store.signatures import SCHEME, KeyInfo, Signatures
+from referee_desk.store.trust import Trust
 from referee_desk.store.verify import Problem
 from referee_desk.store.witness import Witness
 
@@ -60,25 +60,27 @@ class Seals:
         core: FileCore,
         log: EventLog,
         signatures: Signatures,
-        guard: Guard,
         witness: Witness,
+        trust: Trust,
     ) -> None:
         self.core = core
         self.log = log
         self.signatures = signatures
-        self.guard = guard
         self.witness = witness
+        self.trust = trust
 
     def insert(self, match_id: str, head_seq: int, head_hash: str, by: str) -> Seal:
         signer = keys.desk_signer()
+        self.trust.ready(signer)  # never sign a seal and the guard over a tampered record
         at = utc_now()
-        with self.guard.changing(signer):
-            signature = self.signatures.sign_seal(signer, match_id, head_seq, head_hash, at, by)
-            seal = Seal(match_id, head_seq, head_hash, signature, at, by, signer.fingerprint)
-            self.core.connection.execute(
-                f"INSERT INTO match_seals ({_SEAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (match_id, head_seq, head_hash, signature, at, by, signer.fingerprint, SCHEME),
-            )
+        signature = self.signatures.sign_seal(signer, match_id, head_seq, head_hash, at, by)
+        seal = Seal(match_id, head_seq, head_hash, signature, at, by, signer.fingerprint)
+        self.core.connection.execute(
+            f"INSERT INTO match_seals ({_SEAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (match_id, head_seq, head_hash, signature, at, by, signer.fingerprint, SCHEME),
+        )
+        self.signatures.sign_guard(signer)
+        self.trust.remember_after_commit()
         return seal
 
     def lock(self, match_id: str, by: str = "") -> Seal:
@@ -180,10 +182,8 @@ class Seals:
         old_root = self.signatures.root_key()
         desk = keys.desk_signer()
         handing = previous if rotating else desk if old_root == desk.fingerprint else None
-        with (
-            self.core.transaction() as conn,
-            self.guard.changing(organizer, vouched={desk.fingerprint}),
-        ):
+        with self.core.transaction() as conn:
+            self.trust.ready(organizer)
             self.signatures.register(organizer)
             conn.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('organizer_key', ?)",
@@ -192,7 +192,7 @@ class Seals:
             if handing is not None and old_root is not None:
                 # The old file key hands over: computers that knew it accept the new one.
                 self.signatures.hand_over(handing, organizer.fingerprint)
-            self.signatures.register(desk)
+            self.signatures.register(keys.desk_signer())
             for (fingerprint,) in conn.execute("SELECT fingerprint FROM signers").fetchall():
                 if fingerprint != organizer.fingerprint:
                     self.signatures.endorse(organizer, fingerprint)
@@ -200,7 +200,9 @@ class Seals:
                 "INSERT INTO access_log (at, person, action) VALUES (?, ?, ?)",
                 (utc_now(), "organizer", f"adopted organizer key {organizer.fingerprint}"),
             )
-        keys.pin_file(self.core.tournament_id, self.core.path, organizer.fingerprint)
+            self.signatures.sign_guard(organizer)
+        keys.pin(self.core.tournament_id, organizer.fingerprint)
+        self.trust.accept()
 
     def endorse_desk_key(self, organizer: keys.Signer, fingerprint: str) -> None:
         """The file's key vouches for another desk's key (registered by its first lock,
@@ -209,10 +211,8 @@ class Seals:
             raise StoreError(
                 f"{self.core.path}: {organizer.fingerprint} is not the file's key"
             ).keyed("store.not_the_file_key", key=organizer.fingerprint)
-        with (
-            self.core.transaction() as conn,
-            self.guard.changing(organizer, vouched={fingerprint}),
-        ):
+        with self.core.transaction() as conn:
+            self.trust.ready(organizer, endorsing=fingerprint)
             try:
                 self.signatures.endorse(organizer, fingerprint)
             except KeyError:
@@ -223,12 +223,17 @@ class Seals:
                 "INSERT INTO access_log (at, person, action) VALUES (?, ?, ?)",
                 (utc_now(), organizer.label, f"endorsed key {fingerprint}"),
             )
+            self.signatures.sign_guard(organizer)
+            self.trust.remember_after_commit()
 
     def register_desk_key(self) -> str:
         """Put this desk's public key into the file (to be endorsed); its fingerprint."""
         signer = keys.desk_signer()
-        with self.core.transaction(), self.guard.changing(signer):
+        with self.core.transaction():
+            self.trust.ready(signer)  # a row planted behind the store's back is not signed
             self.signatures.register(signer)
+            self.signatures.sign_guard(signer)
+            self.trust.remember_after_commit()
         return signer.fingerprint
 
     def seal_problem(self, match_id: str, events: list[Event]) -> Problem | None:

@@ -1,11 +1,10 @@
 """Ed25519 seals of locked matches and the signed guard of the file's other records.
 
 Seals: each locked match's head (seq, hash), with when and by whom, signed by a key
-from the config folder (``keys``). The guard (``guard``): one signed snapshot of
-``meta``, ``people``, ``match_referees``, ``match_seals`` and ``signers``, re-signed by
-the store whenever it changes them, so rows changed, added or deleted behind its back
-(a seal deleted to unlock a match, a PIN hash swapped, a referee re-assigned) are named;
-this module has what it signs (``snapshot``) and how it compares (``differences``).
+from the config folder (``keys``). The guard: one signed snapshot of ``meta``,
+``people``, ``match_referees``, ``match_seals`` and ``signers``, re-signed by the store
+whenever it changes them, so rows changed, added or deleted behind its back (a seal
+deleted to unlock a match, a PIN hash swapped, a referee re-assigned) are named.
 
 Trust: every signature must verify under the public key it names, and that key must
 be registered in the file (``signers``) and be the file's key or endorsed by it. The
@@ -204,6 +203,20 @@ class Signatures:
         self.register(signer)
         return signer.sign(seal_message(self.tournament_id(), match_id, seq, head_hash, at, by))
 
+    def sign_guard(self, signer: Signer) -> None:
+        """Re-sign the snapshot of the guarded tables (inside the caller's transaction)."""
+        self.register(signer)
+        data = snapshot(self.conn)
+        data["generation"] = self.guard_generation() + 1  # an older guard is refused
+        content = canonical(data)
+        at = utc_now()
+        signature = signer.sign(guard_message(self.tournament_id(), content, at))
+        self.conn.execute(
+            "INSERT OR REPLACE INTO guards (name, content, key_fingerprint, signature, signed_at)"
+            " VALUES ('records', ?, ?, ?, ?)",
+            (content, signer.fingerprint, signature, at),
+        )
+
     # ------------------------------------------------------------- checking
 
     def key_info(self, fingerprint: str | None) -> KeyInfo:
@@ -273,3 +286,43 @@ class Signatures:
                 "verify (seal forged)"
             )
         return None
+
+    def guard_generation(self) -> int:
+        """How many times the guard was signed (0: never, or a guard before counting)."""
+        row = self.conn.execute("SELECT content FROM guards WHERE name = 'records'").fetchone()
+        try:
+            value = json.loads(row[0]).get("generation", 0) if row else 0
+        except (ValueError, AttributeError):
+            return 0
+        return value if isinstance(value, int) else 0
+
+    def guard_problem(self, *, trust_signer: bool = False) -> str | None:
+        """Why the guarded tables do not match their last signed snapshot, or None.
+
+        ``trust_signer``: accept a registered, unaltered key the file's key has not
+        endorsed yet (the signature and the content are still checked).
+        """
+        row = self.conn.execute(
+            "SELECT content, key_fingerprint, signature, signed_at FROM guards "
+            "WHERE name = 'records'"
+        ).fetchone()
+        if row is None:
+            return "the signed record of people, referees and seals is missing (deleted)"
+        content, fingerprint, signature, at = row
+        info = self.key_info(fingerprint)
+        pending = trust_signer and "not registered by the file's key" in (info.why_not or "")
+        if not info.trusted and not pending:
+            return f"the record of people, referees and seals: {info.why_not}"
+        public_key = self.public_key(info.fingerprint) or ""
+        if not signature_ok(
+            public_key, guard_message(self.tournament_id(), content, at), signature
+        ):
+            return (
+                f"the record of people, referees and seals: signature by key "
+                f"{info.fingerprint} does not verify (forged)"
+            )
+        try:
+            signed = json.loads(content)
+        except ValueError:
+            return "the record of people, referees and seals is unreadable"
+        return differences(signed, snapshot(self.conn))

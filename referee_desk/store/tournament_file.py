@@ -31,11 +31,11 @@ from referee_desk.store.checks import Checks
 from referee_desk.store.errors import DamagedFile, StoreError, StoreWriteError
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, utc_now
-from referee_desk.store.guard import Guard
 from referee_desk.store.opening import SQLITE_MAGIC, Preparation, SessionMarks, connect
 from referee_desk.store.people import People
 from referee_desk.store.seals import Seal, SealInfo, Seals
 from referee_desk.store.signatures import KeyInfo, Signatures
+from referee_desk.store.trust import Trust
 from referee_desk.store.verify import Problem
 from referee_desk.store.witness import Witness
 
@@ -67,9 +67,9 @@ class TournamentFile:
         self.log = EventLog(self.core)
         self.witness = Witness(path)
         self.signatures = Signatures(conn)
-        self.guard = Guard(self.core, self.signatures)
-        self.seals_ = Seals(self.core, self.log, self.signatures, self.guard, self.witness)
-        self.people = People(self.core, self.guard)
+        self.trust = Trust(self.core, self.signatures)
+        self.seals_ = Seals(self.core, self.log, self.signatures, self.witness, self.trust)
+        self.people = People(self.core, self.signatures, self.trust)
         self.backups = backup.RollingBackups(
             conn, path, backup_every, backup_keep, before=self.witness.sync
         )
@@ -77,7 +77,7 @@ class TournamentFile:
             self.core, self.log, self.people, self.seals_, self.witness, self.backups
         )
         self.checks = Checks(
-            self.core, self.log, self.seals_, self.signatures, self.guard, self.witness
+            self.core, self.log, self.seals_, self.signatures, self.witness, self.trust
         )
         self.session = SessionMarks(self.core, self.witness)
         self.backup_keep = backup_keep
@@ -96,6 +96,7 @@ class TournamentFile:
         tournament_id: str | None = None,
         backup_every: int | None = None,
         backup_keep: int = backup.DEFAULT_KEEP,
+        _frozen: bool = False,
     ) -> Self:
         """Open (or create) a tournament file.
 
@@ -106,7 +107,8 @@ class TournamentFile:
         ``DamagedFile`` or ``UnreadableFile``.
         """
         file = Path(path)
-        conn, new, read_only = connect(file, create=create, read_only=read_only)
+        existed = file.exists() and file.stat().st_size > 0
+        conn, new, read_only = connect(file, create=create, read_only=read_only, frozen=_frozen)
         try:
             opened = cls(
                 file, conn, read_only=read_only, backup_every=backup_every, backup_keep=backup_keep
@@ -118,6 +120,15 @@ class TournamentFile:
             conn.close()
             if isinstance(error, StoreError | StoreWriteError):
                 raise
+            if isinstance(error, sqlite3.OperationalError) and _no_room(error) and not read_only:
+                if existed:  # a full disk before opening: the intact file opens for reading
+                    # (as it is on disk: with no room, nobody can be writing to it)
+                    return cls.open(file, create=False, read_only=True, check=check, _frozen=True)
+                for suffix in ("", "-wal", "-shm", "-journal", ".heads"):
+                    Path(f"{file}{suffix}").unlink(missing_ok=True)  # nothing half-made
+                raise StoreWriteError(f"not created: the disk is full: {file}").keyed(
+                    "store.not_saved_disk_full", file=str(file), detail=str(error)
+                ) from None
             if isinstance(error, sqlite3.Error):
                 raise DamagedFile(f"{file}: damaged: SQLite reports: {error}").keyed(
                     "store.damaged", file=file.name
@@ -249,17 +260,27 @@ class TournamentFile:
     def count(self) -> int:
         return self.log.count()
 
-    def import_jsonl(self, paths: Sequence[str | os.PathLike[str]]) -> ImportReport:
-        """Import JSON Lines records, all or nothing (``interchange.import_jsonl``)."""
+    def import_jsonl(
+        self, paths: Sequence[str | os.PathLike[str]], *, by: access.Session | None = None
+    ) -> ImportReport:
+        """Import JSON Lines records, all or nothing (``interchange.import_jsonl``);
+        in a file with PINs ``by`` is checked as at the desk."""
         from referee_desk.store.interchange import import_jsonl
 
-        return import_jsonl(self, paths)
+        return import_jsonl(self, paths, by=by)
 
     # ------------------------------------------------------------------- locks
 
-    def lock_match(self, match_id: str, by: str = "") -> Seal:
-        """Lock a match: sign its head with this desk's key (no passphrase needed)."""
-        return self.seals_.lock(match_id, by)
+    def lock_match(
+        self, match_id: str, by: str = "", *, session: access.Session | None = None
+    ) -> Seal:
+        """Lock a match: sign its head with this desk's key (no passphrase needed).
+
+        In a file with PINs it needs ``session``: the match's referee or the committee,
+        signed in (issue 18: nobody freezes a live match without a sign-in).
+        """
+        self.people.authorize_lock(match_id, session)
+        return self.seals_.lock(match_id, by or (session.name if session else ""))
 
     def seal(self, match_id: str) -> Seal | None:
         """The latest seal of a match (None when it is not locked)."""
@@ -294,6 +315,26 @@ class TournamentFile:
     def endorse_desk_key(self, organizer: keys.Signer, fingerprint: str) -> None:
         """The file's key vouches for another desk's key."""
         self.seals_.endorse_desk_key(organizer, fingerprint)
+
+    def accept_key(self) -> str:
+        """Accept the file's current key and guard on this computer, on purpose.
+
+        For ``keys trust`` (after comparing the fingerprint with the match reports) and
+        a restored backup; the guard itself must still verify (``StoreError`` if not).
+        """
+        state = self.trust.state()
+        key = self.key_fingerprint
+        if key is None:
+            raise StoreError(f"{self.path}: nothing is signed in it yet").keyed(
+                "store.nothing_signed", file=self.path.name
+            )
+        if state.problem is not None and not state.pending:
+            raise StoreError(f"{self.path}: cannot be trusted: {state.problem}").keyed(
+                "store.untrusted", file=self.path.name, detail=state.problem
+            )
+        keys.pin(self.tournament_id, key)
+        self.trust.accept()
+        return key
 
     def register_desk_key(self) -> str:
         """Put this desk's public key into the file (to be endorsed); its fingerprint."""
@@ -344,12 +385,9 @@ class TournamentFile:
         """The first broken hash chain (or stored-row damage) in the file, or None."""
         return self.log.chain_problem()
 
-    def verify(self, *, replay: bool = True, backup: bool = False) -> Problem | None:
-        """The first problem: integrity, chains and replay, seals, witness, guard, key.
-
-        ``backup``: checking a backup before restoring it (its guard is older by nature).
-        """
-        return self.checks.verify(self.seal_problem, replay=replay, backup=backup)
+    def verify(self, *, replay: bool = True) -> Problem | None:
+        """The first problem: integrity, chains and replay, seals, witness, guard, key."""
+        return self.checks.verify(self.seal_problem, replay=replay)
 
     def witness_problem(self) -> Problem | None:
         return self.checks.witness_problem()
@@ -357,20 +395,11 @@ class TournamentFile:
     def key_problem(self, expected: str | None = None) -> str | None:
         return self.checks.key_problem(expected)
 
-    def trust_as_is(self) -> str:
-        """Accept this file's key and its guard's generation on this computer, on purpose
-        (after comparing the fingerprint with the match reports; ``keys trust``): a file
-        restored by hand from a backup, or re-keyed by its organizer. Returns the key."""
-        found = self.key_fingerprint
-        if found is None:
-            raise StoreError(f"{self.path}: nothing is signed in it yet").keyed(
-                "store.nothing_signed", file=self.path.name
-            )
-        keys.pin_file(self.tournament_id, self.path, found)
-        keys.see_guard_generation(
-            self.tournament_id, self.path, self.guard.generation(), lower=True
-        )
-        return found
+
+def _no_room(error: sqlite3.Error) -> bool:
+    """SQLite's words for a disk that has no room to open or create a file."""
+    text = str(error)
+    return "full" in text or "disk I/O error" in text
 
 
 def open_tournament(path: str | os.PathLike[str], **options: Any) -> TournamentFile:

@@ -76,7 +76,7 @@ def test_after_locking_only_the_committee_adds_a_ruling(guarded: TournamentFile)
     referee = guarded.login("王裁判", "739155")
     other = guarded.login("李裁判", "739155")
     committee = guarded.login("周主任", "246810")
-    seal = guarded.lock_match("r1-t1", "周主任")
+    seal = guarded.lock_match("r1-t1", "周主任", session=committee)
     with pytest.raises(AccessRefused, match="only the arbitration committee can add a ruling"):
         guarded.append(_ruling(guarded, "王裁判"), by=referee)
     with pytest.raises(AccessRefused, match="only notes and committee rulings can follow"):

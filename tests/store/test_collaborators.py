@@ -133,12 +133,12 @@ def test_the_guard_covers_what_the_store_writes(tmp_path: Path) -> None:
         record(tf, "m", 3)
         tf.lock_match("m")
         tf.add_person("王裁判", "referee", "739155")
-        assert tf.guard.problem() is None
+        assert tf.signatures.guard_problem() is None
         conn = sqlite3.connect(path)
         conn.execute("UPDATE people SET role = 'committee'")
         conn.commit()
         conn.close()
-        assert "王裁判" in (tf.guard.problem() or "")
+        assert "王裁判" in (tf.signatures.guard_problem() or "")
 
 
 @pytest.mark.parametrize("role", ["referee", "committee", "organizer"])

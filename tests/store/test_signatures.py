@@ -19,11 +19,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from referee_desk.cli.main import main
 from referee_desk.store import TournamentFile, backups
 from referee_desk.store import keys as keys_module
-from referee_desk.store.guard import write_guard
 from referee_desk.store.keys import Signer, desk_signer
 from referee_desk.store.rows import INSERT_SQL, SELECT_COLUMNS, from_row, to_row
 from referee_desk.store.signatures import Signatures, seal_message
 from referee_desk.store.synthetic import record
+from referee_desk.store.trust import UntrustedFile
 from referee_desk.store.witness import journal_path
 from tests.reliability.tamper import change_payload
 
@@ -94,7 +94,7 @@ def test_forged_chain_resigned_with_the_forgers_own_key_fails_verify(locked, cap
         "UPDATE match_seals SET head_hash = ?, signature = ?, key_fingerprint = ?",
         (head, signature, forger.fingerprint),
     )
-    write_guard(book, forger, 99)
+    book.sign_guard(forger)
     conn.close()
     journal_path(locked).unlink()  # the forger removes the witness too
     verify_fails(locked, capsys, "r1-t1", forger.fingerprint, "not registered by the file's key")
@@ -184,7 +184,7 @@ def test_a_rekeyed_file_is_caught_by_this_computers_pin_and_by_key(locked, capsy
             "UPDATE match_seals SET signature = ?, key_fingerprint = ? WHERE id = ?",
             (sig, forger.fingerprint, seal_id),
         )
-    write_guard(book, forger, 99)
+    book.sign_guard(forger)
     conn.close()
     verify_fails(copy, capsys, "this computer knew", forger.fingerprint)
     real = desk_signer().fingerprint
@@ -209,6 +209,8 @@ def test_a_desk_that_created_the_file_accepts_the_organizers_handover(tmp_path) 
         assert tf.key_fingerprint == organizer.fingerprint
         assert tf.verify() is None  # the desk's own key handed the file over
     keys_module.pin("handover-cup", "0" * 32)  # a key that never handed over
-    with TournamentFile.open(path, create=False, read_only=True) as tf:
+    with TournamentFile.open(path, create=False, read_only=True, check=False) as tf:
         problem = tf.verify()
         assert problem is not None and "this computer knew" in str(problem)
+    with pytest.raises(UntrustedFile, match="this computer knew"):  # issue 18: open checks it
+        TournamentFile.open(path, create=False, read_only=True)
