@@ -26,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _pin() -> str:
+def read_pin() -> str:
+    """The PIN for ``--as``: ``$REFEREE_DESK_PIN``, else asked at the terminal."""
     import getpass
     import os
 
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     created = not target.exists()
     try:
         with TournamentFile.open(target, create=True) as tf:
-            by = tf.login(args.person, _pin()) if args.person else None
+            by = tf.login(args.person, read_pin()) if args.person else None
             report = import_jsonl(tf, args.files, by=by)
     except Exception as error:  # never a traceback on the command line
         if created:  # refused: leave no empty tournament file behind

@@ -85,6 +85,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="*",
         help="record files; none: link the records already there (desks pushed them)",
     )
+    p.add_argument(
+        "--as",
+        dest="person",
+        metavar="NAME",
+        help="sign in as the organizer NAME (needed in a file with PINs; the PIN is asked "
+        "for, or read from REFEREE_DESK_PIN)",
+    )
 
     p = sub.add_parser("link", help="count a record kept under a desk's own id for a match")
     p.add_argument("file")
@@ -284,10 +291,12 @@ def _assign(args: argparse.Namespace) -> int:
 
 
 def _import_records(args: argparse.Namespace) -> int:
+    from referee_desk.cli.cmd_import import read_pin
     from referee_desk.tournament.importing import import_records, link_waiting
 
     with _open(args) as t:
-        result = import_records(t, args.sources) if args.sources else link_waiting(t)
+        by = t.file.login(args.person, read_pin()) if args.person and not t.on_server else None
+        result = import_records(t, args.sources, by) if args.sources else link_waiting(t)
     for line in result.lines():
         print(line)
     if result.not_in_draw:

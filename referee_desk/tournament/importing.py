@@ -25,6 +25,7 @@ from pathlib import Path
 from referee_desk.match.envelope import Event
 from referee_desk.match.state import MatchInfo
 from referee_desk.rules.seats import Seat, Side
+from referee_desk.store.access import Session
 from referee_desk.store.errors import ImportConflict, ImportRefused, StoreError
 from referee_desk.store.interchange import is_sqlite
 from referee_desk.store.jsonl import read_jsonl, write_jsonl
@@ -116,16 +117,20 @@ def _read_source(path: Path) -> tuple[dict[str, list[Event]], list[str]]:
     return grouped, refused
 
 
-def import_records(t: Tournament, paths: Sequence[str | Path]) -> ImportResult:
+def import_records(
+    t: Tournament, paths: Sequence[str | Path], by: Session | None = None
+) -> ImportResult:
     """Import every match record found in ``paths`` (``.jsonl`` or SQLite), match by match.
 
     JSON Lines files are first tried in one store import (one transaction); if that
-    is refused, every match is imported on its own so the conflicts can be named.
+    is refused, every match is imported on its own so the conflicts can be named. In a
+    file with PINs the store takes the records only from ``by``, a signed-in organizer
+    (the store owns who may append what).
     """
     drawn = {m.match_id for m in t.matches()} | set(t.links().values())
     if paths and not any(is_sqlite(p) for p in paths):
         try:
-            report = t.file.import_jsonl(list(paths))
+            report = _store_import(t, list(paths), by)
         except (ImportConflict, ImportRefused):
             pass  # find out match by match below
         else:
@@ -137,7 +142,7 @@ def import_records(t: Tournament, paths: Sequence[str | Path]) -> ImportResult:
                 not_in_draw=sorted(m for m in ids if m not in drawn),
             )
             return _link_found(t, result)
-    return _link_found(t, _import_each(t, paths, drawn))
+    return _link_found(t, _import_each(t, paths, drawn, by))
 
 
 def link_waiting(t: Tournament) -> ImportResult:
@@ -151,7 +156,14 @@ def link_waiting(t: Tournament) -> ImportResult:
     return _link_found(t, ImportResult(unchanged=[], not_in_draw=waiting))
 
 
-def _import_each(t: Tournament, paths: Sequence[str | Path], drawn: set[str]) -> ImportResult:
+def _store_import(t: Tournament, paths: list[Path | str], by: Session | None):
+    """The store's import (a server's records take no sign-in: ``by`` is for a file)."""
+    return t.file.import_jsonl(paths) if by is None else t.file.import_jsonl(paths, by=by)
+
+
+def _import_each(
+    t: Tournament, paths: Sequence[str | Path], drawn: set[str], by: Session | None
+) -> ImportResult:
     result = ImportResult()
     with tempfile.TemporaryDirectory(prefix="refdesk-import-") as tmp:
         for n, raw in enumerate(paths):
@@ -166,7 +178,7 @@ def _import_each(t: Tournament, paths: Sequence[str | Path], drawn: set[str]) ->
                 part = Path(tmp) / f"{n}-{k}.jsonl"
                 write_jsonl(events, part)
                 try:
-                    report = t.file.import_jsonl([part])
+                    report = _store_import(t, [part], by)
                 except ImportConflict as error:
                     result.conflicts.append(Conflict(mid, str(path), error.reason))
                     continue
