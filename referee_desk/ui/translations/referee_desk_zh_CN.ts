@@ -412,6 +412,14 @@
         <translation>打开赛事文件</translation>
     </message>
     <message>
+        <source>This closes the match in progress (everything recorded is kept). Continue?</source>
+        <translation>这将关闭进行中的比赛（已记录的内容都会保留）。继续吗？</translation>
+    </message>
+    <message>
+        <source>Close the match?</source>
+        <translation>关闭比赛？</translation>
+    </message>
+    <message>
         <source>Tournament files (*.sqlite *.db);;All files (*)</source>
         <translation>赛事文件 (*.sqlite *.db);;所有文件 (*)</translation>
     </message>
