@@ -408,6 +408,10 @@ class MainWindow(QMainWindow):
             if on_done is not None:
                 on_done(result)
             dialog.deleteLater()
+            if self.active_dialog is None:
+                # The keys go back to the desk (B, R, T …) even where no window manager
+                # returns the focus (seen on Xvfb: the first B after a dialog was lost).
+                self.activateWindow()
             if not isinstance(dialog, MatchEndDialog):
                 self.entries.maybe_announce_end()
 

@@ -167,3 +167,30 @@ def test_card_picker_whole_at_1200x820_zh(desk: Any, qtbot: Any, shown: str) -> 
         for b in rects[i + 1 :]:
             assert not a.intersects(b), (a, b)
     dialog.reject()
+
+
+def test_revoke_tab_goes_down_the_form_as_drawn(desk: Any, qtbot: Any) -> None:
+    """Seen on Xvfb: in 劳改 (V 2) Tab went from 选择者 past the A/B choice to 发生了什么,
+    so B could not be reached down the form. Tab follows the rows as drawn."""
+    desk.set_language("zh_CN")
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    press(qtbot, desk, Qt.Key.Key_V)
+    qtbot.waitUntil(desk.violation_menu.isVisible, timeout=2000)
+    qtbot.keyClick(desk.violation_menu, Qt.Key.Key_2)
+    qtbot.waitUntil(lambda: desk.active_dialog is not None, timeout=2000)
+    dialog = desk.active_dialog
+    ui = dialog.ui
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog, timeout=2000)
+    ui.seatCombo.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is ui.seatCombo, timeout=2000)
+    seen = []
+    for _ in range(3):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        seen.append(QApplication.focusWidget())
+    assert seen == [ui.sideCombo, ui.choiceCombo, ui.kindCombo], [w.objectName() for w in seen]
+    qtbot.keyClick(ui.kindCombo, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(ui.choiceCombo, Qt.Key.Key_B)
+    assert ui.choiceCombo.currentData() == "B"
+    dialog.reject()
