@@ -194,3 +194,30 @@ def test_revoke_tab_goes_down_the_form_as_drawn(desk: Any, qtbot: Any) -> None:
     qtbot.keyClick(ui.choiceCombo, Qt.Key.Key_B)
     assert ui.choiceCombo.currentData() == "B"
     dialog.reject()
+
+
+def test_summary_headline_names_the_next_dealer_without_gaps(desk: Any, qtbot: Any) -> None:
+    """Seen on Xvfb: the zh headline read '下盘 东 坐庄' (spaces inside a Chinese phrase)."""
+    from tests.ui.conftest import Keyboard
+
+    desk.set_language("zh_CN")
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    keys = Keyboard(qtbot, desk)
+    keys.key(Qt.Key.Key_R)
+    keys.type("85")
+    dialog = desk.active_dialog
+    QApplication.processEvents()
+    headline = dialog.ui.previewLabel.text()
+    assert "下盘南坐庄" in headline and "下盘 " not in headline, headline
+    dialog.reject()
+
+
+def test_f1_lists_the_revoke_b_keys_in_chinese(desk: Any, qtbot: Any) -> None:
+    """F1 matches docs/desk.md: 劳改 B is V 2 Tab Tab B Enter (the order the test above drives)."""
+    desk.set_language("zh_CN")
+    press(qtbot, desk, Qt.Key.Key_F1)
+    text = desk.last_message
+    assert "劳改选 B：V，2，Tab，Tab，B，回车" in text
+    assert "Revoke" not in text
+    desk.message_box.close()

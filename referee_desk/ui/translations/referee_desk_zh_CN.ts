@@ -313,7 +313,7 @@
     </message>
     <message>
         <source>next dealer %1</source>
-        <translation>下盘 %1 坐庄</translation>
+        <translation>下盘%1坐庄</translation>
     </message>
     <message>
         <source>Shape of the last lead: “%1” is not a unit (write 1, 2, 3 or 2x3).</source>
@@ -414,6 +414,10 @@
     <message>
         <source>This closes the match in progress (everything recorded is kept). Continue?</source>
         <translation>这将关闭进行中的比赛（已记录的内容都会保留）。继续吗？</translation>
+    </message>
+    <message>
+        <source>Revoke (劳改), choice B: V, 2, Tab, Tab, B, Enter (Tab goes down the form as drawn).</source>
+        <translation>劳改选 B：V，2，Tab，Tab，B，回车（Tab 按表单从上到下）。</translation>
     </message>
     <message>
         <source>Close the match?</source>
