@@ -221,3 +221,18 @@ def test_f1_lists_the_revoke_b_keys_in_chinese(desk: Any, qtbot: Any) -> None:
     assert "劳改选 B：V，2，Tab，Tab，B，回车" in text
     assert "Revoke" not in text
     desk.message_box.close()
+
+
+def test_summary_log_row_says_who_took_the_last_trick(desk: Any, qtbot: Any) -> None:
+    """Seen on Xvfb: the log's summary row ended '…，南北 得' (took what?)."""
+    from referee_desk.ui.event_model import COLUMNS
+    from tests.ui.conftest import summary_hand
+
+    desk.set_language("zh_CN")
+    start_clock(desk)
+    play_opening_hand(desk, qtbot)
+    summary_hand(desk, 85, last_points=10, cards_each=2, last_side="EW")
+    column = COLUMNS.index("what")
+    row = desk.model.rowCount() - 1
+    cells = [desk.model.index(r, column).data() or "" for r in range(row + 1)]
+    assert any(c.endswith("东西得末墩") for c in cells), cells[-3:]

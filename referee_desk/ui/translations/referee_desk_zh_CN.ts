@@ -244,7 +244,7 @@
     </message>
     <message>
         <source>defenders %1, last trick %2 × %3 won by %4</source>
-        <translation>防守方 %1 分，末墩 %2 分 × %3 张，%4 得</translation>
+        <translation>防守方 %1 分，末墩 %2 分 × %3 张，%4得末墩</translation>
     </message>
     <message>
         <source>%1 wins trick %2 · %3 points</source>
