@@ -57,7 +57,10 @@ _ROLE1 = {
     "en": {"declarers": "declarer", "defenders": "defender"},
     "zh_CN": {"declarers": "庄家方", "defenders": "防守方"},
 }
-TRUMP_NAMES = {"zh_CN": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "无主"}}
+TRUMP_NAMES = {
+    "zh_CN": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "无主"},
+    "en": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "no-trump"},
+}
 _REVOKE_KINDS = {
     "en": {
         "withheld": "a card withheld",

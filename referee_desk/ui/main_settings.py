@@ -113,6 +113,11 @@ class DeskPreferences:
             ),
             QCoreApplication.translate(
                 "MainWindow",
+                "Revoke (劳改), choice B: V, 2, Tab, Tab, B, Enter (Tab goes down the form "
+                "as drawn).",
+            ),
+            QCoreApplication.translate(
+                "MainWindow",
                 "Text boxes: Ctrl+Enter records. Esc asks before what was typed is discarded.",
             ),
         ]

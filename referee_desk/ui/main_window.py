@@ -291,14 +291,51 @@ class MainWindow(QMainWindow):
         return self.message_box
 
     def choose_file(self) -> None:
-        path, _filter = QFileDialog.getOpenFileName(
-            self,
-            self.tr("Open tournament file"),
-            str(Path.cwd()),
-            self.tr("Tournament files (*.sqlite *.db);;All files (*)"),
+        """Ctrl+O: open another file, then offer its match in progress in the match view
+        (as a start with FILE does), not the Tournament tab (issue 19, item 10)."""
+        self.show_match_view()
+
+        def choose() -> None:
+            path, _filter = QFileDialog.getOpenFileName(
+                self,
+                self.tr("Open tournament file"),
+                str(Path.cwd()),
+                self.tr("Tournament files (*.sqlite *.db);;All files (*)"),
+            )
+            if path and self.open_tournament(path, create=False):
+                self.show_match_view()
+                self.match.open_match_dialog()
+
+        self.ask_before_closing_match(choose)
+
+    def ask_before_closing_match(self, proceed: Callable[[], None]) -> QMessageBox | None:
+        """Run ``proceed`` (which closes the open match) at once when no match is open,
+        else only after the referee confirms; returns the question asked, if any."""
+        if self.session is None:
+            proceed()
+            return None
+        self.last_message = self.tr(
+            "This closes the match in progress (everything recorded is kept). Continue?"
         )
-        if path:
-            self.open_tournament(path, create=False)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Close the match?"),
+            self.last_message,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def done(button: Any) -> None:
+            if box.standardButton(button) == QMessageBox.StandardButton.Yes:
+                proceed()
+
+        box.buttonClicked.connect(done)
+        self.message_box = box
+        box.open()
+        return box
 
     def open_tournament(self, path: str | Path, *, create: bool = True) -> bool:
         """Open a tournament file; on failure a message explains and the desk stays as it was.
@@ -371,6 +408,10 @@ class MainWindow(QMainWindow):
             if on_done is not None:
                 on_done(result)
             dialog.deleteLater()
+            if self.active_dialog is None:
+                # The keys go back to the desk (B, R, T …) even where no window manager
+                # returns the focus (seen on Xvfb: the first B after a dialog was lost).
+                self.activateWindow()
             if not isinstance(dialog, MatchEndDialog):
                 self.entries.maybe_announce_end()
 

@@ -26,7 +26,7 @@ def table_positions(bottom: Seat) -> dict[str, Seat]:
 
 
 def seat_text(state: MatchState, seat: Seat) -> str:
-    """``北 N`` over ``张三 (庄)``: compass name and letter, then player and dealer mark."""
+    """``北 N`` over ``张三`` over ``（庄）``: compass name and letter, player, dealer mark."""
     player = state.info.seats.get(seat, "") if state.info is not None else ""
     hand = state.current_hand
     marks = []
@@ -35,8 +35,9 @@ def seat_text(state: MatchState, seat: Seat) -> str:
     elif hand is None and state.next_dealer is seat and state.end is None:
         marks.append(QCoreApplication.translate("MatchView", "(deals next)"))
     where = f"{texts.seat_name(seat)} {seat.value}"
-    who = " ".join(x for x in (str(player), *marks) if x)
-    return f"{where}\n{who}" if who else where
+    # The mark takes its own line: beside a long name in a side column it made all
+    # four seats shrink to about 11 px (issue 19, item 6).
+    return "\n".join(x for x in (where, str(player), *marks) if x)
 
 
 def side_role(state: MatchState, side: Side) -> str:

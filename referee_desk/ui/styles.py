@@ -111,7 +111,7 @@ QTabBar::tab {{ font-size: {pt(12)}; padding: 3px 14px; }}
 
     @property
     def status(self) -> str:
-        return f"font-size: {self.pt(15)}; font-weight: bold; color: #0b5394;"
+        return f"font-size: {self.pt(17)}; font-weight: bold; color: #0b5394;"
 
     @property
     def detail(self) -> str:

@@ -54,7 +54,7 @@ def test_glossary_localizes_sides_seats_roles_trumps():
     c = Consequence.make(
         5, "2.1", "bidding_closed", 1, hand=1, dealer="E", side="EW", level="J", trump="NT"
     )
-    assert c.text == "hand 1: dealer E, declarers EW at level J, trump NT"
+    assert c.text == "hand 1: dealer E, declarers EW at level J, trump no-trump"
     assert describe(c, "zh_CN") == "第 1 盘：东坐庄，庄家方东西打 J，主 无主"
     assert describe(c, "en") == c.text
     c = Consequence.make(

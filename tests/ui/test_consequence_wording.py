@@ -34,4 +34,4 @@ def test_zh_log_consequence_column_is_chinese(desk: Any, qtbot: Any) -> None:
     desk.set_language("en")
     english = " ".join(c for c in _consequence_column(desk) if c)
     assert "defenders EW 100 → declarers NS +2, keep the deal (连庄)" in english
-    assert "hand 1: dealer N, declarers NS at level 3, trump H" in english
+    assert "hand 1: dealer N, declarers NS at level 3, trump ♥" in english

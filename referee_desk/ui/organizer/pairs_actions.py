@@ -46,6 +46,10 @@ class PairActions:
             self.create_tournament(path, info, ruleset=get_ruleset(dialog.ruleset_name()))
 
         dialog = OrganizerNewDialog(create, self.view)
+        window = self.view.window_
+        if window is not None and window.session is not None:
+            # Creating opens the new file, which closes the match in progress: ask first.
+            return window.ask_before_closing_match(lambda: self.view.run_dialog(dialog)) or dialog
         return self.view.run_dialog(dialog)
 
     def create_tournament(

@@ -248,7 +248,7 @@
     </message>
     <message>
         <source>defenders %1, last trick %2 × %3 won by %4</source>
-        <translation>防守方 %1 分，末墩 %2 分 × %3 张，%4 得</translation>
+        <translation>防守方 %1 分，末墩 %2 分 × %3 张，%4得末墩</translation>
     </message>
     <message>
         <source>%1 wins trick %2 · %3 points</source>
@@ -317,7 +317,7 @@
     </message>
     <message>
         <source>next dealer %1</source>
-        <translation>下盘 %1 坐庄</translation>
+        <translation>下盘%1坐庄</translation>
     </message>
     <message>
         <source>Shape of the last lead: “%1” is not a unit (write 1, 2, 3 or 2x3).</source>
@@ -414,6 +414,18 @@
     <message>
         <source>Open tournament file</source>
         <translation>打开赛事文件</translation>
+    </message>
+    <message>
+        <source>This closes the match in progress (everything recorded is kept). Continue?</source>
+        <translation>这将关闭进行中的比赛（已记录的内容都会保留）。继续吗？</translation>
+    </message>
+    <message>
+        <source>Revoke (劳改), choice B: V, 2, Tab, Tab, B, Enter (Tab goes down the form as drawn).</source>
+        <translation>劳改选 B：V，2，Tab，Tab，B，回车（Tab 按表单从上到下）。</translation>
+    </message>
+    <message>
+        <source>Close the match?</source>
+        <translation>关闭比赛？</translation>
     </message>
     <message>
         <source>Tournament files (*.sqlite *.db);;All files (*)</source>

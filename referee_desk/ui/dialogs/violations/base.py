@@ -3,6 +3,7 @@ and the consequence the match layer computes for the draft before it is recorded
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from PySide6.QtCore import QCoreApplication
@@ -57,6 +58,7 @@ class ViolationDialog(EntryDialog):
         self.ui.articleLabel.setStyleSheet(ARTICLE_STYLE)
         for name, (_label, field) in ROWS.items():
             self.ui.formLayout.setRowVisible(getattr(self.ui, field), name in self.FIELDS)
+        self._tab_in_row_order()
         letters_pick_seats(self.ui.seatCombo)
         # Enter in the text box adds a line; Ctrl+Enter records, Tab leaves the box.
         self.ui.textEdit.setTabChangesFocus(True)
@@ -68,6 +70,19 @@ class ViolationDialog(EntryDialog):
         self.setup_fields()
         self._connect_preview()
         self.retranslate()
+
+    def _tab_in_row_order(self) -> None:
+        """Tab goes down the form as it is drawn (it followed the form file's order:
+        in 劳改 Tab skipped from 选择者 past the A/B choice to 发生了什么, issue 19)."""
+        form = self.ui.formLayout
+        fields = [
+            (form.getWidgetPosition(getattr(self.ui, field))[0], getattr(self.ui, field))
+            for _label, field in ROWS.values()
+        ]
+        chain = [widget for _row, widget in sorted(fields, key=lambda pair: pair[0])]
+        chain.append(self.ui.buttonBox)
+        for first, second in pairwise(chain):
+            QWidget.setTabOrder(first, second)
 
     def setup_fields(self) -> None:
         """Fill combos and defaults (called once; retranslate refills labels)."""
