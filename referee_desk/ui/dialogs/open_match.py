@@ -106,8 +106,10 @@ def ruleset_text(name: str) -> str:
     Chinese each is named (an identifier the desk has no name for is kept as is).
     """
     ruleset = get_ruleset(name)
-    lines = [f"{texts.preset_name(ruleset.name)} ({ruleset.name})"]
     chinese = wording_language() == "zh_CN"
+    # The preset's identifier (guilin-2009) is the record's word: shown in English only.
+    title = texts.preset_name(ruleset.name)
+    lines = [title if chinese else f"{title} ({ruleset.name})"]
     names, values = _parameter_names(), _parameter_values()
     for key, value in ruleset.parameters().items():
         article = PARAMETER_ARTICLES.get(key, "")
