@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from referee_desk.hall.board import read_board
 from referee_desk.hall.live import Hub
 from referee_desk.hall.names import matches
-from referee_desk.hall.words import decision_word, status_word, word
+from referee_desk.hall.words import decision_word, in_language, status_word, word
 from referee_desk.store.postgres.wording import say
 
 HERE = Path(__file__).parent
@@ -64,6 +64,7 @@ def create_app(hub: Hub, lang: str = "zh", start_hub: bool = True) -> Starlette:
             "say": lambda key, **kw: say(key, "zh_CN" if lg == "zh" else "en", **kw),
             "status_word": lambda v: status_word(v, lg),
             "decision_word": lambda v: decision_word(v, lg),
+            "label": lambda text: in_language(text, lg),
             "view": hub.view,
             "status": status,
             **values,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from referee_desk.tournament.model import Decision
 from referee_desk.tournament.state import Status
 
@@ -81,3 +83,19 @@ def decision_word(value: str, lang: str) -> str:
         return ""
     d = Decision(value)
     return d.label_en if lang == "en" else d.label_zh
+
+
+_BILINGUAL = re.compile(r" (?=[A-Za-z0-9])")
+
+
+def in_language(label: str, lang: str) -> str:
+    """A bilingual label of the tournament layer ("半决赛 Semifinal", "小组赛第1轮 group
+    round 1", joined parts by " · ") in the page's language only."""
+    parts = []
+    for part in label.split(" · "):
+        cut = next(
+            (m.start() for m in _BILINGUAL.finditer(part) if not part[: m.start()].isascii()),
+            None,
+        )
+        parts.append(part if cut is None else part[:cut] if lang == "zh" else part[cut + 1 :])
+    return " · ".join(parts)

@@ -7,6 +7,7 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
 from conftest import PAIRS, Served, run_cli
 
 
@@ -22,6 +23,9 @@ def test_a_tournament_file_is_served_and_followed(tmp_path, capsys) -> None:
         page = urllib.request.urlopen(served.url + "/matches").read().decode()
         assert "小杯" in page and "&lt;script&gt;window.xss=1&lt;/script&gt;" in page
         assert "<script>window" not in page
+        overview = urllib.request.urlopen(served.url + "/").read().decode()
+        assert "半决赛" in overview and "Semifinal" not in overview  # no English in zh
+        assert "Semifinal" in urllib.request.urlopen(served.url + "/?lang=en").read().decode()
         version = served.hub.version
         run_cli(capsys, "tournament", "assign", str(cup), "KO-R1-M001", "--table", "9号桌")
         deadline = time.monotonic() + 10
@@ -38,3 +42,19 @@ def test_a_tournament_file_is_served_and_followed(tmp_path, capsys) -> None:
             assert refused.code == 401
     finally:
         served.stop()
+
+
+@pytest.mark.parametrize(
+    ("label", "zh", "en"),
+    [
+        ("半决赛 Semifinal", "半决赛", "Semifinal"),
+        ("小组赛第1轮 group round 1", "小组赛第1轮", "group round 1"),
+        ("决赛 Final · 三四名决赛 3rd place", "决赛 · 三四名决赛", "Final · 3rd place"),
+        ("第2轮 Round 2", "第2轮", "Round 2"),
+    ],
+)
+def test_a_round_label_shows_in_the_pages_language_only(label, zh, en) -> None:
+    """The tournament layer's labels are bilingual; the Chinese page shows no English."""
+    from referee_desk.hall.words import in_language
+
+    assert in_language(label, "zh") == zh and in_language(label, "en") == en
