@@ -53,6 +53,13 @@ def test_a_forged_lock_refuses_the_desks_file(tmp_path: Path) -> None:
 # -- the desk's seal comes along (issue 20 item 3: "Import keeps seals") ---------------
 
 
+def _other_desk(t, tmp_path: Path, monkeypatch) -> tuple[Path, str, str]:
+    """A desk file locked on another computer (its own config folder, so its own key)."""
+    with monkeypatch.context() as m:
+        m.setenv("REFEREE_DESK_CONFIG_DIR", str(tmp_path / "desk-computer"))
+        return _desk(t, tmp_path)
+
+
 def _verify(path: Path, capsys) -> tuple[int, str]:
     from referee_desk.cli.main import main
 
@@ -62,12 +69,15 @@ def _verify(path: Path, capsys) -> tuple[int, str]:
     return code, out.out + out.err
 
 
-def test_import_keeps_the_desks_seal_and_verify_names_it(tmp_path: Path, capsys) -> None:
+def test_import_keeps_the_desks_seal_and_verify_names_it(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
     t = cup(tmp_path, 4)
-    desk, one, two = _desk(t, tmp_path)
+    desk, one, two = _other_desk(t, tmp_path, monkeypatch)
     with TournamentFile.open(desk, create=False, read_only=True) as tf:
         desk_key, desk_id = tf.seal(one).key_fingerprint, tf.tournament_id
     assert desk_id != t.file.tournament_id  # the seal is signed over the desk file's id
+    assert desk_key != t.file.key_fingerprint  # and by another computer's key
     res = import_records(t, [desk])
     assert res.ok, res.lines()
     info = t.file.seal_info(one)
@@ -81,16 +91,17 @@ def test_import_keeps_the_desks_seal_and_verify_names_it(tmp_path: Path, capsys)
     assert import_records(Tournament.open(tmp_path / "t.sqlite"), [desk]).ok  # again: no-op
 
 
-def test_the_match_report_from_the_organizers_file_says_sealed(tmp_path: Path) -> None:
+def test_the_match_report_from_the_organizers_file_says_sealed(tmp_path: Path, monkeypatch) -> None:
     import subprocess
 
     from referee_desk.exports.pdf_match_report import export_match_report_pdf
     from referee_desk.exports.seal_status import seal_status
 
     t = cup(tmp_path, 4)
-    desk, one, _ = _desk(t, tmp_path)
+    desk, one, _ = _other_desk(t, tmp_path, monkeypatch)
     with TournamentFile.open(desk, create=False, read_only=True) as tf:
         desk_key = tf.seal(one).key_fingerprint
+    assert desk_key != t.file.key_fingerprint
     assert import_records(t, [desk]).ok
     out = tmp_path / "report.pdf"
     export_match_report_pdf(t.file.events(one), out, seal=seal_status(t.file, one))
