@@ -222,13 +222,25 @@ def signing_summary(path: str | os.PathLike[str]) -> list[str]:
     with TournamentFile.open(path, create=False, read_only=True, check=False) as tf:
         lines = [f"file key {tf.key_fingerprint or 'none (nothing signed yet)'}"]
         sealed: dict[str, list[str]] = {}
+        imported: dict[tuple[str, str], list[str]] = {}
         for match_id, seal in tf.seals().items():
-            sealed.setdefault(seal.key_fingerprint or "?", []).append(match_id)
+            if seal.origin_tournament is None:
+                sealed.setdefault(seal.key_fingerprint or "?", []).append(match_id)
+            else:
+                where = (seal.origin_tournament, seal.key_fingerprint or "?")
+                imported.setdefault(where, []).append(match_id)
         for info in tf.signers():
             matches = sealed.get(info.fingerprint, [])
             what = f"locked {', '.join(matches)}" if matches else "no locks"
             trust = "the file's key" if info.fingerprint == tf.key_fingerprint else "endorsed"
             lines.append(f"key {info.fingerprint} ({info.label}, {trust}): {what}")
+        for (origin, fingerprint), matches in sorted(imported.items()):
+            kept = tf.signatures.imported_signer(origin, fingerprint)
+            label = kept[1] if kept else "?"
+            lines.append(
+                f"key {fingerprint} ({label}, imported with desk file {origin}): "
+                f"locked {', '.join(matches)}"
+            )
         if not tf.witness.exists():
             lines.append(f"note: no heads journal ({tf.witness.path.name}) beside the file")
         return lines

@@ -116,7 +116,8 @@ class Preparation:
         if version > schema.STORE_SCHEMA_VERSION:
             schema.migrate(conn, str(core.path), version)  # raises NewerFileError
         if version < schema.STORE_SCHEMA_VERSION:
-            downgraded = legacy_seals.downgrade_problem(conn, core.path)
+            signed = version >= schema.SIGNED_SINCE  # its guard stays as it was signed
+            downgraded = None if signed else legacy_seals.downgrade_problem(conn, core.path)
             if downgraded is not None:
                 raise UntrustedFile(f"{core.path}: cannot be trusted: {downgraded}").keyed(
                     "store.untrusted", file=core.path.name, detail=downgraded
@@ -128,9 +129,12 @@ class Preparation:
                 )
             backup.make_backup(conn, core.path, backup_keep)
             schema.migrate(conn, str(core.path), version)
-            with core.transaction():
-                legacy_seals.convert(conn, self.signatures, keys.desk_signer())
-                self.signatures.sign_guard(keys.desk_signer())
+            # A signed file's guard stays as it was signed (the checks below still find
+            # any tampering); only a file from before signing is converted and signed.
+            if not signed:
+                with core.transaction():
+                    legacy_seals.convert(conn, self.signatures, keys.desk_signer())
+                    self.signatures.sign_guard(keys.desk_signer())
         if check and not new:
             self.checks.damage()
         if not core.read_only:

@@ -19,7 +19,9 @@ from referee_desk.store.errors import NewerFileError
 APPLICATION_ID = 0x52445431
 
 #: The store schema version this code writes.
-STORE_SCHEMA_VERSION = 2
+STORE_SCHEMA_VERSION = 3
+#: The first version with signed seals and a guard (older files are upgraded and signed).
+SIGNED_SINCE = 2
 
 #: Value of ``meta.format`` in every tournament file.
 FILE_FORMAT = "referee-desk-tournament"
@@ -132,6 +134,22 @@ CREATE TABLE IF NOT EXISTS guards (
 """
 
 
+#: Version 2 -> 3: seals imported from a desk's own file (issue 20 item 3). A seal is
+#: signed over its file's ``tournament_id``, so an imported one names that file
+#: (``origin_tournament``; NULL: signed in this file) and the desk key that signed it is
+#: kept per desk file in ``imported_signers``, trusted for that file's seals only.
+MIGRATE_V2_TO_V3 = """
+CREATE TABLE IF NOT EXISTS imported_signers (
+    origin_tournament TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    public_key TEXT NOT NULL,
+    label TEXT NOT NULL,
+    imported_at TEXT NOT NULL,
+    PRIMARY KEY (origin_tournament, fingerprint)
+);
+"""
+
+
 #: from-version -> SQL script that brings the file to from-version + 1.
 def _v0_to_v1(conn: sqlite3.Connection) -> None:
     _run_script(conn, MIGRATE_V0_TO_V1)
@@ -146,7 +164,18 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
     _run_script(conn, MIGRATE_V1_TO_V2)
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {0: _v0_to_v1, 1: _v1_to_v2}
+def _v2_to_v3(conn: sqlite3.Connection) -> None:
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(match_seals)")}
+    if "origin_tournament" not in columns:  # a file set back by hand may still have it
+        conn.execute("ALTER TABLE match_seals ADD COLUMN origin_tournament TEXT")
+    _run_script(conn, MIGRATE_V2_TO_V3)
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    0: _v0_to_v1,
+    1: _v1_to_v2,
+    2: _v2_to_v3,
+}
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:

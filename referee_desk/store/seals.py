@@ -19,7 +19,8 @@ from referee_desk.store.verify import Problem
 from referee_desk.store.witness import Witness
 
 _SEAL_COLUMNS = (
-    "match_id, head_seq, head_hash, signature, sealed_at, sealed_by, key_fingerprint, scheme"
+    "match_id, head_seq, head_hash, signature, sealed_at, sealed_by, key_fingerprint, scheme,"
+    " origin_tournament"
 )
 
 
@@ -35,6 +36,8 @@ class Seal:
     sealed_by: str
     key_fingerprint: str | None = None
     scheme: str = SCHEME
+    #: The desk file whose ``tournament_id`` the seal was signed over (None: this file).
+    origin_tournament: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +79,7 @@ class Seals:
         signature = self.signatures.sign_seal(signer, match_id, head_seq, head_hash, at, by)
         seal = Seal(match_id, head_seq, head_hash, signature, at, by, signer.fingerprint)
         self.core.connection.execute(
-            f"INSERT INTO match_seals ({_SEAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO match_seals ({_SEAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
             (match_id, head_seq, head_hash, signature, at, by, signer.fingerprint, SCHEME),
         )
         self.signatures.sign_guard(signer)
@@ -124,7 +127,67 @@ class Seals:
             seal.sealed_at,
             seal.sealed_by,
             seal.signature,
+            seal.origin_tournament,
         )
+
+    def keep_imported(self, seal: Seal, origin: str, public_key: str, label: str) -> bool:
+        """Keep a desk's seal, verified in the desk's own file, over the same record here.
+
+        The caller (``TournamentFile.import_seal``) checked it there; here the store
+        checks it again against the key given and the record in this file, and keeps it
+        (with the desk key, for that desk file only) under a re-signed guard. False: this
+        very seal is already kept. Refused: it does not verify or the record differs.
+        """
+        problem = self.signatures.imported_seal_problem(
+            origin,
+            seal.key_fingerprint,
+            seal.match_id,
+            seal.head_seq,
+            seal.head_hash,
+            seal.sealed_at,
+            seal.sealed_by,
+            seal.signature,
+            public_key=public_key,
+        )
+        if problem is None:
+            head = self.log.head(seal.match_id)
+            if head != (seal.head_seq, seal.head_hash):
+                problem = (
+                    f"the record here ends at event {head[0]}, the desk locked it at event "
+                    f"{seal.head_seq} (not the locked record)"
+                )
+        if problem is not None:
+            raise StoreError(f"match {seal.match_id}: {problem}").keyed(
+                "store.imported_seal_refused", match=seal.match_id, reason=problem
+            )
+        latest = self.latest(seal.match_id)
+        if latest is not None and (latest.signature, latest.origin_tournament) == (
+            seal.signature,
+            origin,
+        ):
+            return False
+        signer = keys.desk_signer()
+        with self.core.transaction() as conn:
+            self.trust.ready(signer)  # never sign the guard over a tampered record
+            self.signatures.keep_imported_signer(origin, public_key, label)
+            conn.execute(
+                f"INSERT INTO match_seals ({_SEAL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    seal.match_id,
+                    seal.head_seq,
+                    seal.head_hash,
+                    seal.signature,
+                    seal.sealed_at,
+                    seal.sealed_by,
+                    seal.key_fingerprint,
+                    SCHEME,
+                    origin,
+                ),
+            )
+            self.signatures.sign_guard(signer)
+            self.trust.remember_after_commit()
+        self.witness.write([("S", seal.match_id, seal.head_seq, seal.head_hash)])
+        return True
 
     def seal_info(self, match_id: str) -> SealInfo | None:
         """The latest lock of a match as a report prints it (None when not locked)."""
@@ -141,12 +204,16 @@ class Seals:
             ).fetchone()
             if not events_ok or row is None or row[0] != seal.head_hash:
                 reason = "the record differs from the locked one"
-        info = self.signatures.key_info(seal.key_fingerprint)
+        if seal.origin_tournament is None:
+            label = self.signatures.key_info(seal.key_fingerprint).label
+        else:
+            kept = self.signatures.imported_signer(seal.origin_tournament, seal.key_fingerprint)
+            label = f"{kept[1] if kept else '?'} (imported from desk file {seal.origin_tournament})"
         return SealInfo(
             match_id,
             seal.head_hash,
             seal.head_seq,
-            info.label,
+            label,
             seal.key_fingerprint,
             seal.sealed_at,
             seal.sealed_by,

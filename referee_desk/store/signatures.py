@@ -70,10 +70,12 @@ def snapshot(conn: sqlite3.Connection) -> dict[str, Any]:
             conn.execute("SELECT match_id, referee FROM match_referees ORDER BY match_id")
         ),
         "seals": [
-            list(r)
+            # An imported seal's origin is part of it; a file's own seals read as before
+            # (guards signed before version 3 still match).
+            list(r[:7]) + ([r[7]] if r[7] is not None else [])
             for r in conn.execute(
                 "SELECT match_id, head_seq, head_hash, signature, sealed_at, sealed_by,"
-                " key_fingerprint FROM match_seals ORDER BY id"
+                " key_fingerprint, origin_tournament FROM match_seals ORDER BY id"
             )
         ],
         "signers": [
@@ -83,7 +85,19 @@ def snapshot(conn: sqlite3.Connection) -> dict[str, Any]:
                 "ORDER BY fingerprint"
             )
         ],
-    }
+    } | _imported_signers(conn)
+
+
+def _imported_signers(conn: sqlite3.Connection) -> dict[str, Any]:
+    """The desk keys kept for imported seals (absent while there are none)."""
+    rows = [
+        list(r)
+        for r in conn.execute(
+            "SELECT origin_tournament, fingerprint, public_key, label FROM imported_signers "
+            "ORDER BY origin_tournament, fingerprint"
+        )
+    ]
+    return {"imported_signers": rows} if rows else {}
 
 
 def canonical(data: dict[str, Any]) -> str:
@@ -120,6 +134,8 @@ def differences(signed: dict[str, Any], now: dict[str, Any]) -> str | None:
     for key in sorted(set(old_meta) | set(new_meta)):
         if old_meta.get(key) != new_meta.get(key):
             return f"the file's fact {key!r} was changed behind the store's back"
+    if signed.get("imported_signers") != now.get("imported_signers"):
+        return "the keys kept for imported seals were changed behind the store's back"
     if signed.get("signers") != now["signers"]:
         return "the list of signing keys was changed behind the store's back"
     return None
@@ -161,6 +177,24 @@ class Signatures:
                 "UPDATE signers SET endorsement = ? WHERE fingerprint = ?",
                 (endorsement, signer.fingerprint),
             )
+
+    def keep_imported_signer(self, origin: str, public_key: str, label: str) -> None:
+        """Keep the desk key that signed a seal imported from the desk file ``origin``
+        (inside the caller's transaction, which then re-signs the guard)."""
+        self.conn.execute(
+            "INSERT OR IGNORE INTO imported_signers (origin_tournament, fingerprint,"
+            " public_key, label, imported_at) VALUES (?, ?, ?, ?, ?)",
+            (origin, fingerprint_of(public_key), public_key, label, utc_now()),
+        )
+
+    def imported_signer(self, origin: str, fingerprint: str | None) -> tuple[str, str] | None:
+        """(public key, label) of the desk key kept for seals from ``origin``, or None."""
+        row = self.conn.execute(
+            "SELECT public_key, label FROM imported_signers "
+            "WHERE origin_tournament = ? AND fingerprint = ?",
+            (origin, fingerprint or ""),
+        ).fetchone()
+        return (row[0], row[1]) if row else None
 
     def endorse(self, organizer: Signer, fingerprint: str) -> None:
         """The organizer vouches for a registered desk key (inside a transaction)."""
@@ -267,8 +301,17 @@ class Signatures:
         at: str,
         by: str,
         signature: str,
+        origin: str | None = None,
     ) -> str | None:
-        """Why a seal row does not hold, or None."""
+        """Why a seal row does not hold, or None.
+
+        ``origin``: the desk file an imported seal was signed in (None: this file); its
+        key must be the one kept for that desk file (see ``imported_seal_problem``).
+        """
+        if origin is not None:
+            return self.imported_seal_problem(
+                origin, fingerprint, match_id, seq, head_hash, at, by, signature
+            )
         if scheme != SCHEME:
             return (
                 "the lock carries an old keyed (HMAC) seal, whose secret was kept in the file "
@@ -284,6 +327,44 @@ class Signatures:
             return (
                 f"the lock's signature by key {info.fingerprint} ({info.label}) does not "
                 "verify (seal forged)"
+            )
+        return None
+
+    def imported_seal_problem(
+        self,
+        origin: str,
+        fingerprint: str | None,
+        match_id: str,
+        seq: int,
+        head_hash: str,
+        at: str,
+        by: str,
+        signature: str,
+        public_key: str | None = None,
+    ) -> str | None:
+        """Why a seal signed in the desk file ``origin`` does not hold here, or None.
+
+        Trust rule: the desk key is trusted for seals of that desk file only, because the
+        store kept it on import after the desk file's own guard and key policy verified
+        the seal there; this file's guard covers the kept key and the seal, so neither
+        can be added or changed here without the guard naming it. ``public_key``: check
+        against this key instead of the kept one (before keeping it, on import).
+        """
+        if public_key is None:
+            kept = self.imported_signer(origin, fingerprint)
+            if kept is None:
+                return (
+                    f"the imported lock's key {fingerprint} was not kept for desk file "
+                    f"{origin} (seal planted)"
+                )
+            public_key = kept[0]
+        if fingerprint_of(public_key) != fingerprint:
+            return f"the imported lock's key {fingerprint} was altered"
+        message = seal_message(origin, match_id, seq, head_hash, at, by)
+        if not signature_ok(public_key, message, signature):
+            return (
+                f"the imported lock's signature by key {fingerprint} (desk file {origin}) "
+                "does not verify (seal forged)"
             )
         return None
 

@@ -289,6 +289,28 @@ class TournamentFile:
     def seals(self) -> dict[str, Seal]:
         return self.seals_.all()
 
+    def import_seal(self, source: TournamentFile, match_id: str) -> bool:
+        """Keep the desk file ``source``'s lock of ``match_id`` here (issue 20 item 3).
+
+        Only a lock that verifies in ``source`` (its guard, its key policy) is taken, and
+        only over the same record here; False when there is none or it is already kept.
+        """
+        seal, info = source.seal(match_id), source.seal_info(match_id)
+        if seal is None or info is None:
+            return False
+        if not info.valid:
+            raise StoreError(
+                f"{source.path}: match {match_id}: the desk's lock does not verify ({info.reason})"
+            ).keyed("store.imported_seal_refused", match=match_id, reason=info.reason or "")
+        origin = seal.origin_tournament or source.tournament_id
+        if seal.origin_tournament is None:
+            public_key = source.signatures.public_key(seal.key_fingerprint or "") or ""
+            label = info.signer
+        else:
+            kept = source.signatures.imported_signer(origin, seal.key_fingerprint) or ("", "")
+            public_key, label = kept
+        return self.seals_.keep_imported(seal, origin, public_key, label)
+
     def seal_info(self, match_id: str) -> SealInfo | None:
         """The latest lock as a report prints it: key, head, time, valid (None: unlocked)."""
         return self.seals_.seal_info(match_id)

@@ -174,6 +174,7 @@ def _import_each(
                 result.refused.append(f"{path}: {error}")
                 continue
             result.refused.extend(refused)
+            taken: list[str] = []
             for k, (mid, events) in enumerate(grouped.items()):
                 part = Path(tmp) / f"{n}-{k}.jsonl"
                 write_jsonl(events, part)
@@ -185,14 +186,31 @@ def _import_each(
                 except ImportRefused as error:
                     result.refused.append(f"{path}: match {mid}: {error.reason}")
                     continue
+                taken.append(mid)
                 if report.added:
                     result.added[mid] = result.added.get(mid, 0) + report.total_added
                 elif mid not in result.added and mid not in result.unchanged:
                     result.unchanged.append(mid)
                 if mid not in drawn and mid not in result.not_in_draw:
                     result.not_in_draw.append(mid)
+            if taken and is_sqlite(path):
+                _keep_seals(t, path, taken, result)
     t.invalidate()
     return result
+
+
+def _keep_seals(t: Tournament, path: Path, mids: list[str], result: ImportResult) -> None:
+    """The desk's locks of the matches taken from its file come along (the store checks
+    each, in the desk's file and over the record here: ``TournamentFile.import_seal``)."""
+    try:
+        with TournamentFile.open(path, create=False, read_only=True) as source:
+            for mid in mids:
+                try:
+                    t.file.import_seal(source, mid)
+                except StoreError as error:
+                    result.refused.append(f"{path}: match {mid}: lock not kept: {error}")
+    except (StoreError, OSError) as error:
+        result.refused.append(f"{path}: locks not kept: {error}")
 
 
 # -- records under a desk's own id ------------------------------------------------------

@@ -60,6 +60,10 @@ STORE_PHRASES: dict[str, tuple[str, str]] = {
         "比赛已锁定：只能再记录备注和仲裁裁决",
     ),
     "store.nothing_to_lock": ("match {match}: no events to lock", "比赛 {match} 没有可锁定的记录"),
+    "store.imported_seal_refused": (
+        "match {match}: the desk's lock was not kept: {reason}",
+        "比赛 {match}：未保留桌面的封存：{reason}",
+    ),
     "store.events_missing": ("events of the match are missing", "比赛记录有缺失"),
     "store.desk_key_unreadable": (
         "{path}: the desk's signing key cannot be read",

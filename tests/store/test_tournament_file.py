@@ -142,7 +142,7 @@ def test_meta_records_version_tournament_and_creation(tfile: TournamentFile) -> 
     meta = tfile.meta()
     assert meta["format"] == "referee-desk-tournament"
     assert meta["tournament_id"] == "cup-2026"
-    assert meta["store_schema_version"] == "2"
+    assert meta["store_schema_version"] == "3"
     assert meta["created_at"].endswith("Z")
     assert "seal_secret" not in meta
 
