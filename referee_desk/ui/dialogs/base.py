@@ -32,6 +32,19 @@ def refusal_text(error: BaseException) -> str:
     return prefix.replace("%1", refusal_message(error))
 
 
+def fit_placeholders(widget: QWidget) -> None:
+    """Each line edit at least as wide as its example text (the server address's and the
+    bid's examples were cut at 1600×1000, where the font is larger)."""
+    for edit in widget.findChildren(QLineEdit):
+        text = edit.placeholderText()
+        if not text:
+            continue
+        margins = edit.textMargins()
+        need = edit.fontMetrics().horizontalAdvance(text) + margins.left() + margins.right() + 12
+        if edit.minimumWidth() < need:
+            edit.setMinimumWidth(need)
+
+
 class TranslatedDialog(QDialog):
     """A dialog whose compiled form is retranslated when the language changes.
 
@@ -68,6 +81,7 @@ class TranslatedDialog(QDialog):
     def showEvent(self, event: Any) -> None:
         if not hasattr(self, "_texts_at_open"):
             self.mark_clean()
+        fit_placeholders(self)
         super().showEvent(event)
 
     def mark_clean(self) -> None:
