@@ -45,6 +45,20 @@ def fit_placeholders(widget: QWidget) -> None:
             edit.setMinimumWidth(need)
 
 
+def fit_wrapped_height(dialog: QWidget) -> None:
+    """As tall as the word-wrapped texts need at this width, within the screen: Qt sizes
+    a new dialog without its labels' height-for-width (8.3's text was cut at 1600×1000)."""
+    layout = dialog.layout()
+    if layout is None or not layout.hasHeightForWidth():
+        return
+    needed = layout.totalHeightForWidth(dialog.width())
+    screen = dialog.screen()
+    if screen is not None:
+        needed = min(needed, screen.availableGeometry().height())
+    if needed > dialog.height():
+        dialog.resize(dialog.width(), needed)
+
+
 class TranslatedDialog(QDialog):
     """A dialog whose compiled form is retranslated when the language changes.
 
@@ -83,6 +97,7 @@ class TranslatedDialog(QDialog):
             self.mark_clean()
         fit_placeholders(self)
         super().showEvent(event)
+        fit_wrapped_height(self)
 
     def mark_clean(self) -> None:
         """What is in the fields now is not "typed" (after a recorded entry, or at open)."""
