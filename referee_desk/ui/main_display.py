@@ -107,6 +107,7 @@ class MatchDisplay:
         ):
             widget.setSizePolicy(ignored, widget.sizePolicy().verticalPolicy())
         for label in (
+            ui.titleLabel,  # "… Rules: Guilin 2009 (four decks)" was cut at 1024 in English
             ui.nsWarningsLabel,
             ui.ewWarningsLabel,
             ui.handLabel,

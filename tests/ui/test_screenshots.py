@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QWidget
 
 from referee_desk.ui.dialogs.bid import BidDialog
+from referee_desk.ui.dialogs.committee_sign_in import CommitteeSignInDialog
 from referee_desk.ui.dialogs.hand_summary import HandSummaryDialog
 from referee_desk.ui.dialogs.match_end import MatchEndDialog
 from referee_desk.ui.dialogs.open_match import OpenMatchDialog
@@ -35,6 +36,23 @@ def _save(widget: QWidget, name: str) -> Path:
     }
     assert len(colours) > 3, f"{name} rendered blank"
     return path
+
+
+def _note_dialog(desk: Any) -> QWidget:
+    """N opens the note as ReasonDialog with the main window's strings; an empty note is
+    refused in place (item 10: it asked for a reason)."""
+    desk.entries.add_note()
+    dialog = desk.active_dialog
+    dialog.ui.buttonBox.button(QDialogButtonBox.StandardButton.Ok).click()
+    return dialog
+
+
+def _refused_sign_in(desk: Any) -> QWidget:
+    """The committee sign-in with its refusal shown (an empty name)."""
+    dialog = CommitteeSignInDialog(desk.tf, desk)
+    dialog.show()
+    dialog.buttonBox.button(QDialogButtonBox.StandardButton.Ok).click()
+    return dialog
 
 
 @pytest.mark.parametrize("size", [(1024, 700), (1600, 1000)])
@@ -74,6 +92,8 @@ def test_render_every_screen(
             "reason",
             ReasonDialog(desk.tr("Pause the clock"), desk.tr("Why is the clock paused?"), [], desk),
         ),
+        ("note", _note_dialog(desk)),
+        ("committee-sign-in", _refused_sign_in(desk)),
     ]
     summary = HandSummaryDialog(desk.session, desk)
     summary.ui.pointsBeforeSpin.setValue(155)

@@ -32,6 +32,33 @@ def refusal_text(error: BaseException) -> str:
     return prefix.replace("%1", refusal_message(error))
 
 
+def fit_placeholders(widget: QWidget) -> None:
+    """Each line edit at least as wide as its example text (the server address's and the
+    bid's examples were cut at 1600×1000, where the font is larger)."""
+    for edit in widget.findChildren(QLineEdit):
+        text = edit.placeholderText()
+        if not text:
+            continue
+        margins = edit.textMargins()
+        need = edit.fontMetrics().horizontalAdvance(text) + margins.left() + margins.right() + 12
+        if edit.minimumWidth() < need:
+            edit.setMinimumWidth(need)
+
+
+def fit_wrapped_height(dialog: QWidget) -> None:
+    """As tall as the word-wrapped texts need at this width, within the screen: Qt sizes
+    a new dialog without its labels' height-for-width (8.3's text was cut at 1600×1000)."""
+    layout = dialog.layout()
+    if layout is None or not layout.hasHeightForWidth():
+        return
+    needed = layout.totalHeightForWidth(dialog.width())
+    screen = dialog.screen()
+    if screen is not None:
+        needed = min(needed, screen.availableGeometry().height())
+    if needed > dialog.height():
+        dialog.resize(dialog.width(), needed)
+
+
 class TranslatedDialog(QDialog):
     """A dialog whose compiled form is retranslated when the language changes.
 
@@ -68,7 +95,9 @@ class TranslatedDialog(QDialog):
     def showEvent(self, event: Any) -> None:
         if not hasattr(self, "_texts_at_open"):
             self.mark_clean()
+        fit_placeholders(self)
         super().showEvent(event)
+        fit_wrapped_height(self)
 
     def mark_clean(self) -> None:
         """What is in the fields now is not "typed" (after a recorded entry, or at open)."""

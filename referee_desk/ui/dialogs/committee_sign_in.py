@@ -63,20 +63,28 @@ class CommitteeSignInDialog(QDialog):
         """As tall as the wrapped hint needs at this width (Qt sizes a new dialog
         without its labels' height-for-width)."""
         super().showEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
         layout = self.layout()
         if layout is not None and layout.hasHeightForWidth():
             needed = layout.totalHeightForWidth(self.width())
             if needed > self.height():
                 self.resize(self.width(), needed)
 
+    def _refuse(self, text: str) -> None:
+        """Show the refusal and grow to fit it (the wrapped hint was cut when it came)."""
+        self.errorLabel.setText(text)
+        self._fit_height()
+
     def accept(self) -> None:
         name = self.nameEdit.text().strip()
         if not name:
-            self.errorLabel.setText(self.tr("Enter the committee member's name."))
+            self._refuse(self.tr("Enter the committee member's name."))
             return
         try:
             self.session = committee_sign_in(self.tf, name, self.pinEdit.text())
         except (ValueError, OSError) as error:
-            self.errorLabel.setText(refusal_text(error))
+            self._refuse(refusal_text(error))
             return
         super().accept()
