@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import desk_window
 import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
@@ -46,15 +47,7 @@ def languages(qapp: QApplication) -> Iterator[LanguageManager]:
 @pytest.fixture
 def bare_window(qtbot: Any, tmp_path: Path, languages: LanguageManager) -> Iterator[MainWindow]:
     """The desk's window as ``referee-desk URL`` shows it: no file open yet."""
-    win = MainWindow(DeskSettings(tmp_path / "desk.ini"), languages)
-    qtbot.addWidget(win)
-    win.resize(1280, 860)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    if win.active_dialog is not None:
-        win.active_dialog.reject()
-    win.close()
+    yield from desk_window.bare_window(qtbot, tmp_path, languages)
 
 
 @pytest.fixture

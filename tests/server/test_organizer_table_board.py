@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import desk_window
 import pytest
 from PySide6.QtWidgets import QApplication
 
@@ -20,7 +21,6 @@ from referee_desk.tournament.model import Format, Settings, TournamentInfo
 from referee_desk.tournament.repository import Tournament
 from referee_desk.ui.language import LanguageManager
 from referee_desk.ui.main_window import MainWindow
-from referee_desk.ui.settings import DeskSettings
 
 TABLES = ("1号桌", "2号桌", "3号桌")
 PAIRS = [(f"甲{n}", f"乙{n}", f"俱乐部{n % 3}", None) for n in range(1, 9)]
@@ -36,15 +36,7 @@ def languages(qapp: QApplication) -> Iterator[LanguageManager]:
 
 @pytest.fixture
 def window(qtbot: Any, tmp_path: Path, languages: LanguageManager) -> Iterator[MainWindow]:
-    win = MainWindow(DeskSettings(tmp_path / "desk.ini"), languages)
-    qtbot.addWidget(win)
-    win.resize(1280, 860)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    if win.active_dialog is not None:
-        win.active_dialog.reject()
-    win.close()
+    yield from desk_window.bare_window(qtbot, tmp_path, languages)
 
 
 @pytest.fixture
