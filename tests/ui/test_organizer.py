@@ -733,7 +733,7 @@ def test_results_recorded_in_the_match_tab_show_at_once(
     match_id = next(s.match.match_id for s in organizer.state.matches if s.status is Status.READY)
     payload = organizer.t.opening_payload(match_id)
     record = start_match(window.tf, payload, payload["referee"] or "王磊", match_id=match_id)
-    window.set_session(MatchSession(record, "王磊"))
+    window.match.set_session(MatchSession(record, "王磊"))
     _open_tab(window, organizer)  # showing the tab reads the records again
     assert organizer.state.match(match_id).status is Status.PLAYING
     window.organizer_tabs.setCurrentIndex(0)
@@ -743,7 +743,7 @@ def test_results_recorded_in_the_match_tab_show_at_once(
     # Visible organizer: an entry refreshes it without switching tabs.
     before = organizer.state
     events = window.session.submit_many([("note", {"text": "比赛开始"})])
-    window.push_entry(events, "Note")
+    window.entries.push_entry(events, "Note")
     assert organizer.state is not before
     row = organizer.matches_model.row_of(match_id)
     assert organizer.matches_model.index(row, 6).data() == "playing"
