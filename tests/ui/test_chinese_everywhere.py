@@ -250,7 +250,7 @@ def test_the_tournament_tab_in_chinese_shows_no_english(
         view.ui.sections.setCurrentIndex(index)
         QApplication.processEvents()
         seen.look(f"section {view.ui.sections.tabText(index)}")
-    view.wait_for_exports()
+    view.exports.wait_for_exports()
     assert not seen.found, "\n".join(f"{k} (after {v})" for k, v in seen.found.items())
 
 
