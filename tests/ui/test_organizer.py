@@ -403,7 +403,7 @@ def test_conflicting_records_are_reported_not_guessed(
     assert organizer.message_box.icon() == QMessageBox.Icon.Warning
     # The first record still counts; the view keeps working.
     assert organizer.state.match(match_id).winner == winner
-    organizer.reload()
+    organizer.shown.reload()
     assert organizer.state.match(match_id).winner == winner
 
 
@@ -499,7 +499,7 @@ def test_assignment_refused_on_a_read_only_file(
     tf = TournamentFile.open(tmp_path / "cup.sqlite", create=False, read_only=True)
     try:
         window.tf = tf
-        organizer.reload()
+        organizer.shown.reload()
         assert not organizer.action_import_records.isEnabled()
         assert not organizer.draw_actions.assign("KO-R1-M002", table="6号桌")
         assert "read-only" in organizer.last_message
@@ -667,11 +667,11 @@ def test_the_view_alone_opens_its_own_file(qtbot: Any, languages: Any, tmp_path:
         assert view.pairs_actions.import_pairs(SAMPLE_PAIRS) == 12
         # Not a tournament file: explained, the open one stays.
         (tmp_path / "notes.txt").write_text("hello", encoding="utf-8")
-        assert not view.open_file(tmp_path / "notes.txt")
+        assert not view.shown.open_file(tmp_path / "notes.txt")
         assert "not a Referee Desk tournament file" in view.last_message
         assert view.t is not None and len(view.t.pairs()) == 12
     finally:
-        view.close_file()
+        view.shown.close_file()
     assert view.t is None
 
 

@@ -27,7 +27,7 @@ def alone(qtbot: Any, tmp_path: Path) -> Iterator[OrganizerView]:
     yield view
     view.exports.wait_for_exports()
     QApplication.processEvents()
-    view.close_file()
+    view.shown.close_file()
 
 
 def test_the_display_owns_the_state_and_the_standings_tables(alone: OrganizerView) -> None:

@@ -1,48 +1,72 @@
 """File ▸ Export: the documents, written in the background with a progress dialog.
 
-``OrganizerExports`` owns the running export jobs, their progress dialog and how a written
-document is opened; it reads the view's tournament. Strings keep the ``OrganizerView``
-translation context, so the existing translations apply.
+``OrganizerExports`` owns File ▸ Export's actions and menu, the running export jobs,
+their progress dialog and how a written document is opened; it reads the tournament
+shown (``ShownTournament``) and reports each export on the ``finished`` / ``failed``
+signals it is given. Strings keep the ``OrganizerView`` translation context, so the
+existing translations apply.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QUrl
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QCoreApplication, Qt, QUrl, SignalInstance
+from PySide6.QtGui import QAction, QDesktopServices
 from PySide6.QtWidgets import (
     QFileDialog,
     QInputDialog,
+    QMenu,
     QMessageBox,
     QProgressDialog,
     QPushButton,
+    QWidget,
 )
 
 from referee_desk.ui.organizer.exporting import ExportJob, Progress, start
-
-if TYPE_CHECKING:
-    from referee_desk.ui.organizer.host import OrganizerHost
+from referee_desk.ui.organizer.shown import ShowMessage, ShownTournament
+from referee_desk.ui.refusals import refusal_message
 
 #: The documents of File ▸ Export, by kind.
 EXPORT_KINDS = ("bracket", "results", "match", "scoresheet", "round_pack", "players")
 
 
 class OrganizerExports:
-    """File ▸ Export for the view it is given: the documents, their jobs and progress."""
+    """File ▸ Export: its actions and menu, the documents, their jobs and progress."""
 
     def __init__(
         self,
-        view: OrganizerHost,
+        parent: QWidget,
+        shown: ShownTournament,
         font_path: str | None = None,
         *,
-        selected_match: Callable[[], str | None] = lambda: None,
+        selected_match: Callable[[], str | None],
+        show_message: ShowMessage,
+        show_box: Callable[[QMessageBox], QMessageBox],
+        status: Callable[[str], None],
+        finished: SignalInstance,
+        failed: SignalInstance,
     ) -> None:
-        self.view = view
+        self.parent = parent
+        self.shown = shown
         self.font_path = font_path
         self.selected_match = selected_match
+        self.show_message = show_message
+        self.show_box = show_box
+        self.status = status
+        self.finished = finished
+        """(kind, path written)"""
+        self.failed = failed
+        """(kind, reason)"""
+        #: One action per document (their texts are the view's to translate), in a menu.
+        self.actions: dict[str, QAction] = {}
+        self.menu = QMenu(parent)
+        for kind in EXPORT_KINDS:
+            action = self.actions[kind] = QAction(parent)
+            action.triggered.connect(lambda _checked=False, k=kind: self.choose_export(k))
+            self.menu.addAction(action)
         # Exports being written (kept alive until their worker reports).
         self.jobs: list[ExportJob] = []
         self.progress_dialog: QProgressDialog | None = None
@@ -54,7 +78,8 @@ class OrganizerExports:
         self.open_url: Callable[[QUrl], Any] = QDesktopServices.openUrl
 
     def default_export_name(self, kind: str, match_id: str | None = None) -> str:
-        name = self.view.t.info.name if self.view.t is not None else "referee-desk"
+        t = self.shown.t
+        name = t.info.name if t is not None else "referee-desk"
         suffix = {
             "bracket": "bracket.xlsx",
             "results": "results.pdf",
@@ -73,7 +98,7 @@ class OrganizerExports:
             if round_number is None:
                 return
         if kind == "match" and match_id is None:
-            self.view.show_message(
+            self.show_message(
                 QCoreApplication.translate("OrganizerView", "No match selected"),
                 QCoreApplication.translate(
                     "OrganizerView", "Select a match in the bracket or in the matches list first."
@@ -86,8 +111,8 @@ class OrganizerExports:
             else "PDF (*.pdf)"
         )
         path, _f = QFileDialog.getSaveFileName(
-            self.view,
-            self.view.export_actions[kind].text().replace("…", ""),
+            self.parent,
+            self.actions[kind].text().replace("…", ""),
             str(Path.cwd() / self.default_export_name(kind, match_id)),
             filters,
         )
@@ -98,14 +123,15 @@ class OrganizerExports:
         """The round to print a pack for, picked from the rounds in order of play."""
         from referee_desk.tournament.rounds import play_rounds
 
-        if self.view.t is None or not self.view.t.drawn:
+        t = self.shown.t
+        if t is None or not t.drawn:
             return None
-        rounds = play_rounds(self.view.t.state().matches)
+        rounds = play_rounds(t.state().matches)
         if not rounds:
             return None
         items = [f"{r.number} · {r.label}" for r in rounds]
         item, ok = QInputDialog.getItem(
-            self.view,
+            self.parent,
             QCoreApplication.translate("OrganizerView", "Round pack"),
             QCoreApplication.translate("OrganizerView", "Round:"),
             items,
@@ -126,8 +152,11 @@ class OrganizerExports:
         try:
             work = self._export_work(kind, Path(path), match_id, round_number)
         except (ValueError, OSError) as error:
-            self.view.refuse(QCoreApplication.translate("OrganizerView", "Export refused"), error)
-            self.view.export_failed.emit(kind, str(error))
+            self.show_message(
+                QCoreApplication.translate("OrganizerView", "Export refused"),
+                refusal_message(error),
+            )
+            self.failed.emit(kind, str(error))
             return None
         job = ExportJob(kind, work)
         progress = QProgressDialog(
@@ -137,7 +166,7 @@ class OrganizerExports:
             "",
             0,
             0,
-            self.view,
+            self.parent,
         )
         progress.setCancelButton(None)
         progress.setWindowTitle(QCoreApplication.translate("OrganizerView", "Export"))
@@ -168,21 +197,21 @@ class OrganizerExports:
 
         def done(written: str) -> None:
             finish()
-            self.view.status(
+            self.status(
                 QCoreApplication.translate("OrganizerView", "Written: %1").replace("%1", written)
             )
             self._offer_open(written)
-            self.view.export_finished.emit(kind, written)
+            self.finished.emit(kind, written)
 
         def failed(reason: str) -> None:
             finish()
-            self.view.show_message(
+            self.show_message(
                 QCoreApplication.translate("OrganizerView", "Export failed"),
                 QCoreApplication.translate("OrganizerView", "%1 could not be written:\n%2")
                 .replace("%1", str(path))
                 .replace("%2", reason),
             )
-            self.view.export_failed.emit(kind, reason)
+            self.failed.emit(kind, reason)
 
         job.signals.progress.connect(on_progress)
         job.signals.finished.connect(done)
@@ -204,7 +233,7 @@ class OrganizerExports:
                 progress, "scoresheet",
                 lambda: export_scoresheet_pdf(path, font_path=font, header=header, **kwargs),
             )  # fmt: skip
-        t = self.view.t
+        t = self.shown.t
         if t is None or not t.drawn:
             raise ValueError(
                 QCoreApplication.translate(
@@ -276,7 +305,7 @@ class OrganizerExports:
 
     def _scoresheet_header(self, match_id: str | None) -> tuple[dict[str, str], dict[str, Any]]:
         """Tournament (and, with a match selected, its round, table, referee and pairs)."""
-        t = self.view.t
+        t = self.shown.t
         if t is None:
             return {}, {}
         header = {"tournament": t.info.name, "date": t.info.start_date}
@@ -300,7 +329,7 @@ class OrganizerExports:
             QCoreApplication.translate("OrganizerView", "Export finished"),
             QCoreApplication.translate("OrganizerView", "Written: %1").replace("%1", path),
             QMessageBox.StandardButton.Close,
-            self.view,
+            self.parent,
         )
         self.open_button = box.addButton(
             QCoreApplication.translate("OrganizerView", "Open"), QMessageBox.ButtonRole.AcceptRole
@@ -310,9 +339,7 @@ class OrganizerExports:
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         button = self.open_button
         box.buttonClicked.connect(lambda b: self.open_result(path) if b is button else None)
-        self.view.last_message = box.text()
-        box.open()
-        self.view.message_box = box
+        self.show_box(box)
 
     def open_result(self, path: str | Path) -> None:
         self.open_url(QUrl.fromLocalFile(str(path)))

@@ -2,7 +2,7 @@
 
 ``OrganizerOnServer`` owns the ``Tournament`` opened on the server (``Tournament.open``,
 on a ``BackgroundCall``, so a slow or unreachable server never freezes the window),
-hands it to the view (``OrganizerView.attach_server``) and keeps it fresh: a
+hands it to the view (``view.shown.attach_server``) and keeps it fresh: a
 ``LiveRefresh`` hears each event a desk lands and the view re-reads and repaints
 (debounced there). A read that fails because the server went away is shown as a
 status line, and the tournament is opened again in the background when the listener
@@ -132,8 +132,8 @@ class OrganizerOnServer(QObject):
         self._poll.timeout.connect(self.label.paint)
         # The table board: a section of the view while it shows the server's tournament.
         self.board = TableBoardSection(self.view)
-        self.view.server_reload.connect(self.reload)
-        self.view.server_left.connect(self.close)
+        self.view.shown.server_reload.connect(self.reload)
+        self.view.shown.server_left.connect(self.close)
 
     def start(self) -> OrganizerOnServer:
         self.w.title_note = redact(self.url)
@@ -192,7 +192,7 @@ class OrganizerOnServer(QObject):
         self.error = None
         self.no_tournament = False
         self.failed_reads = 0
-        self.view.attach_server(result)
+        self.view.shown.attach_server(result)
         self.board.show_in(self.view.ui.sections)
         self.board.attach(result.file.server)
         self.w.statusBar().showMessage(
@@ -232,9 +232,9 @@ class OrganizerOnServer(QObject):
     def _show_placeholder(self, title: str) -> None:
         """The view's title while no tournament is shown (``title`` untranslated: the view
         translates it, again on a language change)."""
-        self.view.server_note = (title, redact(self.url))
+        self.view.shown.server_note = (title, redact(self.url))
         if self.t is None:
-            self.view.attach_server(None)
+            self.view.shown.attach_server(None)
 
     # -- reading again ----------------------------------------------------------------
     def reload(self) -> None:
@@ -286,7 +286,7 @@ class OrganizerOnServer(QObject):
             self.live = None
         t, self.t = self.t, None
         self.board.leave(self.view.ui.sections)
-        self.view.leave_server()
+        self.view.shown.leave_server()
         if t is not None:
             _close_quietly(t)
         self.w.title_note = ""

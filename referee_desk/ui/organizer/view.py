@@ -6,23 +6,23 @@ works on the main window's open tournament file (shared, never closed here) or, 
 on a file it opens itself. Dialogs and messages open window-modal without blocking
 (``active_dialog``, ``message_box``), so the same code serves the mouse and the tests.
 
-This module builds the view, its actions and menus, and follows the file; the work is
-done by collaborators the view owns, each with its own state: ``display``
-(``showing.OrganizerDisplay``: title, tables, bracket, standings), ``pairs_actions``
-(``PairActions``), ``draw_actions`` (``DrawActions``: draw, lots, assignment),
-``records_import`` (``RecordsImport``) and ``exports`` (``OrganizerExports``); callers
-use them directly (``view.pairs_actions.import_pairs(path)``), the view forwards
-nothing but ``refresh`` and ``state``. They see the view as an ``OrganizerHost``
-(``host.py``: the tournament shown, the form, models, dialogs and messages) and never
-import this module. The collaborators' strings are translated in the
-``OrganizerView`` context explicitly, since lupdate names the context after the class a
-string is written in.
+This module builds the view, its models, actions and menus, its dialogs and messages,
+and wires the parts, which own their state and are given what they need (as the main
+window's are): ``shown`` (``ShownTournament``: which tournament is shown, the window's
+file, the view's own or the server's), ``display`` (``showing.OrganizerDisplay``: title,
+tables, bracket, standings), ``pairs_actions`` (``PairActions``), ``draw_actions``
+(``DrawActions``: draw, lots, assignment), ``exports`` (``OrganizerExports``: File ▸
+Export) and ``records_import`` (``RecordsImport``, which still sees the view through the
+few members of ``host.OrganizerHost``). Callers use the parts directly
+(``view.pairs_actions.import_pairs(path)``, ``view.shown.attach_server(t)``); the view
+forwards only ``refresh``, ``state``, ``t`` and ``on_server``. No part imports this
+module. The parts' strings are translated in the ``OrganizerView`` context explicitly,
+since lupdate names the context after the class a string is written in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from referee_desk.store.tournament_file import TournamentFile
 from referee_desk.tournament.repository import Tournament
 from referee_desk.tournament.state import TournamentState
 from referee_desk.ui.generated.ui_organizer_view import Ui_OrganizerView
@@ -52,7 +51,8 @@ from referee_desk.ui.organizer.models import (
 )
 from referee_desk.ui.organizer.pairs_actions import PairActions
 from referee_desk.ui.organizer.records_import import RecordsImport
-from referee_desk.ui.organizer.showing import OrganizerDisplay, has_tournament
+from referee_desk.ui.organizer.showing import OrganizerDisplay, groups_needing_lots
+from referee_desk.ui.organizer.shown import DeskFiles, ShownTournament, has_tournament
 from referee_desk.ui.refusals import refusal_message
 
 TITLE_STYLE = "font-size: 16pt; font-weight: bold;"
@@ -91,20 +91,16 @@ class OrganizerView(QWidget):
     """(kind, path written)"""
     export_failed = Signal(str, str)
     """(kind, reason)"""
-    server_reload = Signal()
-    """F5 or the tab shown while on a server: its owner re-reads it (``on_server``)."""
-    server_left = Signal()
-    """The window opened a file while the view showed a server's tournament."""
 
     def __init__(
         self,
-        window: Any = None,
+        desk: DeskFiles | None = None,
         parent: QWidget | None = None,
         *,
         font_path: str | None = None,
     ) -> None:
+        """``desk``: the main window's files (None: the view alone opens its own)."""
         super().__init__(parent)
-        self.window_ = window
         self.ui = Ui_OrganizerView()
         self.ui.setupUi(self)
         # The sections (pairs, bracket, standings, matches) by keyboard wherever the focus
@@ -119,31 +115,75 @@ class OrganizerView(QWidget):
         self.setStyleSheet(VIEW_STYLE)
         self.ui.titleLabel.setStyleSheet(TITLE_STYLE)
         self.ui.problemsLabel.setStyleSheet(PROBLEM_STYLE)
-        self._tf: TournamentFile | None = None
-        self._owned: TournamentFile | None = None
-        # True while the view shows a server's tournament (``organizer.on_server`` owns
-        # it; ``t`` is None while connecting): the view does not follow the window's file.
-        self.on_server = False
-        # (title in English, translated when shown; info line) while the server's
-        # tournament is not open.
-        self.server_note = ("", "")
-        self.t: Tournament | None = None
         self.active_dialog: QDialog | None = None
         self.message_box: QMessageBox | None = None
         self.last_message = ""
-        self.display = OrganizerDisplay(self)
-        self.pairs_actions = PairActions(self)
-        self.draw_actions = DrawActions(self)
-        self.records_import = RecordsImport(self)
-        self.exports = OrganizerExports(
-            self, font_path, selected_match=self.draw_actions.selected_match_id
-        )
-
+        status = desk.status if desk is not None else _no_status
+        self.shown = ShownTournament(desk, self.show_message, self)
         self.pairs_model = OrganizerPairsModel(self)
         self.ui.pairsView.setModel(self.pairs_model)
         self.matches_model = OrganizerMatchesModel(self)
-        self.matches_model.assign = self.draw_actions.record_assignment
         self.ui.matchesView.setModel(self.matches_model)
+        self.scene = QGraphicsScene(self)
+        self.ui.bracketView.setScene(self.scene)
+        # Enabled by the tournament's stage after each repaint, before anyone else hears.
+        self.changed.connect(self._update_enabled)
+        self.display = OrganizerDisplay(
+            self.ui,
+            self.shown,
+            self.pairs_model,
+            self.matches_model,
+            self.scene,
+            self.changed,
+            self,
+        )
+        self.shown.repaint.connect(self.display.refresh)
+        refresh = self.display.refresh
+        self.pairs_actions = PairActions(
+            self,
+            self.shown,
+            self.pairs_model,
+            self.ui.pairsView,
+            need=self.need_tournament,
+            refresh=refresh,
+            run_dialog=self.run_dialog,
+            show_message=self.show_message,
+            show_box=self.show_box,
+            status=status,
+            ask_before_closing_match=(
+                desk.ask_before_closing_match if desk is not None else _proceed
+            ),
+        )
+        self.draw_actions = DrawActions(
+            self,
+            self.shown,
+            self.matches_model,
+            self.ui.matchesView,
+            self.scene,
+            state=lambda: self.display.state,
+            need=self.need_tournament,
+            refresh=refresh,
+            run_dialog=self.run_dialog,
+            show_message=self.show_message,
+            status=status,
+            show_bracket=lambda: self.ui.sections.setCurrentWidget(self.ui.bracketTab),
+        )
+        self.records_import = RecordsImport(self)
+        self.exports = OrganizerExports(
+            self,
+            self.shown,
+            font_path,
+            selected_match=self.draw_actions.selected_match_id,
+            show_message=self.show_message,
+            show_box=self.show_box,
+            status=status,
+            finished=self.export_finished,
+            failed=self.export_failed,
+        )
+        self.export_actions = self.exports.actions
+        self.export_menu = self.exports.menu
+
+        self.matches_model.assign = self.draw_actions.record_assignment
         self._delegate = _ChoiceDelegate(self)
         self.ui.matchesView.setItemDelegateForColumn(OrganizerMatchesModel.TABLE, self._delegate)
         self.ui.matchesView.setItemDelegateForColumn(OrganizerMatchesModel.REFEREE, self._delegate)
@@ -153,12 +193,11 @@ class OrganizerView(QWidget):
             view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
             view.verticalHeader().hide()
         self.ui.pairsView.doubleClicked.connect(lambda _i: self.pairs_actions.edit_pair_dialog())
-        self.scene = QGraphicsScene(self)
-        self.ui.bracketView.setScene(self.scene)
         self.scene.selectionChanged.connect(self.draw_actions.box_selected)
 
         self._make_actions()
-        wiring = {
+        # Each button triggers its action and is enabled as it is (``_update_enabled``).
+        self._buttons = {
             self.ui.newButton: self.action_new,
             self.ui.addPairButton: self.action_add_pair,
             self.ui.editPairButton: self.action_edit_pair,
@@ -169,7 +208,7 @@ class OrganizerView(QWidget):
             self.ui.linkButton: self.action_link,
             self.ui.lotsButton: self.action_lots,
         }
-        for button, action in wiring.items():
+        for button, action in self._buttons.items():
             button.clicked.connect(action.trigger)
         self.retranslate()
 
@@ -193,12 +232,7 @@ class OrganizerView(QWidget):
         self.action_import_records = action(records.choose_records)
         self.action_link = action(records.link_dialog)
         self.action_lots = action(draw.lots_dialog)
-        self.action_refresh = action(self.reload, "F5")
-        choose = self.exports.choose_export
-        self.export_actions = {kind: action(lambda k=kind: choose(k)) for kind in EXPORT_KINDS}
-        self.export_menu = QMenu(self)
-        for kind in EXPORT_KINDS:
-            self.export_menu.addAction(self.export_actions[kind])
+        self.action_refresh = action(self.shown.reload, "F5")
         self.tournament_menu = QMenu(self)
         for a in (
             self.action_new,
@@ -268,89 +302,54 @@ class OrganizerView(QWidget):
         """The tournament's state as last shown (None: no tournament, or not drawn)."""
         return self.display.state
 
-    # ------------------------------------------------------------ the file
+    @property
+    def t(self) -> Tournament | None:
+        """The tournament shown (owned by ``shown``)."""
+        return self.shown.t
 
     @property
-    def file_shown(self) -> TournamentFile | None:
-        """The desk file whose tournament is shown (None: none, or the server's)."""
-        return self._tf
-
-    def follow_window_file(self) -> None:
-        """Take the window's file if it changed (not while showing the server's)."""
-        if self.on_server or self.window_ is None or self.window_.tf is self._tf:
-            return
-        self._tf = self.window_.tf
-        self.t = Tournament(self._tf) if self._tf and has_tournament(self._tf) else None
-
-    def sync_with_window(self) -> None:
-        """Follow the main window's open file (it may have opened another one)."""
-        if self.window_ is None:
-            return
-        tf = self.window_.tf
-        if self.on_server:
-            if tf is None:
-                return
-            self.server_left.emit()  # the window opened a file: the server's view ends
-            self.leave_server()
-        if tf is not self._tf:
-            self.attach(tf)
-
-    def attach(self, tf: TournamentFile | None) -> None:
-        """Show the tournament of ``tf`` (None: nothing open); the file is not closed here."""
-        self.on_server = False
-        self._tf = tf
-        self.t = Tournament(tf) if tf is not None and has_tournament(tf) else None
-        self.refresh()
-
-    def attach_server(self, t: Tournament | None) -> None:
-        """Show a tournament opened on a server (None: still connecting); its owner
-        (``organizer.on_server``) closes it."""
-        self.on_server = True
-        self._tf = None
-        self.t = t
-        self.refresh()
-
-    def leave_server(self) -> None:
-        """The server's tournament is no longer shown (its owner closed it)."""
-        if self.on_server:
-            self.on_server = False
-            self.t = None
-            self.refresh()
-
-    def open_file(self, path: str | Path) -> bool:
-        """Alone (no main window): open a tournament file owned by this view."""
-        try:
-            tf = TournamentFile.open(path, create=False)
-        except (ValueError, OSError) as error:
-            self.show_message(self.tr("Cannot open the file"), refusal_message(error))
-            return False
-        self.close_file()
-        self._owned = tf
-        self.attach(tf)
-        return True
-
-    def close_file(self) -> None:
-        if self._owned is not None:
-            self._owned.close()
-            self._owned = None
-            self.attach(None)
-
-    def reload(self) -> None:
-        """Read the results again (after a desk recorded or the organizer imported)."""
-        if self.on_server:
-            self.server_reload.emit()  # its owner re-reads, and reconnects when needed
-            return
-        self.sync_with_window()
-        if self.t is not None:
-            self.t.invalidate()
-        self.refresh()
+    def on_server(self) -> bool:
+        """Whether the server's tournament is shown (owned by ``shown``)."""
+        return self.shown.on_server
 
     def results_changed(self) -> None:
         """A match was recorded in this desk: show it now if visible (else on showing)."""
         if self.isVisible():
-            self.reload()
-        elif self.t is not None:
-            self.t.invalidate()
+            self.shown.reload()
+        elif self.shown.t is not None:
+            self.shown.t.invalidate()
+
+    def _update_enabled(self) -> None:
+        """Enable what the tournament's stage and the file's access allow."""
+        t = self.shown.t
+        exists = t is not None
+        drawn = exists and t.drawn
+        writable = exists and not t.file.read_only
+        on_server = self.shown.on_server
+        # A new tournament is a new file; the server's tournament is made with
+        # ``referee-desk tournament create URL`` (the button says so).
+        self.action_new.setEnabled(not on_server)
+        self.action_new.setToolTip(
+            self.tr(
+                "This view shows the tournament on the server; a new tournament is a new "
+                "file (File ▸ Open leaves the server's view)."
+            )
+            if on_server
+            else ""
+        )
+        self.ui.newButton.setToolTip(self.action_new.toolTip())
+        for a in (self.action_add_pair, self.action_import_pairs, self.action_draw):
+            a.setEnabled(writable and not drawn)
+        self.action_remove_pair.setEnabled(writable and not drawn)
+        self.action_edit_pair.setEnabled(writable)
+        self.action_import_records.setEnabled(writable and drawn)
+        self.action_link.setEnabled(writable and drawn)
+        self.action_lots.setEnabled(writable and bool(groups_needing_lots(self.display.state)))
+        for kind in ("bracket", "results", "match", "round_pack", "players"):
+            self.export_actions[kind].setEnabled(drawn)
+        self.export_actions["scoresheet"].setEnabled(True)
+        for button, a in self._buttons.items():
+            button.setEnabled(a.isEnabled())
 
     # ------------------------------------------------------------ messages, dialogs
 
@@ -362,9 +361,13 @@ class OrganizerView(QWidget):
         self.message_box = open_message(self, title, text, icon)
         return self.message_box
 
-    def status(self, text: str) -> None:
-        if self.window_ is not None:
-            self.window_.statusBar().showMessage(text, 8000)
+    def show_box(self, box: QMessageBox) -> QMessageBox:
+        """Open a box a part built (window-modal, deleting itself when closed) without
+        blocking; it is ``message_box`` now, its text ``last_message``."""
+        self.last_message = box.text()
+        box.open()
+        self.message_box = box
+        return box
 
     def run_dialog(self, dialog: QDialog, on_accept: Callable[[], None] | None = None) -> QDialog:
         self.active_dialog = dialog
@@ -383,16 +386,26 @@ class OrganizerView(QWidget):
 
     def need_tournament(self) -> Tournament | None:
         """The open tournament; without one, a message says to open or create one."""
-        if self.t is None:
+        t = self.shown.t
+        if t is None:
             self.show_message(
                 self.tr("No tournament"),
                 self.tr("Open a tournament file or create a new tournament first."),
             )
-        return self.t
+        return t
 
     def refuse(self, title: str, error: BaseException) -> None:
         """Say why the layer refused, in the user's language."""
         self.show_message(title, refusal_message(error))
 
 
-__all__ = ["EXPORT_KINDS", "OrganizerView", "has_tournament"]
+def _no_status(_text: str) -> None:
+    """Alone, the view has no status bar."""
+
+
+def _proceed(proceed: Callable[[], None]) -> None:
+    """Alone, no match is open at the view: nothing to ask before closing it."""
+    proceed()
+
+
+__all__ = ["EXPORT_KINDS", "DeskFiles", "OrganizerView", "has_tournament"]
