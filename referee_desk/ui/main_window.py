@@ -62,6 +62,7 @@ from referee_desk.ui.main_settings import DeskPreferences
 from referee_desk.ui.messages import open_message
 from referee_desk.ui.organizer import OrganizerTabs, OrganizerView, install_organizer
 from referee_desk.ui.refusals import refusal_message
+from referee_desk.ui.server_desk import DeskLink, ServerOpening
 from referee_desk.ui.session import MatchSession
 from referee_desk.ui.settings import DeskSettings
 from referee_desk.ui.sync_status import DeskSync
@@ -205,6 +206,23 @@ class MainWindow(QMainWindow):
         self.file_changed.connect(self.desk_sync.restart)
         self.prefs.server_changed.connect(self.desk_sync.restart)
         self.match.changed.connect(self.desk_sync.wake)
+        # What a server address starts here: a table's desk or the organizer's view of the
+        # server's tournament (``ui.server_desk``); closed with the window.
+        self.server = ServerOpening(
+            DeskLink(
+                self,
+                self.statusBar(),
+                settings,
+                current_file=lambda: self.tf,
+                open_file=self.open_tournament,
+                set_title_note=self._set_title_note,
+                show_message=self.show_message,
+                wake_sync=self.desk_sync.wake,
+                offer_match=self._offer_match,
+            ),
+            organizer,
+            self.organizer_tabs,
+        )
 
     # ------------------------------------------------------------------ setup
 
@@ -297,6 +315,15 @@ class MainWindow(QMainWindow):
         tabs = self.organizer_tabs
         if tabs is not None and tabs.currentIndex() != 0:
             tabs.setCurrentIndex(0)
+
+    def _set_title_note(self, note: str) -> None:
+        self.title_note = note
+        self.retranslate()
+
+    def _offer_match(self) -> None:
+        """The match chooser, unless a match or a dialog is open already."""
+        if self.session is None and self.active_dialog is None:
+            self.match.open_match_dialog()
 
     @property
     def session(self) -> MatchSession | None:
@@ -475,9 +502,7 @@ class MainWindow(QMainWindow):
         self.settings.window_state = self.saveState()
         self.settings.sync()
         self.close_tournament()
-        server = getattr(self, "organizer_server", None)  # ui.organizer.on_server
-        if server is not None:
-            server.close()
+        self.server.close()
         super().closeEvent(event)
 
 

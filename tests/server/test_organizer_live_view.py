@@ -274,7 +274,7 @@ def test_a_desk_on_a_hanging_server_records_at_once(qtbot, bare_window, silent_s
     url = f"postgresql://cup_t01:pw@127.0.0.1:{silent_server.port}/cup"
     assert open_desk_on_server(window, url)
     assert window.tf is not None and not window.tf.read_only  # the journal is open now
-    start = window.desk_start
+    start = window.server.desk_start
     assert silent_server.knocked.wait(10)  # the worker is inside the connect attempt …
     assert _events_flow(qtbot)  # … and the window still runs its event loop
     assert window.isVisible() and not start.finished and start.call.running
@@ -343,7 +343,7 @@ def test_a_tables_address_with_its_own_name_opens_as_a_desk(qtbot, bare_window, 
     qtbot.waitUntil(lambda: window.tf is not None, timeout=20000)
     assert owner.t is None
     assert window.tf.path.name.endswith(f"-{hall.desk_roles[0]}.sqlite")
-    qtbot.waitUntil(lambda: window.desk_start.finished, timeout=20000)
+    qtbot.waitUntil(lambda: window.server.desk_start.finished, timeout=20000)
 
 
 def test_the_password_lives_in_a_user_only_file(tmp_path, monkeypatch) -> None:
@@ -394,7 +394,7 @@ def test_a_desk_opened_on_its_address_keeps_no_password_in_the_settings(
     window = bare_window
     secret = hall.desk_urls[0].split(":")[2].split("@")[0]
     assert open_desk_on_server(window, hall.desk_urls[0])
-    qtbot.waitUntil(lambda: window.desk_start.finished, timeout=20000)
+    qtbot.waitUntil(lambda: window.server.desk_start.finished, timeout=20000)
     window.settings.sync()
     assert secret not in (tmp_path / "desk.ini").read_text(encoding="utf-8")
     assert window.settings.server_url == hall.desk_urls[0]
@@ -485,7 +485,7 @@ def test_referee_desk_url_tells_the_organizers_address_from_a_tables(
 
     assert names_a_table(hall.desk_urls[0]) and not names_a_table(server_cup)
     open_desk(bare_window, server_cup)
-    owner = bare_window.organizer_server
+    owner = bare_window.server.organizer
     qtbot.waitUntil(lambda: owner.t is not None, timeout=20000)
     assert bare_window.tf is None and bare_window.organizer.t is owner.t
     desk = MainWindow(DeskSettings(tmp_path / "desk2.ini"), languages)
@@ -493,8 +493,8 @@ def test_referee_desk_url_tells_the_organizers_address_from_a_tables(
     desk.show()
     open_desk(desk, hall.desk_urls[1])
     assert desk.tf is not None  # the journal, before any answer from the server
-    assert not hasattr(desk, "organizer_server")
-    qtbot.waitUntil(lambda: desk.desk_start.finished, timeout=20000)
+    assert desk.server.organizer is None  # a table's desk shows no server tournament
+    qtbot.waitUntil(lambda: desk.server.desk_start.finished, timeout=20000)
     if desk.active_dialog is not None:
         desk.active_dialog.reject()
     desk.close()

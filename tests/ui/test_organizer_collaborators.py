@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtWidgets import QApplication
 
 from referee_desk.tournament.model import Settings
@@ -121,3 +121,97 @@ def test_the_sections_change_by_keyboard_from_anywhere_in_the_view(
     qtbot.keyClick(window, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClick(window, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)
     assert sections.currentIndex() == sections.count() - 1
+
+
+class _Changes(QObject):
+    changed = Signal()
+
+
+def test_the_parts_work_without_any_view(qtbot: Any, tmp_path: Path) -> None:
+    """Issue 17 item 1: each part is given what it needs (the tournament shown, the form's
+    widgets, the models, message and dialog functions, a change signal), never the view:
+    here none exists, and the parts register pairs, draw, show and assign on their own."""
+    from PySide6.QtWidgets import QGraphicsScene, QMessageBox, QWidget
+
+    from referee_desk.tournament.repository import Tournament
+    from referee_desk.ui.generated.ui_organizer_view import Ui_OrganizerView
+    from referee_desk.ui.organizer.draw_actions import DrawActions
+    from referee_desk.ui.organizer.models import OrganizerMatchesModel, OrganizerPairsModel
+    from referee_desk.ui.organizer.pairs_actions import PairActions
+    from referee_desk.ui.organizer.showing import OrganizerDisplay
+    from referee_desk.ui.organizer.shown import ShownTournament
+
+    form = QWidget()
+    qtbot.addWidget(form)
+    ui = Ui_OrganizerView()
+    ui.setupUi(form)
+    said: list[str] = []
+
+    def say(title: str, text: str, icon: Any = None) -> QMessageBox:
+        said.append(text)
+        return QMessageBox()
+
+    def no_dialog(dialog: Any, on_accept: Any = None) -> Any:
+        raise AssertionError("no dialog here")
+
+    shown = ShownTournament(None, say)
+    pairs, matches, scene = OrganizerPairsModel(form), OrganizerMatchesModel(form), QGraphicsScene()
+    ui.pairsView.setModel(pairs)
+    ui.matchesView.setModel(matches)
+    changes = _Changes()
+    heard: list[bool] = []
+    changes.changed.connect(lambda: heard.append(True))
+    display = OrganizerDisplay(ui, shown, pairs, matches, scene, changes.changed, form)
+    shown.repaint.connect(display.refresh)
+    statuses: list[str] = []
+    common: dict[str, Any] = {
+        "need": lambda: shown.t,
+        "refresh": display.refresh,
+        "run_dialog": no_dialog,
+        "show_message": say,
+        "status": statuses.append,
+    }
+    pair_actions = PairActions(
+        form, shown, pairs, ui.pairsView, show_box=lambda box: box,
+        ask_before_closing_match=lambda proceed: proceed(), **common,
+    )  # fmt: skip
+    draw_actions = DrawActions(
+        form, shown, matches, ui.matchesView, scene, state=lambda: display.state,
+        show_bracket=lambda: None, **common,
+    )  # fmt: skip
+    matches.assign = draw_actions.record_assignment
+    try:
+        pair_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
+        assert isinstance(shown.t, Tournament) and ui.titleLabel.text() == INFO.name
+        assert pair_actions.import_pairs(SAMPLE_PAIRS) == 12 and pairs.rowCount() == 12
+        draw_actions.draw(GROUPS, 2026)
+        display.refresh()
+        assert display.state is not None and sorted(display.standings_models) == list("ABCDEF")
+        match_id = matches.id_at(0)
+        assert draw_actions.assign(match_id, table="3号桌")
+        QApplication.processEvents()
+        assert shown.t.match(match_id).table == "3号桌"
+        assert heard and statuses and said == []
+        assert not shown.open_file(tmp_path / "absent.sqlite")  # refused, worded, kept
+        assert said and shown.t is not None
+    finally:
+        shown.close_file()
+    assert shown.t is None and ui.titleLabel.text() == "No tournament file open"
+
+
+def test_only_the_records_import_still_sees_the_view_through_a_few_members() -> None:
+    """The host interface the parts saw the view through had 34 members; what is left
+    serves the records import alone (left as it is while its sign-in is added)."""
+    import ast
+
+    from referee_desk.ui import organizer
+
+    folder = Path(organizer.__file__).parent
+    users = sorted(
+        p.name for p in folder.glob("*.py") if "organizer.host" in p.read_text(encoding="utf-8")
+    )
+    assert users == ["records_import.py"]
+    tree = ast.parse((folder / "host.py").read_text(encoding="utf-8"))
+    (host,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "OrganizerHost"]
+    members = [n for n in host.body if isinstance(n, ast.FunctionDef | ast.AnnAssign)]
+    assert len(members) <= 7

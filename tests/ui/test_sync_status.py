@@ -218,7 +218,7 @@ def test_desk_opened_on_a_server_address_pulls_its_drawn_match(qtbot, window, cl
         organizer.assign("R1-T2", "2号桌", dict(MATCH_PAYLOAD, table="4"))  # not this desk's
     assert open_desk_on_server(window, desk_url)
     assert window.tf is not None
-    qtbot.waitUntil(lambda: window.desk_start.finished, timeout=20000)
+    qtbot.waitUntil(lambda: window.server.desk_start.finished, timeout=20000)
     journal = window.tf.path
     assert journal.name.endswith(f"-{name}-{report.desks[0].role}.sqlite")
     assert Path(os.environ["REFEREE_DESK_CONFIG_DIR"]) in journal.parents
@@ -236,7 +236,7 @@ def test_desk_opened_on_a_server_address_pulls_its_drawn_match(qtbot, window, cl
     # Opened again: the same journal, nothing pulled twice.
     assert open_desk_on_server(window, desk_url)
     assert window.tf is not None and window.tf.path == journal
-    qtbot.waitUntil(lambda: window.desk_start.finished, timeout=20000)
+    qtbot.waitUntil(lambda: window.server.desk_start.finished, timeout=20000)
     assert len(window.tf.events("R1-T1")) == 1
     window.active_dialog.reject()
 
@@ -245,9 +245,13 @@ def test_desk_on_an_unreachable_server_still_records(qtbot, window) -> None:
     from referee_desk.ui.server_desk import open_desk_on_server
 
     url = f"postgresql://cup_t01:pw@127.0.0.1:{_pg_cluster_module().free_port()}/cup"
+    before = set(vars(window))
     assert open_desk_on_server(window, url)
     assert window.tf is not None and not window.tf.read_only
-    qtbot.waitUntil(lambda: window.desk_start.finished, timeout=20000)
+    # Issue 17 item 1: the window's ``server`` owns the start; nothing is attached from outside.
+    assert window.server.desk_start is not None and window.server.organizer is None
+    assert set(vars(window)) - before == set()
+    qtbot.waitUntil(lambda: window.server.desk_start.finished, timeout=20000)
     assert "The drawn matches could not be fetched" in window.last_message
     assert "cannot reach the server" in window.last_message
     assert window.desk_sync.pusher is not None

@@ -8,14 +8,17 @@ hands it to the view (``view.shown.attach_server``) and keeps it fresh: a
 status line, and the tournament is opened again in the background when the listener
 hears the server back. Reading and writing the tournament happen on the interface
 thread, on the tournament's own connection (as the file's SQLite connection does).
+The window's ``server`` (``server_desk.ServerOpening``) makes and owns it and gives it
+what it needs: the view, the tabs, the status bar, the title's note, the message box.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QObject, QTimer
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QMessageBox, QStatusBar, QWidget
 
 from referee_desk.store.postgres.address import redact
 from referee_desk.store.postgres.wording import trouble_words
@@ -27,7 +30,8 @@ from referee_desk.ui.texts import wording_language
 
 if TYPE_CHECKING:
     from referee_desk.tournament.repository import Tournament
-    from referee_desk.ui.main_window import MainWindow
+    from referee_desk.ui.organizer.tabs import OrganizerTabs
+    from referee_desk.ui.organizer.view import OrganizerView
 
 # What the worker answers for a table's address (it opens as a desk instead).
 TABLE_ADDRESS = "table"
@@ -113,10 +117,25 @@ class LiveStatusLabel(QLabel):
 class OrganizerOnServer(QObject):
     """The server's tournament in the window's organizer tab, refreshed live."""
 
-    def __init__(self, window: MainWindow, url: str) -> None:
-        super().__init__(window)
-        self.w = window
-        self.view = window.organizer
+    def __init__(
+        self,
+        parent: QWidget,
+        view: OrganizerView,
+        tabs: OrganizerTabs,
+        url: str,
+        *,
+        status_bar: QStatusBar,
+        set_title_note: Callable[[str], None],
+        show_message: Callable[..., QMessageBox],
+        open_as_desk: Callable[[str], Any],
+    ) -> None:
+        super().__init__(parent)
+        self.view = view
+        self.tabs = tabs
+        self.status_bar = status_bar
+        self.set_title_note = set_title_note
+        self.show_message = show_message
+        self.open_as_desk = open_as_desk
         self.url = url
         self.t: Tournament | None = None
         self.live: LiveRefresh | None = None
@@ -125,8 +144,8 @@ class OrganizerOnServer(QObject):
         self.error: str | None = None
         self.no_tournament = False  # the server answered, but holds no tournament yet
         self.failed_reads = 0
-        self.label = LiveStatusLabel(self, window)
-        window.statusBar().addPermanentWidget(self.label)
+        self.label = LiveStatusLabel(self, parent)
+        status_bar.addPermanentWidget(self.label)
         self._poll = QTimer(self)  # the listener's state, for the status line
         self._poll.setInterval(1000)
         self._poll.timeout.connect(self.label.paint)
@@ -136,12 +155,10 @@ class OrganizerOnServer(QObject):
         self.view.shown.server_left.connect(self.close)
 
     def start(self) -> OrganizerOnServer:
-        self.w.title_note = redact(self.url)
-        self.w.retranslate()
-        tabs = self.w.organizer_tabs
-        tabs.setCurrentWidget(self.view)
+        self.set_title_note(redact(self.url))
+        self.tabs.setCurrentWidget(self.view)
         self._show_placeholder(QT_TRANSLATE_NOOP("OrganizerView", "Connecting to the server…"))
-        self.w.statusBar().showMessage(
+        self.status_bar.showMessage(
             QCoreApplication.translate("OrganizerView", "Connecting to %1…").replace(
                 "%1", redact(self.url)
             )
@@ -167,11 +184,9 @@ class OrganizerOnServer(QObject):
 
     def _opened(self, result: Tournament | str) -> None:
         if result == TABLE_ADDRESS:  # a table's address with a name of its own
-            from referee_desk.ui.server_desk import open_desk_on_server
-
             self.close()
-            self.w.organizer_tabs.setCurrentWidget(self.w.organizer_tabs.match_view)
-            open_desk_on_server(self.w, self.url)
+            self.tabs.setCurrentWidget(self.tabs.match_view)
+            self.open_as_desk(self.url)
             return
         if result == NO_TOURNAMENT:
             self._not_opened(
@@ -195,7 +210,7 @@ class OrganizerOnServer(QObject):
         self.view.shown.attach_server(result)
         self.board.show_in(self.view.ui.sections)
         self.board.attach(result.file.server)
-        self.w.statusBar().showMessage(
+        self.status_bar.showMessage(
             QCoreApplication.translate("OrganizerView", "Tournament on the server: %1").replace(
                 "%1", result.path
             ),
@@ -214,7 +229,7 @@ class OrganizerOnServer(QObject):
         self._show_placeholder(
             QT_TRANSLATE_NOOP("OrganizerView", "The server's tournament cannot be opened")
         )
-        self.w.statusBar().clearMessage()
+        self.status_bar.clearMessage()
         if no_tournament:
             title = QCoreApplication.translate("OrganizerView", "No tournament on the server")
             text = QCoreApplication.translate(
@@ -227,7 +242,7 @@ class OrganizerOnServer(QObject):
                 "The tournament on the server cannot be opened:\n%1\n\nCheck that the server "
                 "runs and the address and password are right, then press F5 to try again.",
             )
-        self.w.show_message(title, text.replace("%1", self.error))
+        self.show_message(title, text.replace("%1", self.error))
 
     def _show_placeholder(self, title: str) -> None:
         """The view's title while no tournament is shown (``title`` untranslated: the view
@@ -259,7 +274,7 @@ class OrganizerOnServer(QObject):
                 line = " ".join(str(error).split())
                 error = ServerUnreachable(f"{t.path}: lost the server: {line}")
             self.error = refusal_message(error) if isinstance(error, ValueError) else str(error)
-            self.w.statusBar().showMessage(
+            self.status_bar.showMessage(
                 QCoreApplication.translate(
                     "OrganizerView", "The results could not be read again: %1"
                 ).replace("%1", self.error),
@@ -289,12 +304,11 @@ class OrganizerOnServer(QObject):
         self.view.shown.leave_server()
         if t is not None:
             _close_quietly(t)
-        self.w.title_note = ""
-        self.w.retranslate()
+        self.set_title_note("")
         self.label.hide()
 
 
-def open_organizer_on_server(window: MainWindow, url: str) -> OrganizerOnServer:
-    """Show the server's tournament in the organizer tab; ``window.organizer_server`` owns it."""
-    window.organizer_server = OrganizerOnServer(window, url).start()
-    return window.organizer_server
+def open_organizer_on_server(window: Any, url: str) -> OrganizerOnServer:
+    """``window.server.open_organizer(url)`` (a ``MainWindow``): the server's tournament in
+    the organizer tab; ``window.server.organizer`` owns it."""
+    return window.server.open_organizer(url)
