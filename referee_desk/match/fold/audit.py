@@ -55,7 +55,8 @@ class FollowAudit:
     ctx: TrumpContext
     ruleset: Ruleset
     suits: dict[str, str] = field(init=False)
-    open: dict[tuple[Seat, str], list[_Open]] = field(default_factory=dict)
+    #: Seat → effective suit → its open follows (a seat with none has no entry).
+    open: dict[Seat, dict[str, list[_Open]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.suits = _Suits(token_suits(self.ctx), self.ctx)
@@ -66,15 +67,21 @@ class FollowAudit:
         """Fold trick ``number`` in; the follows it proves illegal, in trick order."""
         suits = self.suits
         found: list[tuple[int, Finding]] = []
-        if self.open:
+        open_follows = self.open
+        if open_follows:
             for seat, cards in zip(seats, plays, strict=True):
-                for suit in {suits[c] for c in cards}:
-                    follows = self.open.get((seat, suit))
+                by_suit = open_follows.get(seat)
+                if by_suit is None:
+                    continue
+                for suit in {suits[c] for c in cards} if len(cards) > 1 else (suits[cards[0]],):
+                    follows = by_suit.get(suit)
                     if follows:
                         shown = [c for c in cards if suits[c] == suit]
                         self._shown(follows, shown, found)
                         if not follows:
-                            del self.open[(seat, suit)]
+                            del by_suit[suit]
+                            if not by_suit:
+                                del open_follows[seat]
         lead = plays[0]
         n = len(lead)
         if n > 1:
@@ -84,7 +91,7 @@ class FollowAudit:
                 if any(suits[c] != suit for c in cards) or top_follow(lead, cards, self.ctx):
                     continue  # left the suit (see the module's docstring), or legal whatever
                 follow = _Open(number, seats[i], lead, cards, list(cards), set(cards))
-                self.open.setdefault((seats[i], suit), []).append(follow)
+                self.open.setdefault(seats[i], {}).setdefault(suit, []).append(follow)
         found.sort(key=lambda f: f[0])
         return [f for _, f in found]
 
@@ -93,7 +100,8 @@ class FollowAudit:
         (judged again on the whole holding shown, for the wording)."""
         found = [
             (f.number, self._judge(f) or f.pending)
-            for follows in self.open.values()
+            for by_suit in self.open.values()
+            for follows in by_suit.values()
             for f in follows
             if f.pending is not None
         ]

@@ -36,8 +36,15 @@ class Play(PresetPlay):
     """Handlers: trick, hand_summary; closing a hand with its result."""
 
     def _on_trick(self, event: Event, prepared: PreparedTrick, at: int) -> None:
-        self._need_running_clock()
-        hand = self._need_hand(PLAYING)
+        hand = self.hand
+        if (
+            self.clock_started_at is None
+            or self.running_since is None
+            or hand is None
+            or hand.status != PLAYING
+        ):
+            self._need_running_clock()  # each raises the refusal that applies
+            hand = self._need_hand(PLAYING)
         if hand.form == "summary":
             raise EventRefused("this hand is recorded in summary form", key="trick.summary_form")
         leader = SEAT_BY_NAME[prepared.leader]
@@ -139,7 +146,11 @@ class Play(PresetPlay):
                 prepared.as_recorded,
                 winner,
                 result.points,
-                throw=len(plays[0]) > 1 and classify(cards_of(plays[0]), ctx) is None,
+                # Only where throws are allowed (12.4): elsewhere a lead is one unit (4.7),
+                # or judge_trick has refused it.
+                throw=size > 1
+                and self.ruleset.throws
+                and classify(cards_of(plays[0]), ctx) is None,
             )
         )
         hand.form = "detailed"
