@@ -9,7 +9,8 @@ exports and the CLI can use it as well as the desk.
 
 Placeholders name a kind after the colon: ``{seat:seat}``, ``{side:side}``,
 ``{role:role}`` (plural role), ``{role:role1}`` (one player's role), ``{level:level}``,
-``{trump:trump}``, ``{n:num}`` (true minus sign), ``{n:signed}`` (+n / −n),
+``{trump:trump}`` (``{trump:trump_is}``: "trump ♥" or "no trump"), ``{n:num}`` (true
+minus sign), ``{n:signed}`` (+n / −n),
 ``{kind:revoke_kind}``, ``{reason:end_reason}``, ``{action:correction}``,
 ``{cards:cards}`` (card tokens; suit symbols in Chinese). ``{DEC:role}``
 and ``{DEF:role}`` are the declarers and defenders; when the args name the seating
@@ -59,7 +60,7 @@ _ROLE1 = {
 }
 TRUMP_NAMES = {
     "zh_CN": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "无主"},
-    "en": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "no-trump"},
+    "en": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "no trump"},
 }
 _REVOKE_KINDS = {
     "en": {
@@ -210,8 +211,8 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     ),
     "bidding_closed": (
         "hand {hand}: dealer {dealer:seat}, declarers {side:side} at level {level:level}, "
-        "trump {trump:trump}",
-        "第 {hand} 盘：{dealer:seat}坐庄，庄家方{side:side}打 {level:level}，主 {trump:trump}",
+        "{trump:trump_is}",
+        "第 {hand} 盘：{dealer:seat}坐庄，庄家方{side:side}打 {level:level}，{trump:trump_is}",
     ),
     "next_hand": (
         "next hand: {dealer:seat} deals; {shuffler:seat} shuffles, {cutter:seat} cuts",
@@ -394,6 +395,10 @@ class _Value:
             return str(v)
         if spec == "trump":
             return self._look(TRUMP_NAMES)
+        if spec == "trump_is":  # "trump ♥" / "主 ♥", but "no trump" / "无主" (not 主 无主)
+            if str(v) == "NT":
+                return self._look(TRUMP_NAMES)
+            return ("主 " if self.language == "zh_CN" else "trump ") + self._look(TRUMP_NAMES)
         if spec == "revoke_kind":
             return self._look(_REVOKE_KINDS)
         if spec == "end_reason":

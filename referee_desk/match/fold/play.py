@@ -14,7 +14,7 @@ from typing import Any
 from referee_desk.match import events as ev
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
-from referee_desk.match.fold.audit import follow_findings
+from referee_desk.match.fold.audit import FollowAudit
 from referee_desk.match.fold.hand import FINISHED, PLAYING, HandBook
 from referee_desk.match.fold.memo import PLAY_ORDER, SEAT_BY_NAME, canon, cards_of, judge_trick
 from referee_desk.match.fold.presets import PresetPlay
@@ -29,7 +29,6 @@ from referee_desk.match.state import (
 )
 from referee_desk.rules.result import HandResult, Role, hand_result, next_dealer, shuffle_and_cut
 from referee_desk.rules.seats import Seat, Side
-from referee_desk.rules.trump import TrumpContext
 from referee_desk.rules.units import classify
 
 
@@ -37,8 +36,15 @@ class Play(PresetPlay):
     """Handlers: trick, hand_summary; closing a hand with its result."""
 
     def _on_trick(self, event: Event, prepared: PreparedTrick, at: int) -> None:
-        self._need_running_clock()
-        hand = self._need_hand(PLAYING)
+        hand = self.hand
+        if (
+            self.clock_started_at is None
+            or self.running_since is None
+            or hand is None
+            or hand.status != PLAYING
+        ):
+            self._need_running_clock()  # each raises the refusal that applies
+            hand = self._need_hand(PLAYING)
         if hand.form == "summary":
             raise EventRefused("this hand is recorded in summary form", key="trick.summary_form")
         leader = SEAT_BY_NAME[prepared.leader]
@@ -121,8 +127,13 @@ class Play(PresetPlay):
         result = judge_trick(plays, hand.ctx_key, prepared.discarded, self._trick_rules)
         winner = seats[result.winner]
         number = len(hand.tricks) + 1
-        # What the record proves: a seat void in a suit that later plays it.
+        # What the record proves: a seat void in a suit that later plays it (8.3), and
+        # any other follow the cards now seen prove illegal (4.x, 12.4), as it is proven.
         self._void_flags(hand, event.seq, number, seats, plays)
+        audit = hand.audit
+        if audit is None:
+            audit = hand.audit = FollowAudit(ctx, self.ruleset)
+        self._follow_flags(hand, event.seq, audit.add(number, seats, plays))
         for token, count in copies.items():
             played[token] = played.get(token, 0) + count
         for seat in seats:
@@ -135,10 +146,13 @@ class Play(PresetPlay):
                 prepared.as_recorded,
                 winner,
                 result.points,
-                throw=len(plays[0]) > 1 and classify(cards_of(plays[0]), ctx) is None,
+                # Only where throws are allowed (12.4): elsewhere a lead is one unit (4.7),
+                # or judge_trick has refused it.
+                throw=size > 1
+                and self.ruleset.throws
+                and classify(cards_of(plays[0]), ctx) is None,
             )
         )
-        hand.trick_cards.append((seats, plays, event.seq))
         hand.form = "detailed"
         hand.forced_lead, hand.forced_seat = (), None
         hand.next_leader = winner
@@ -157,7 +171,7 @@ class Play(PresetPlay):
                         f"{seat.value} played {n} cards in hand {hand.number}, not {per_player}",
                     )
                 )
-        self._follow_flags(hand, ctx)
+        self._follow_flags(hand, event.seq, audit.finish())
         shape = self._lead_shape(plays[0], ctx) if self.ruleset.last_trick == "kitty" else ()
         self._finish_by_score(event.seq, hand, result.points, size, winner.side, shape)
 
@@ -195,9 +209,9 @@ class Play(PresetPlay):
                     void_in.setdefault(seats[i], set()).add(lead_suit)
                     break
 
-    def _follow_flags(self, hand: HandBook, ctx: TrumpContext) -> None:
-        """Judge every follow against the cards the record proves the seat held (4.x)."""
-        for seq, rule, text in follow_findings(tuple(hand.trick_cards), ctx, self.ruleset):
+    def _follow_flags(self, hand: HandBook, seq: int, found: list[tuple[str, str]]) -> None:
+        """Flag the follows the trick at ``seq`` proves illegal (a flag, not a ruling)."""
+        for rule, text in found:
             self.flags.append(Flag(seq, hand.number, rule, text))
 
     def _on_hand_summary(self, event: Event, p: ev.HandSummaryPayload, at: int) -> None:

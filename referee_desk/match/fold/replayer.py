@@ -186,9 +186,12 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
             data = ev.parse_payload(event.type, fix[1])
         else:
             data = parsed_payload(event)
+        time_up = None  # unknown until read: the match has a clock and no end yet
         if self.match_id is not None and event.type != ev.MATCH_OPENED:
             if self.end is None and self.clock_started_at is not None:
-                self._time_out_check(at, event.seq)
+                time_up = self._time_up(at)
+                if time_up:
+                    self._time_out_check(at, event.seq)
             if self.end is not None and event.type not in ev.AFTER_END_TYPES:
                 raise EventRefused(
                     f"the match has ended ({self.end.reason}, {self.end.article}); only notes, "
@@ -206,8 +209,15 @@ class Replayer(Corrections, ClockAndEnd, Bidding, Play, Penalties):
                 params={"type": event.type},
             )
         handler(self, event, data, at)
-        if self.end is None and self.match_id is not None and self.clock_started_at is not None:
-            self._time_out_check(at, event.seq)  # e.g. the hand in play at time-out is over
+        # e.g. the hand in play at time-out is over; a trick moves no clock, so time not up
+        # before it is not up after it.
+        if (
+            self.end is None
+            and self.match_id is not None
+            and self.clock_started_at is not None
+            and (time_up is not False or event.type != ev.TRICK)
+        ):
+            self._time_out_check(at, event.seq)
         self._touch(event, at)
 
     # -- handlers: opening and notes ---------------------------------------------------
