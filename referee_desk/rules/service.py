@@ -251,9 +251,10 @@ class RulesService:
         path, so errors are exactly parse_cards' errors."""
         tokens = [t for t in _SPLIT.split(text.strip()) if t]
         known = self._tokens
-        cards = [known.get(t) for t in tokens]
-        if None not in cards:
-            return tuple(cards)  # type: ignore[arg-type]
+        try:
+            return tuple([known[t] for t in tokens])
+        except KeyError:
+            pass
         parsed = parse_cards(tokens)
         if len(known) >= 16 * _CACHE_LIMIT:
             known.clear()
@@ -367,26 +368,17 @@ class RulesService:
     def _result(self, query: Mapping[str, Any], ruleset: Ruleset) -> Answer:
         if "level" in query and "trump" in query:
             self._context(query, ruleset)  # checked, though a result does not use it
-        numbers = {
-            name: _whole(query[name], name)
-            for name in ("defenders_points", "last_trick_points", "last_trick_cards")
-        }
+        defenders_points = _whole(query["defenders_points"], "defenders_points")
+        last_trick_points = _whole(query["last_trick_points"], "last_trick_points")
+        last_trick_cards = _whole(query["last_trick_cards"], "last_trick_cards")
         winner = query["last_trick_winner"]
         if not isinstance(winner, str):
             raise QueryError(f"last_trick_winner must be declarers or defenders, not {winner!r}")
-        levels = {}
-        for name in ("declarer_level", "defender_level"):
-            value = query[name]
-            if isinstance(value, int) and not isinstance(value, bool):
-                value = str(value)
-            if not isinstance(value, str):
-                raise QueryError(f"{name} must be a level {ruleset.first_level} … A, not {value!r}")
-            try:
-                parse_ruleset_level(value, ruleset)
-            except RulesError as exc:
-                raise QueryError(f"{name}: {exc}") from None
-            levels[name] = value
-        kitty: dict[str, Any] = {}
+        declarer_level = _level_field(query, "declarer_level", ruleset)
+        defender_level = _level_field(query, "defender_level", ruleset)
+        kitty_points: int | None = None
+        kitty_multiplier: int | None = None
+        dug_at_a = False
         if ruleset.last_trick == "kitty":
             missing = [k for k in ("kitty_points", "last_lead", "level", "trump") if k not in query]
             if missing:
@@ -400,12 +392,12 @@ class RulesService:
                 raise QueryError("last_lead: no cards given")
             self._check_copies((("last_lead", last_lead),), ruleset)
             shapes = [shape_of(u) for u in kitty_components(last_lead, ctx)]
-            kitty["kitty_points"] = _whole(query["kitty_points"], "kitty_points")
-            kitty["kitty_multiplier"] = kitty_multiplier_of(shapes, ruleset)
+            kitty_points = _whole(query["kitty_points"], "kitty_points")
+            kitty_multiplier = kitty_multiplier_of(shapes, ruleset)
             dug = query.get("declarers_dug_at_a", False)
             if not isinstance(dug, bool):
                 raise QueryError(f"declarers_dug_at_a must be true or false, not {dug!r}")
-            kitty["dug_at_a"] = dug
+            dug_at_a = dug
         else:
             extra = [k for k in OPTIONAL_FIELDS["result"] if k in query]
             if extra:
@@ -413,7 +405,16 @@ class RulesService:
                     f"{', '.join(extra)}: ruleset {ruleset.name} has no kitty (1.4 不垫底牌)"
                 )
         result = hand_result(
-            last_trick_winner=winner, ruleset=ruleset, **numbers, **levels, **kitty
+            last_trick_winner=winner,
+            ruleset=ruleset,
+            defenders_points=defenders_points,
+            last_trick_points=last_trick_points,
+            last_trick_cards=last_trick_cards,
+            declarer_level=declarer_level,
+            defender_level=defender_level,
+            kitty_points=kitty_points,
+            kitty_multiplier=kitty_multiplier,
+            dug_at_a=dug_at_a,
         )
         answer: Answer = {
             "defenders_final": result.defenders_final,
@@ -425,9 +426,23 @@ class RulesService:
             "b": result.b,
             "articles": list(result.articles),
         }
-        if kitty:
-            answer["multiplier"] = kitty["kitty_multiplier"]
+        if kitty_multiplier is not None:
+            answer["multiplier"] = kitty_multiplier
         return answer
+
+
+def _level_field(query: Mapping[str, Any], name: str, ruleset: Ruleset) -> str:
+    """A level field of a result query, as its label (a bare number is accepted)."""
+    value = query[name]
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise QueryError(f"{name} must be a level {ruleset.first_level} … A, not {value!r}")
+    try:
+        parse_ruleset_level(value, ruleset)
+    except RulesError as exc:
+        raise QueryError(f"{name}: {exc}") from None
+    return value
 
 
 def _unit_answer(unit: Unit) -> Answer:
