@@ -16,9 +16,9 @@ from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.books import Books
 from referee_desk.match.fold.hand import BIDDING, PLAYING, REVOKED, VOIDED
 from referee_desk.match.state import Consequence, HandState, MatchEnd
+from referee_desk.phrasebook import render
 from referee_desk.rules.levels import compare_levels
 from referee_desk.rules.seats import Side
-from referee_desk.rules.wording import render
 
 
 class ClockAndEnd(Books):
