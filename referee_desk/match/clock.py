@@ -19,7 +19,6 @@ def parse_time(text: str) -> int:
         value = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except (ValueError, AttributeError):
         raise EventRefused(
-            f"bad time {text!r}: use ISO 8601 UTC like 2026-11-29T14:02:11.000Z",
             key="time.bad",
             params={"text": str(text)},
         ) from None

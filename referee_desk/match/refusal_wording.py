@@ -52,7 +52,11 @@ def word_key(key: str, params: Mapping[str, object], language: str = "zh_CN") ->
             inner_params if isinstance(inner_params, Mapping) else {},
             lang,
         )
-        values["inner"] = inner or fallback_text(None, lang)
+        # A keyless inner refusal (a rules-core error): its own line in English.
+        reason = params.get("inner_reason") if lang == "en" else None
+        values["inner"] = (
+            inner or (reason if isinstance(reason, str) else None) or (fallback_text(None, lang))
+        )
     try:
         return render(key, values, lang)
     except (KeyError, IndexError, ValueError):
