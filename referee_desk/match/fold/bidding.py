@@ -32,22 +32,14 @@ class Bidding(Books):
                 params={"hand": self.hand.number, "status": self.hand.status},
             )
         if self._time_up(at):
-            raise EventRefused(
-                key="hand.time_up",
-                params={"minutes": self.limit_ms // 60_000},
-            )
+            raise EventRefused(key="hand.time_up", params={"minutes": self.limit_ms // 60_000})
         race = self.next_dealer is None
         dealer = Seat(p.dealer) if p.dealer is not None else None
         if race and dealer is not None:
-            raise EventRefused(
-                key="hand.race_dealer_null",
-            )
+            raise EventRefused(key="hand.race_dealer_null")
         if not race and dealer is None:
             assert self.next_dealer is not None
-            raise EventRefused(
-                key="hand.name_dealer",
-                params={"dealer": self.next_dealer.value},
-            )
+            raise EventRefused(key="hand.name_dealer", params={"dealer": self.next_dealer.value})
         self.hand_count += 1
         hand = HandBook(
             number=self.hand_count,
@@ -83,30 +75,22 @@ class Bidding(Books):
         seat = Seat(p.seat)
         cards = cards_of(p.cards)
         if hand.false_bid_side is not None:
-            raise EventRefused(
-                key="bid.after_false_bid",
-            )
+            raise EventRefused(key="bid.after_false_bid")
         if p.kind == "pass":
             if cards:
                 raise EventRefused(key="bid.pass_no_cards")
             hand.bids.append(Bid(event.seq, seat, "pass", (), None, 0))
             return
         if seat.side in hand.lost_bid_right:
-            raise EventRefused(
-                key="bid.lost_right",
-                params={"side": seat.side.value},
-            )
+            raise EventRefused(key="bid.lost_right", params={"side": seat.side.value})
         level = self._bid_level(hand, seat)
         standing = hand.standing
         if p.kind == "reinforce":
             if standing is None:
-                raise EventRefused(
-                    key="bid.no_standing_to_reinforce",
-                )
+                raise EventRefused(key="bid.no_standing_to_reinforce")
             if standing.seat != seat:
                 raise EventRefused(
-                    key="bid.reinforce_not_own",
-                    params={"seat": standing.seat.value},
+                    key="bid.reinforce_not_own", params={"seat": standing.seat.value}
                 )
             if not cards or any(c.rank != level or c.suit != standing.suit for c in cards):
                 raise EventRefused(
@@ -125,18 +109,12 @@ class Bidding(Books):
         suit, count = self._bid_shape(hand, cards, level)
         if p.kind == "dark":
             if standing is not None:
-                raise EventRefused(
-                    key="bid.standing_exists",
-                    params={"seat": standing.seat.value},
-                )
+                raise EventRefused(key="bid.standing_exists", params={"seat": standing.seat.value})
         else:  # counter
             if standing is None:
                 raise EventRefused(key="bid.no_standing_to_counter")
             if standing.seat == seat:
-                raise EventRefused(
-                    key="bid.counter_own",
-                    params={"seat": seat.value},
-                )
+                raise EventRefused(key="bid.counter_own", params={"seat": seat.value})
             if count <= standing.count:
                 raise EventRefused(
                     key="bid.counter_not_higher",
@@ -154,8 +132,7 @@ class Bidding(Books):
         if hand.race and self.ruleset.race_needs_lj:
             if jokers != [LITTLE_JOKER]:
                 raise EventRefused(
-                    key="bid.race_shape",
-                    params={"cards": shown, "level": level.label},
+                    key="bid.race_shape", params={"cards": shown, "level": level.label}
                 )
         elif jokers:
             if hand.race:
@@ -163,21 +140,14 @@ class Bidding(Books):
                     key="bid.no_joker_in_preset",
                     params={"ruleset": self.ruleset.name, "cards": shown},
                 )
-            raise EventRefused(
-                key="bid.level_cards_only",
-                params={"cards": shown},
-            )
+            raise EventRefused(key="bid.level_cards_only", params={"cards": shown})
         if not levels or any(c.rank != level for c in levels):
             raise EventRefused(
-                key="bid.needs_level_cards",
-                params={"cards": shown, "level": level.label},
+                key="bid.needs_level_cards", params={"cards": shown, "level": level.label}
             )
         suits = {c.suit for c in levels}
         if len(suits) != 1:
-            raise EventRefused(
-                key="bid.one_suit",
-                params={"cards": shown},
-            )
+            raise EventRefused(key="bid.one_suit", params={"cards": shown})
         suit = suits.pop()
         assert suit is not None
         return suit, len(levels)
@@ -205,9 +175,7 @@ class Bidding(Books):
         standing = hand.standing
         if hand.false_bid_side is not None:
             if hand.false_bid_trump is None:
-                raise EventRefused(
-                    key="bidding.false_bid_trump_first",
-                )
+                raise EventRefused(key="bidding.false_bid_trump_first")
             expected_trump = hand.false_bid_trump
             if hand.race and dealer.side == hand.false_bid_side:
                 raise EventRefused(
@@ -220,21 +188,17 @@ class Bidding(Books):
             expected_trump = standing.suit.value
             if hand.race and dealer != standing.seat:
                 raise EventRefused(
-                    key="bidding.race_dealer_is_standing",
-                    params={"seat": standing.seat.value},
+                    key="bidding.race_dealer_is_standing", params={"seat": standing.seat.value}
                 )
             note = "2.1"
         else:
             if hand.race:
-                raise EventRefused(
-                    key="bidding.race_nobody_bid",
-                )
+                raise EventRefused(key="bidding.race_nobody_bid")
             expected_trump = "NT"
             note = "no_bid"
         if trump != expected_trump:
             raise EventRefused(
-                key="bidding.trump_mismatch",
-                params={"expected": expected_trump, "trump": trump},
+                key="bidding.trump_mismatch", params={"expected": expected_trump, "trump": trump}
             )
         if not hand.race and dealer != hand.dealer:
             assert hand.dealer is not None

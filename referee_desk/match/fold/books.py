@@ -127,8 +127,7 @@ class Books:
         """RULES 7: captured points are 0 … 100 × decks in steps of 5 (5, 10 and K)."""
         if points < 0 or points % 5 or points > self._all_points:
             raise EventRefused(
-                key="points.not_capturable",
-                params={"points": points, "total": self._all_points},
+                key="points.not_capturable", params={"points": points, "total": self._all_points}
             )
 
     def _time_up(self, at: int) -> bool:
@@ -137,14 +136,9 @@ class Books:
 
     def _need_running_clock(self) -> None:
         if self.clock_started_at is None:
-            raise EventRefused(
-                key="clock.not_started",
-            )
+            raise EventRefused(key="clock.not_started")
         if self.running_since is None:
-            raise EventRefused(
-                key="clock.paused",
-                params={"reason": self.paused_reason or ""},
-            )
+            raise EventRefused(key="clock.paused", params={"reason": self.paused_reason or ""})
 
     def _need_hand(self, *statuses: str) -> HandBook:
         hand = self.hand

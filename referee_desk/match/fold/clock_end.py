@@ -134,12 +134,9 @@ class ClockAndEnd(Books):
         if end is None:
             clock = self._clock(at)
             if not clock.started:
-                raise EventRefused(
-                    key="end.clock_never_started",
-                )
+                raise EventRefused(key="end.clock_never_started")
             raise EventRefused(
-                key="end.not_ended",
-                params={"remaining": format_duration(clock.remaining_at(at))},
+                key="end.not_ended", params={"remaining": format_duration(clock.remaining_at(at))}
             )
         if p.reason != end.reason or Side(p.winner) != end.winner:
             raise EventRefused(

@@ -23,24 +23,14 @@ class Corrections(Books):
         p: ev.CorrectionPayload = ev.payload_of(event)
         target = p.target_seq
         if target >= event.seq or target not in self.types_by_seq:
-            raise EventRefused(
-                key="correction.target_not_earlier",
-                params={"target": target},
-            )
+            raise EventRefused(key="correction.target_not_earlier", params={"target": target})
         target_type = self.types_by_seq[target]
         if target_type == ev.CORRECTION:
-            raise EventRefused(
-                key="correction.target_is_correction",
-            )
+            raise EventRefused(key="correction.target_is_correction")
         if self.fixes.get(target, ("", None))[0] == "void":
-            raise EventRefused(
-                key="correction.already_voided",
-                params={"target": target},
-            )
+            raise EventRefused(key="correction.already_voided", params={"target": target})
         if target_type == ev.MATCH_OPENED and p.action == "void":
-            raise EventRefused(
-                key="correction.match_opened",
-            )
+            raise EventRefused(key="correction.match_opened")
         if p.action == "replace":
             original = self.events[target - 1]
             validate_schema(replace(original, payload=dict(p.payload or {})).to_dict())

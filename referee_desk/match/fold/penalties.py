@@ -28,18 +28,12 @@ class Penalties(Books):
 
     def _on_open_bid(self, event: Event, p: ev.SeatPayload, at: int) -> None:
         if not self.ruleset.race_needs_lj:
-            raise EventRefused(
-                key="bid.open_in_preset",
-                params={"ruleset": self.ruleset.name},
-            )
+            raise EventRefused(key="bid.open_in_preset", params={"ruleset": self.ruleset.name})
         hand = self._need_hand(BIDDING)
         seat = Seat(p.seat)
         side = seat.side
         if side in hand.lost_bid_right:
-            raise EventRefused(
-                key="open_bid.already_lost",
-                params={"side": side.value},
-            )
+            raise EventRefused(key="open_bid.already_lost", params={"side": side.value})
         if side.other in hand.lost_bid_right:
             # 8.1: 由对方来决定是不是反牌（能够明叫）— after the offending side's open bid the
             # opponents may bid openly; that is no violation and costs them nothing.
@@ -79,9 +73,7 @@ class Penalties(Books):
             raise EventRefused(key="false_bid.trump_named")
         if p.seat is None:
             if p.trump != "NT":
-                raise EventRefused(
-                    key="false_bid.nobody_names_nt",
-                )
+                raise EventRefused(key="false_bid.nobody_names_nt")
             c = Consequence.make(event.seq, "8.6", "false_bid_no_trump", hand.number)
         else:
             seat = Seat(p.seat)
@@ -129,17 +121,11 @@ class Penalties(Books):
 
     def _on_revoke(self, event: Event, p: ev.RevokePayload, at: int) -> None:
         if self.ruleset.concealment:
-            raise EventRefused(
-                key="conceal.replaces_revoke",
-                params={"ruleset": self.ruleset.name},
-            )
+            raise EventRefused(key="conceal.replaces_revoke", params={"ruleset": self.ruleset.name})
         hand = self._need_hand(PLAYING)
         seat = Seat(p.seat)
         if p.trick is not None and hand.form == "detailed" and p.trick > len(hand.tricks):
-            raise EventRefused(
-                key="revoke.trick_not_recorded",
-                params={"trick": p.trick},
-            )
+            raise EventRefused(key="revoke.trick_not_recorded", params={"trick": p.trick})
         if hand.form == "detailed":
             points = hand.defenders_points
             if p.defenders_points is not None and p.defenders_points != hand.captured:
@@ -173,8 +159,7 @@ class Penalties(Books):
         assert offender is not None and hand.declarers is not None and hand.defenders is not None
         if seat.side == offender:
             raise EventRefused(
-                key="revoke.choice_by_offender",
-                params={"seat": seat.value, "side": offender.value},
+                key="revoke.choice_by_offender", params={"seat": seat.value, "side": offender.value}
             )
         chooser = offender.other
         role = Role.DECLARERS if chooser == hand.declarers else Role.DEFENDERS
@@ -185,9 +170,7 @@ class Penalties(Books):
             )
         else:
             if hand.revoke_points is None:
-                raise EventRefused(
-                    key="revoke.b_needs_points",
-                )
+                raise EventRefused(key="revoke.b_needs_points")
             delta = 160 if offender == hand.declarers else -160
             final = hand.revoke_points + delta
             step = RulesConsequence.make(
@@ -207,9 +190,7 @@ class Penalties(Books):
         hand = self._need_hand(BIDDING, PLAYING, REVOKED)
         seat = Seat(p.seat)
         if hand.race:
-            raise EventRefused(
-                key="wrong_dealer.race",
-            )
+            raise EventRefused(key="wrong_dealer.race")
         if hand.dealer == hand.due_dealer:
             assert hand.dealer is not None
             raise EventRefused(
@@ -251,10 +232,7 @@ class Penalties(Books):
     def _on_committee_decision(self, event: Event, p: ev.CommitteeDecisionPayload, at: int) -> None:
         side = Side(p.side)
         if side not in self.referred:
-            raise EventRefused(
-                key="committee.not_referred",
-                params={"side": side.value},
-            )
+            raise EventRefused(key="committee.not_referred", params={"side": side.value})
         self.referred.discard(side)
         if p.decision == "disqualification":
             c = Consequence.make(
@@ -335,9 +313,7 @@ class Penalties(Books):
         if p.defenders_points is not None:
             hand = self.hand
             if hand is None or hand.status not in (PLAYING, REVOKED):
-                raise EventRefused(
-                    key="committee.points_need_hand",
-                )
+                raise EventRefused(key="committee.points_need_hand")
             hand.adjustment += p.defenders_points
             if hand.revoke_points is not None:
                 hand.revoke_points += p.defenders_points

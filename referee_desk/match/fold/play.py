@@ -44,10 +44,7 @@ class Play(PresetPlay):
         leader = SEAT_BY_NAME[prepared.leader]
         if leader != hand.next_leader:
             assert hand.next_leader is not None
-            raise EventRefused(
-                key="trick.wrong_leader",
-                params={"leader": hand.next_leader.value},
-            )
+            raise EventRefused(key="trick.wrong_leader", params={"leader": hand.next_leader.value})
         seats = prepared.seats
         if seats is None:
             seats = tuple(SEAT_BY_NAME[play["seat"]] for play in prepared.raw_plays)  # raises
@@ -56,14 +53,10 @@ class Play(PresetPlay):
             seen: set[Seat] = set()
             for seat in seats:
                 if seat in seen:
-                    raise EventRefused(
-                        key="trick.plays_twice",
-                        params={"seat": seat.value},
-                    )
+                    raise EventRefused(key="trick.plays_twice", params={"seat": seat.value})
                 seen.add(seat)
             raise EventRefused(
-                key="trick.play_order",
-                params={"order": " ".join(s.value for s in order)},
+                key="trick.play_order", params={"order": " ".join(s.value for s in order)}
             )
         # Canonical tokens: cheap to hash and count; Cards only inside the rules calls.
         plays = prepared.plays
@@ -190,9 +183,7 @@ class Play(PresetPlay):
         self._need_running_clock()
         hand = self._need_hand(PLAYING)
         if hand.form == "detailed":
-            raise EventRefused(
-                key="summary.detailed_form",
-            )
+            raise EventRefused(key="summary.detailed_form")
         self._check_captured(p.defenders_points_before_last, "defenders_points_before_last")
         total = p.defenders_points_before_last + p.last_trick_points
         if total > self._all_points:

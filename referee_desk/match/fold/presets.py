@@ -51,42 +51,34 @@ class PresetPlay(Books):
         self._need_running_clock()
         rules = self.ruleset
         if not rules.kitty:
-            raise EventRefused(
-                key="kitty.none",
-                params={"ruleset": rules.name},
-            )
+            raise EventRefused(key="kitty.none", params={"ruleset": rules.name})
         hand = self._need_hand(PLAYING)
         seat = Seat(p.seat)
         if seat != hand.dealer:
             assert hand.dealer is not None
             raise EventRefused(
-                key="kitty.not_dealer",
-                params={"dealer": hand.dealer.value, "seat": seat.value},
+                key="kitty.not_dealer", params={"dealer": hand.dealer.value, "seat": seat.value}
             )
         if hand.kitty is not None:
             raise EventRefused(
-                key="kitty.twice",
-                params={"hand": hand.number, "seq": hand.kitty.seq},
+                key="kitty.twice", params={"hand": hand.number, "seq": hand.kitty.seq}
             )
         tokens = tuple(map(canon, p.cards))
         if tokens:
             if len(tokens) != rules.kitty:
                 raise EventRefused(
-                    key="kitty.card_count",
-                    params={"expected": rules.kitty, "given": len(tokens)},
+                    key="kitty.card_count", params={"expected": rules.kitty, "given": len(tokens)}
                 )
             for token in set(tokens):
                 total = hand.played.get(token, 0) + tokens.count(token)
                 if total > rules.decks:
                     raise EventRefused(
-                        key="kitty.too_many_copies",
-                        params={"card": token, "copies": rules.decks},
+                        key="kitty.too_many_copies", params={"card": token, "copies": rules.decks}
                     )
             points = points_of(cards_of(tokens))
             if p.points is not None and p.points != points:
                 raise EventRefused(
-                    key="kitty.points_mismatch",
-                    params={"points": points, "given": p.points},
+                    key="kitty.points_mismatch", params={"points": points, "given": p.points}
                 )
             for token in tokens:
                 hand.played[token] = hand.played.get(token, 0) + 1
@@ -112,10 +104,7 @@ class PresetPlay(Books):
     def _check_kitty_points(self, points: int) -> None:
         most = min(10 * self.ruleset.kitty, 100 * self.ruleset.decks)
         if points < 0 or points % 5 or points > most:
-            raise EventRefused(
-                key="kitty.bad_points",
-                params={"points": points, "most": most},
-            )
+            raise EventRefused(key="kitty.bad_points", params={"points": points, "most": most})
 
     def _lead_shape(self, lead: tuple[str, ...], ctx: TrumpContext) -> tuple[tuple[int, int], ...]:
         """12.5: the last lead's units (its components for a throw) as shapes."""
@@ -128,10 +117,7 @@ class PresetPlay(Books):
         rules = self.ruleset
         if rules.last_trick != "kitty":
             if p.kitty_points is not None or p.last_lead_shape:
-                raise EventRefused(
-                    key="summary.no_kitty",
-                    params={"ruleset": rules.name},
-                )
+                raise EventRefused(key="summary.no_kitty", params={"ruleset": rules.name})
             return ()
         shape = tuple((int(e), int(k)) for e, k in p.last_lead_shape)
         if shape:
@@ -162,13 +148,9 @@ class PresetPlay(Books):
             m = kitty_multiplier_of(shape, self.ruleset) if shape else 2
             return {"kitty_points": points, "kitty_multiplier": m, "dug_at_a": dug}
         if hand.kitty is None:
-            raise EventRefused(
-                key="kitty.needed",
-            )
+            raise EventRefused(key="kitty.needed")
         if not shape:
-            raise EventRefused(
-                key="kitty.shape_needed",
-            )
+            raise EventRefused(key="kitty.shape_needed")
         m = kitty_multiplier_of(shape, self.ruleset)
         return {"kitty_points": hand.kitty.points, "kitty_multiplier": m, "dug_at_a": dug}
 
@@ -188,10 +170,7 @@ class PresetPlay(Books):
         self._need_running_clock()
         rules = self.ruleset
         if not rules.throws:
-            raise EventRefused(
-                key="throw.forbidden",
-                params={"ruleset": rules.name},
-            )
+            raise EventRefused(key="throw.forbidden", params={"ruleset": rules.name})
         hand = self._need_hand(PLAYING)
         seat, shown_by = Seat(p.seat), Seat(p.shown_by)
         if hand.form != "summary" and hand.next_leader is not None and seat != hand.next_leader:
@@ -209,8 +188,7 @@ class PresetPlay(Books):
             total = hand.played.get(token, 0) + thrown.count(token) + shown.count(token)
             if total > rules.decks:
                 raise EventRefused(
-                    key="throw.too_many_copies",
-                    params={"card": token, "copies": rules.decks},
+                    key="throw.too_many_copies", params={"card": token, "copies": rules.decks}
                 )
         ctx = hand.ctx(rules)
         try:
@@ -221,8 +199,7 @@ class PresetPlay(Books):
             ) from None
         if not check.fails:
             raise EventRefused(
-                key="throw.stands",
-                params={"throw": " ".join(thrown), "shown": " ".join(shown)},
+                key="throw.stands", params={"throw": " ".join(thrown), "shown": " ".join(shown)}
             )
         choices = tuple(_tokens(tuple(map(str, u.cards))) for u in check.choices)
         if p.forced:
@@ -274,8 +251,7 @@ class PresetPlay(Books):
         assert hand.forced_seat is not None
         forced = " or ".join(" ".join(c) for c in hand.forced_lead)
         raise EventRefused(
-            key="throw.forced_lead",
-            params={"seat": hand.forced_seat.value, "forced": forced},
+            key="throw.forced_lead", params={"seat": hand.forced_seat.value, "forced": forced}
         )
 
     # -- 12.8 藏张 ------------------------------------------------------------------------
@@ -283,10 +259,7 @@ class PresetPlay(Books):
     def _on_concealment(self, event: Event, p: ev.ConcealmentPayload, at: int) -> None:
         rules = self.ruleset
         if not rules.concealment:
-            raise EventRefused(
-                key="conceal.not_in_ruleset",
-                params={"ruleset": rules.name},
-            )
+            raise EventRefused(key="conceal.not_in_ruleset", params={"ruleset": rules.name})
         hand = self._need_hand(PLAYING)
         seat, chooser = Seat(p.seat), Seat(p.chooser)
         if chooser.side == seat.side:
