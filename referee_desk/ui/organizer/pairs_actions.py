@@ -41,7 +41,7 @@ class PairActions:
         show_message: ShowMessage,
         show_box: Callable[[QMessageBox], QMessageBox],
         status: Callable[[str], None],
-        ask_before_closing_match: Callable[[Callable[[], None]], Any],
+        ask_before_closing_match: Callable[[Callable[[], Any]], Any],
     ) -> None:
         self.parent = parent
         self.shown = shown

@@ -58,7 +58,7 @@ class DeskFiles:
     open: Callable[[str | Path], bool]
     """Open a tournament file in the window (False: the window said why, ``why_not``)."""
     why_not: Callable[[], str]
-    ask_before_closing_match: Callable[[Callable[[], None]], Any]
+    ask_before_closing_match: Callable[[Callable[[], Any]], Any]
     status: Callable[[str], None]
 
 

@@ -322,9 +322,8 @@ class OrganizerView(QWidget):
     def _update_enabled(self) -> None:
         """Enable what the tournament's stage and the file's access allow."""
         t = self.shown.t
-        exists = t is not None
-        drawn = exists and t.drawn
-        writable = exists and not t.file.read_only
+        drawn = t is not None and t.drawn
+        writable = t is not None and not t.file.read_only
         on_server = self.shown.on_server
         # A new tournament is a new file; the server's tournament is made with
         # ``referee-desk tournament create URL`` (the button says so).
@@ -403,7 +402,7 @@ def _no_status(_text: str) -> None:
     """Alone, the view has no status bar."""
 
 
-def _proceed(proceed: Callable[[], None]) -> None:
+def _proceed(proceed: Callable[[], Any]) -> None:
     """Alone, no match is open at the view: nothing to ask before closing it."""
     proceed()
 
