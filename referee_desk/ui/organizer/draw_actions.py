@@ -106,7 +106,7 @@ class DrawActions:
     def record_assignment(self, match_id: str, table: str | None, referee: str | None) -> None:
         """The matches table's edit, written to the file (the table repaints after)."""
         self._open().assign(match_id, table=table, referee=referee)
-        QTimer.singleShot(0, self.refresh)
+        QTimer.singleShot(0, self.parent, self.refresh)  # dropped if the view is gone
 
     def assign(self, match_id: str, table: str | None = None, referee: str | None = None) -> bool:
         """Put a match on a table and/or give it a referee, through the matches table."""
