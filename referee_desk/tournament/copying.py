@@ -57,7 +57,7 @@ def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
         dst.guard_server_claims()  # the copied draw keeps its matches for their tables
         events, seals_sent = _copy_records(source, dst)
         links = source.links()
-        with dst.tables.transaction() as writer:
+        with dst.tables.signed_transaction() as writer:
             writer.executemany(
                 "INSERT INTO tournament_links VALUES (?, ?, ?, ?)",
                 source.tables.rows("SELECT * FROM tournament_links ORDER BY record_id"),
@@ -78,7 +78,7 @@ def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
 
 def _copy_rows(source: Tournament, dst: Tournament) -> None:
     """Pairs, the draw, its matches and lots, row for row, in one transaction."""
-    with dst.tables.transaction() as writer:
+    with dst.tables.signed_transaction() as writer:
         for table in ROW_TABLES:
             rows = source.tables.rows(f"SELECT * FROM {table}")
             if rows:

@@ -30,9 +30,13 @@ from referee_desk.tournament.model import (
     TournamentInfo,
     TournamentMatch,
 )
+from referee_desk.tournament.outcome_cache import OutcomeCache
 from referee_desk.tournament.pair_registry import PairRegistry
+from referee_desk.tournament.publishing import publish
+from referee_desk.tournament.results import DrawnTournament, derive_outcomes
 from referee_desk.tournament.schema import (
     EXTENSION_NAME,
+    GUARDED_TABLES,
     TOURNAMENT_SCHEMA_VERSION,
     migrate_schema,
 )
@@ -59,7 +63,10 @@ class Tournament:
         if not self.tables.read_only:
             migrate = migrate_schema if self.tables.dialect == "sqlite" else migrate_server_schema
             self.tables.ensure_extension(EXTENSION_NAME, TOURNAMENT_SCHEMA_VERSION, migrate)
+            # The draw, lots and links decide results: under the file's signed guard.
+            self.tables.guard(GUARDED_TABLES)
         self.record_links = RecordLinks(self.tables, file)
+        self.outcome_cache = OutcomeCache(self.tables)
         self.registry = PairRegistry(self.tables, on_server=self.tables.dialect != "sqlite")
         self._outcomes: dict[str, MatchOutcome] | None = None
         self.outcome_problems: dict[str, str] = {}
@@ -73,8 +80,11 @@ class Tournament:
             writer.execute(sql, params)
 
     def _write(self):
-        """A write transaction on the store (its own, so failures read clearly)."""
-        return self.tables.transaction()
+        """A write transaction on the store (its own, so failures read clearly).
+
+        Signed: the guard must verify before and is re-signed after (``GUARDED_TABLES``).
+        """
+        return self.tables.signed_transaction()
 
     # -- opening -------------------------------------------------------------------
     @classmethod
@@ -104,8 +114,6 @@ class Tournament:
         """
         if not self.on_server:
             return
-        from referee_desk.tournament.publishing import publish
-
         server = self.file.server
         if self.drawn:
             publish(self, server)
@@ -445,10 +453,21 @@ class Tournament:
     def outcomes(self) -> dict[str, MatchOutcome]:
         """Outcomes of every tournament match that has a record in this file."""
         if self._outcomes is None:
-            from referee_desk.tournament.outcomes import outcomes_from_file
-
-            self._outcomes = outcomes_from_file(self)
+            found = derive_outcomes(self._drawn(), self.file, self.outcome_cache)
+            self._outcomes, self.outcome_problems = found.outcomes, found.problems
         return self._outcomes
+
+    def _drawn(self) -> DrawnTournament:
+        """The draw and organizer data the outcomes are derived over, as plain values."""
+        return DrawnTournament(
+            matches=self.matches(),
+            groups=self.groups(),
+            settings=self.settings,
+            lots=self.lots(),
+            pairs=self.pair_map(),
+            ruleset_name=self.ruleset.name,
+            links=self.links(),
+        )
 
     def invalidate(self) -> None:
         """Forget derived results (after an import or a new event)."""
