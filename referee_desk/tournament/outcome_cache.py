@@ -6,7 +6,10 @@ it, so an entry counts only when its HMAC verifies under a secret derived from t
 computer's desk key (in the config folder, never in the file or on the server). Any
 other entry — changed behind the desk's back, or written by another computer — is a
 miss: the record is replayed and the entry written again. The standings therefore
-always follow the records; the cache only makes them fast.
+always follow the records; the cache only makes them fast. What this process derived
+itself is kept in memory as well (by store and match), so a reader that cannot write
+the table or verify its entries (the hall page, another computer) replays each record
+once, not on every read.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ from referee_desk.store.errors import StoreError
 from referee_desk.store.tables import Tables
 
 _LABEL = b"referee-desk outcome cache v1\n"
+#: (store, match id) -> (cache key, outcome as a dict), as derived in this process.
+_DERIVED: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+_DERIVED_MAX = 50_000
 
 
 def _secret(*, create: bool) -> bytes | None:
@@ -45,15 +51,17 @@ def _mac(secret: bytes, match_id: str, key: str, outcome_json: str) -> str:
 class OutcomeCache:
     """The ``tournament_outcome_cache`` rows of one store, checked on the way in."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, where: str) -> None:
         self.tables = tables
+        self.where = where
 
     def load(self) -> dict[str, tuple[str, dict[str, Any]]]:
-        """match id -> (cache key, outcome as a dict), for entries this computer wrote."""
+        """match id -> (cache key, outcome as a dict), for entries this computer wrote
+        (and what this process derived for this store)."""
+        found = {m: entry for (w, m), entry in _DERIVED.items() if w == self.where}
         secret = _secret(create=False)
         if secret is None:
-            return {}
-        found: dict[str, tuple[str, dict[str, Any]]] = {}
+            return found
         for match_id, stamped, outcome_json in self.tables.rows(
             "SELECT match_id, head_hash, outcome_json FROM tournament_outcome_cache"
         ):
@@ -68,6 +76,10 @@ class OutcomeCache:
 
     def save(self, fresh: list[tuple[str, str, str]]) -> None:
         """Keep (match id, cache key, outcome JSON) rows, each stamped with its HMAC."""
+        if len(_DERIVED) + len(fresh) > _DERIVED_MAX:
+            _DERIVED.clear()
+        for match_id, key, outcome_json in fresh:
+            _DERIVED[(self.where, match_id)] = (key, json.loads(outcome_json))
         if not fresh or self.tables.read_only:
             return
         secret = _secret(create=True)

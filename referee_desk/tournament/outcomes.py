@@ -77,13 +77,13 @@ def _pending_referral(state: Any, events: Sequence[Event], rulings: Sequence[Eve
     """
     if not getattr(state, "referred", ()):
         return False
-    voided = getattr(state, "voided_seqs", frozenset())
+    voided: frozenset[int] = getattr(state, "voided_seqs", frozenset())
     referred_at = _referral_seq(events, voided)
     return not any(r.seq > referred_at for r in rulings)
 
 
 def _rulings(state: Any, events: Sequence[Event]) -> list[Event]:
-    voided = getattr(state, "voided_seqs", frozenset())
+    voided: frozenset[int] = getattr(state, "voided_seqs", frozenset())
     return [e for e in events if e.type == "committee_ruling" and e.seq not in voided]
 
 

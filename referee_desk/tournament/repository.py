@@ -13,6 +13,7 @@ import json
 import random
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.store.postgres.address import is_server_url
@@ -43,17 +44,24 @@ from referee_desk.tournament.schema import (
 from referee_desk.tournament.server_schema import migrate_server_schema
 from referee_desk.tournament.state import TournamentState, resolve
 
+if TYPE_CHECKING:
+    from referee_desk.store.postgres.server import TournamentServer
+
 
 class Tournament:
     """A tournament opened for the organizer (headless; the desk wraps it).
 
     ``file`` is the store's records: the ``TournamentFile``, or on a server its
     ``ServerRecords`` (events, match ids, heads, seal info, import); ``tables`` runs
-    our SQL in the same store.
+    our SQL in the same store; ``server`` is the tournament server the organizer opened
+    (None for a file, and for a reader such as the hall page).
     """
 
-    def __init__(self, file: Records, tables: Tables | None = None) -> None:
+    def __init__(
+        self, file: Records, tables: Tables | None = None, server: TournamentServer | None = None
+    ) -> None:
         self.file = file
+        self.server = server
         if tables is None:
             if not isinstance(file, TournamentFile):
                 raise TypeError("a store other than a tournament file brings its own tables")
@@ -66,7 +74,7 @@ class Tournament:
             # The draw, lots and links decide results: under the file's signed guard.
             self.tables.guard(GUARDED_TABLES)
         self.record_links = RecordLinks(self.tables, file)
-        self.outcome_cache = OutcomeCache(self.tables)
+        self.outcome_cache = OutcomeCache(self.tables, self.path)
         self.registry = PairRegistry(self.tables, on_server=self.tables.dialect != "sqlite")
         self._outcomes: dict[str, MatchOutcome] | None = None
         self.outcome_problems: dict[str, str] = {}
@@ -112,9 +120,9 @@ class Tournament:
         once drawn, every drawn match is given to its table's desk (``publish``) or kept
         for it, and other ids (a desk's own) may be claimed again. Nothing on a file.
         """
-        if not self.on_server:
+        server = self.server
+        if server is None:
             return
-        server = self.file.server
         if self.drawn:
             publish(self, server)
             server.reserve([m.match_id for m in self.matches()])
@@ -181,7 +189,7 @@ class Tournament:
             if not create and not tables.has_extension(EXTENSION_NAME):
                 # Reading a server makes nothing on it: only ``create`` adds our tables.
                 raise TournamentError(f"{server.shown}: no tournament here yet (create one first)")
-            return cls(ServerRecords(server), tables)
+            return cls(ServerRecords(server), tables, server)
         except BaseException:
             server.close()
             raise

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,6 +59,22 @@ def group_f_winner(path: Path) -> int | None:
         return t.state().match(GROUP_F).winner
 
 
+def winner_in_a_fresh_process(address: str, match_id: str = GROUP_F) -> int | None:
+    """The desk's next run on this computer (nothing remembered in memory)."""
+    code = (
+        "import sys; from referee_desk.tournament.repository import Tournament\n"
+        "with Tournament.open(sys.argv[1]) as t: print(t.state().match(sys.argv[2]).winner)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, address, match_id],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return None if done.stdout.strip() == "None" else int(done.stdout)
+
+
 def raw(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None)
 
@@ -80,7 +98,7 @@ def test_a_forged_outcome_cache_does_not_decide_the_match(tmp_path: Path, capsys
         (json.dumps(forged, ensure_ascii=False), GROUP_F),
     )
     conn.close()
-    assert group_f_winner(path) == 6  # today: 7
+    assert winner_in_a_fresh_process(str(path)) == 6  # today: 7
     assert main(["tournament", "standings", str(path)]) == 0
     standings = capsys.readouterr().out
     group_f = standings.split("group F", 1)[1].splitlines()
@@ -105,7 +123,7 @@ def test_a_cache_planted_from_scratch_is_replayed(tmp_path: Path, capsys) -> Non
             (key.split(":")[0] + ":6:7:d2", json.dumps(forged, ensure_ascii=False), match_id),
         )
     conn.close()
-    assert group_f_winner(path) == 6
+    assert winner_in_a_fresh_process(str(path)) == 6
 
 
 def _repoint_links(conn: sqlite3.Connection, record_f: str) -> None:
