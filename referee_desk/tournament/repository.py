@@ -9,6 +9,7 @@ either through ``store.tables``, so results and documents are the same from both
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Iterable
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
+from referee_desk.store.errors import StoreError
 from referee_desk.store.postgres.address import is_server_url
 from referee_desk.store.tables import FileTables, Records, Tables
 from referee_desk.store.tournament_file import TournamentFile, utc_now
@@ -71,8 +73,11 @@ class Tournament:
         if not self.tables.read_only:
             migrate = migrate_schema if self.tables.dialect == "sqlite" else migrate_server_schema
             self.tables.ensure_extension(EXTENSION_NAME, TOURNAMENT_SCHEMA_VERSION, migrate)
-            # The draw, lots and links decide results: under the file's signed guard.
-            self.tables.guard(GUARDED_TABLES)
+            # The draw, lots and links decide results: under the file's signed guard
+            # (once, for a file from before; a desk that may not sign over the guard as
+            # it stands leaves that to one that may: its own writes are refused anyway).
+            with contextlib.suppress(StoreError):
+                self.tables.guard(GUARDED_TABLES)
         self.record_links = RecordLinks(self.tables, file)
         self.outcome_cache = OutcomeCache(self.tables, self.path)
         self.registry = PairRegistry(self.tables, on_server=self.tables.dialect != "sqlite")
