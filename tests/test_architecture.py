@@ -148,13 +148,6 @@ KNOWN_CIRCLES: dict[str, frozenset[str]] = {
     "store tournament_file ↔ interchange": frozenset(
         {"referee_desk.store.interchange", "referee_desk.store.tournament_file"}
     ),
-    "tournament repository ↔ outcomes ↔ publishing": frozenset(
-        {
-            "referee_desk.tournament.outcomes",
-            "referee_desk.tournament.publishing",
-            "referee_desk.tournament.repository",
-        }
-    ),
 }
 
 

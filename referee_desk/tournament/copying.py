@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee_desk.store.jsonl import write_jsonl
+from referee_desk.store.tournament_file import TournamentFile
 from referee_desk.tournament.errors import TournamentError
 from referee_desk.tournament.repository import Tournament
 
@@ -57,7 +58,7 @@ def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
         dst.guard_server_claims()  # the copied draw keeps its matches for their tables
         events, seals_sent = _copy_records(source, dst)
         links = source.links()
-        with dst.tables.transaction() as writer:
+        with dst.tables.signed_transaction() as writer:
             writer.executemany(
                 "INSERT INTO tournament_links VALUES (?, ?, ?, ?)",
                 source.tables.rows("SELECT * FROM tournament_links ORDER BY record_id"),
@@ -78,7 +79,7 @@ def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
 
 def _copy_rows(source: Tournament, dst: Tournament) -> None:
     """Pairs, the draw, its matches and lots, row for row, in one transaction."""
-    with dst.tables.transaction() as writer:
+    with dst.tables.signed_transaction() as writer:
         for table in ROW_TABLES:
             rows = source.tables.rows(f"SELECT * FROM {table}")
             if rows:
@@ -88,12 +89,12 @@ def _copy_rows(source: Tournament, dst: Tournament) -> None:
 
 def _copy_records(source: Tournament, dst: Tournament) -> tuple[int, int]:
     """(events copied, seals sent): a file's push onto a server, else an import."""
-    if dst.on_server and not source.on_server:
+    if dst.server is not None and isinstance(source.file, TournamentFile):
         from referee_desk.store.postgres.seals import register_file_signers
         from referee_desk.store.postgres.sync import push
 
-        register_file_signers(dst.file.server, source.file)  # the seals the file vouches for
-        report = push(source.file, dst.file.server)
+        register_file_signers(dst.server, source.file)  # the seals the file vouches for
+        report = push(source.file, dst.server)
         if report.conflicts:
             first = report.conflicts[0]
             raise TournamentError(
