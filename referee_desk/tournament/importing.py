@@ -201,12 +201,12 @@ def _import_each(
 
 def _keep_seals(t: Tournament, path: Path, mids: list[str], result: ImportResult) -> None:
     """The desk's locks of the matches taken from its file come along (the store checks
-    each, in the desk's file and over the record here: ``TournamentFile.import_seal``)."""
+    each, in the desk's file and over the record here: ``Seals.import_from``)."""
     try:
         with TournamentFile.open(path, create=False, read_only=True) as source:
             for mid in mids:
                 try:
-                    t.file.import_seal(source, mid)
+                    t.file.seals.import_from(source.seals, mid)
                 except StoreError as error:
                     result.refused.append(f"{path}: match {mid}: lock not kept: {error}")
     except (StoreError, OSError) as error:
