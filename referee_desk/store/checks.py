@@ -17,6 +17,7 @@ import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
@@ -102,13 +103,25 @@ def _replay_problem(
 
 # ------------------------------------------------------------------ stored rows
 
-_DUMPS = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
-assert _DUMPS({"b": "王", "a": [1]}) == canonical_dumps({"b": "王", "a": [1]})
+
+_SCAN = json.JSONDecoder().scan_once
+
+
+def _loads(text: Any) -> Any:
+    """``json.loads`` (the same objects and errors), without its wrappers for a plain text."""
+    if type(text) is str:
+        try:
+            value, end = _SCAN(text, 0)
+        except StopIteration:
+            return json.loads(text)  # raises json.loads's own error
+        if end == len(text):
+            return value
+    return json.loads(text)
 
 
 def payloads(path: Path, match_id: str, rows: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
     """Each row's payload; ``DamagedFile`` for the first that is not a JSON object."""
-    loads = json.loads
+    loads = _loads
     found: list[dict[str, Any]] = []
     for row in rows:
         try:
@@ -127,22 +140,52 @@ def _damaged(path: Path, match_id: str, why: str) -> DamagedFile:
     )
 
 
-def row_links(rows: Sequence[tuple[Any, ...]], parsed: Sequence[dict[str, Any]]) -> Iterator[Link]:
-    """The links of stored rows: the stored canonical JSON and the one of the fields."""
-    dumps = _DUMPS
+def row_links(
+    match_id: str, rows: Sequence[tuple[Any, ...]], parsed: Sequence[dict[str, Any]]
+) -> Iterator[Link]:
+    """The links of one match's stored rows: the stored canonical JSON and the fields'.
+
+    The fields' canonical JSON is ``canonical_dumps`` of the envelope; for the usual
+    column types it is put together here around the payload's (the same text: the
+    envelope's keys are in sorted order already), any other goes through the encoder.
+    ``chain_fault`` compares it only once the match id, seq and previous hash passed, so
+    the match's quoted id and the bare previous hash (hex digits) stand for those.
+    """
+    dumps, quote = canonical_dumps, encode_basestring
+    quoted: dict[str, str] = {}
+    own = quote(match_id)
     for r, payload in zip(rows, parsed, strict=True):
-        fields = {
-            "clock_ms": r[4],
-            "match_id": r[0],
-            "payload": payload,
-            "prev_hash": r[7],
-            "recorded_at": r[3],
-            "referee": r[5],
-            "schema_version": r[9],
-            "seq": r[1],
-            "type": r[2],
-        }
-        yield r[0], r[1], r[7], r[8], r[10], dumps(fields)
+        owner, seq, kind, at, clock, referee, _, prev, digest, version, stored = r
+        if (
+            type(seq) is int
+            and type(kind) is str
+            and type(at) is str
+            and (clock is None or type(clock) is int)
+            and type(referee) is str
+            and type(version) is int
+        ):
+            who = quoted.get(referee) or quoted.setdefault(referee, quote(referee))
+            what = quoted.get(kind) or quoted.setdefault(kind, quote(kind))
+            fields = (
+                f'{{"clock_ms":{"null" if clock is None else clock},"match_id":{own},'
+                f'"payload":{dumps(payload)},"prev_hash":"{prev}","recorded_at":{quote(at)},'
+                f'"referee":{who},"schema_version":{version},"seq":{seq},"type":{what}}}'
+            )
+        else:
+            fields = dumps(
+                {
+                    "clock_ms": clock,
+                    "match_id": owner,
+                    "payload": payload,
+                    "prev_hash": prev,
+                    "recorded_at": at,
+                    "referee": referee,
+                    "schema_version": version,
+                    "seq": seq,
+                    "type": kind,
+                }
+            )
+        yield owner, seq, prev, digest, stored, fields
 
 
 def row_events(rows: Sequence[tuple[Any, ...]], parsed: Sequence[dict[str, Any]]) -> list[Event]:
@@ -183,7 +226,7 @@ class Checks:
         """One match as stored: its first problem (chain, then replay) and its events."""
         rows = self.log.raw_rows(match_id)
         parsed = payloads(self.core.path, match_id, rows)
-        fault = chain_fault(row_links(rows, parsed), match_id)
+        fault = chain_fault(row_links(match_id, rows, parsed), match_id)
         found = _found(fault, match_id, [r[1] for r in rows], None)
         if found is not None:
             return found, []
