@@ -122,25 +122,31 @@ def compute_hash(prev_hash: str, canonical: bytes) -> str:
 Link = tuple[str, int, str, str, str, str | None]
 
 
-def chain_fault(links: Iterable[Link], match_id: str | None = None) -> tuple[int, str] | None:
+def chain_fault(
+    links: Iterable[Link],
+    match_id: str | None = None,
+    *,
+    after: tuple[int, str] = (0, GENESIS_HASH),
+) -> tuple[int, str] | None:
     """(index, reason) of the first link that breaks one match's chain, or None.
 
     The one chain checker (the store's files, JSON Lines records, the PDF report and
     ``replay`` all use it): every event belongs to ``match_id`` (default: the first
     event's), seqs run 1, 2, 3 …, each ``prev_hash`` is the previous ``hash``, a stored
     canonical JSON is the one of the stored fields, and each hash is SHA-256 of the
-    previous hash and the canonical JSON.
+    previous hash and the canonical JSON. ``after`` (count, hash of the last event) goes on
+    checking a chain whose start was checked already (a record read as it streams).
     """
-    prev = GENESIS_HASH
+    done, prev = after
     sha256 = hashlib.sha256
     for index, (owner, seq, prev_hash, digest, canonical, fields) in enumerate(links):
         if match_id is None:
             match_id = owner
         if owner != match_id:
             return index, f"belongs to match {owner!r}"
-        if seq != index + 1:
+        if seq != done + index + 1:
             return index, (
-                f"sequence broken: expected event {index + 1} here, found {seq} "
+                f"sequence broken: expected event {done + index + 1} here, found {seq} "
                 "(an event was deleted, inserted or moved)"
             )
         if prev_hash != prev:

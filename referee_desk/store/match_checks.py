@@ -194,9 +194,14 @@ class MatchChecker:
             self._replayer.apply(event)
             self._events.append(event)
 
-    def problem(self, event: Event) -> str | None:
+    def problem(self, event: Event, *, schema_checked: bool = False) -> str | None:
+        """Why the event is not acceptable next (None: tentatively applied).
+
+        ``schema_checked``: the caller ran ``schema_problem`` on this very event already
+        (the importer, when it parsed the line); it is not run twice.
+        """
         self._pending = None
-        reason = schema_problem(event)
+        reason = None if schema_checked else schema_problem(event)
         if reason is not None:
             return reason
         try:
