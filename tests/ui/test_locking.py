@@ -28,7 +28,7 @@ def forfeit_and_confirm(desk: Any, qtbot: Any) -> None:
     """8.10: a forfeit ends the match; the referee confirms the announced end."""
     start_clock(desk)
     play_opening_hand(desk, qtbot)
-    dialog = desk.open_violation(ForfeitDialog)
+    dialog = desk.entries.open_violation(ForfeitDialog)
     dialog.ui.sideCombo.setCurrentIndex(dialog.ui.sideCombo.findData("NS"))
     ok(dialog)
     qtbot.waitUntil(lambda: isinstance(desk.active_dialog, MatchEndDialog), timeout=2000)
@@ -37,7 +37,7 @@ def forfeit_and_confirm(desk: Any, qtbot: Any) -> None:
 
 
 def committee_signs_in(desk: Any, pin: str = COMMITTEE_PIN) -> Any:
-    dialog = desk.committee_sign_in()
+    dialog = desk.match.committee_sign_in()
     dialog.nameEdit.setText(COMMITTEE)
     dialog.pinEdit.setText(pin)
     dialog.buttonBox.button(QDialogButtonBox.StandardButton.Ok).click()
@@ -53,7 +53,7 @@ def add_note(desk: Any, text: str) -> Any:
 
 
 def rule(desk: Any, text: str) -> Any:
-    dialog = desk.open_violation(CommitteeRulingDialog)
+    dialog = desk.entries.open_violation(CommitteeRulingDialog)
     dialog.ui.textEdit.setPlainText(text)
     ok(dialog)
     return dialog
@@ -76,7 +76,7 @@ def test_confirming_the_end_locks_the_match_and_the_report_prints_the_seal(
     assert seal.head_seq == len(desk.session.events)
     assert desk.tf.checks.verify() is None
     report = tmp_path / "report.pdf"
-    assert desk.export_report(report)
+    assert desk.match.export_report(report)
     assert seal.head_hash in pdf_text(report)
     # Reopened elsewhere (another desk), the lock holds: no more play can be entered.
     with TournamentFile.open(desk.tf.path) as other:
@@ -98,7 +98,7 @@ def test_after_the_lock_notes_follow_and_only_the_committee_rules(desk: Any, qtb
     assert desk.session.events[-1].type == "note"
     assert desk.tf.seals.latest(match_id).head_hash == desk.session.events[-1].hash != locked_at
     # No committee signed in: the ruling item is off, and the store refuses it anyway.
-    assert not desk.violation_actions["9"].isEnabled()
+    assert not desk.violations.offered["9"].isEnabled()
     count = len(desk.session.events)
     dialog = rule(desk, "改判")
     assert desk.active_dialog is dialog
@@ -108,14 +108,14 @@ def test_after_the_lock_notes_follow_and_only_the_committee_rules(desk: Any, qtb
     dialog.reject()
     # The committee's first member registers with a PIN; a wrong PIN is refused later.
     committee_signs_in(desk)
-    assert desk.committee is not None and desk.committee.role == "committee"
-    desk.committee = None
+    assert desk.match.committee is not None and desk.match.committee.role == "committee"
+    desk.match.committee = None
     desk.session.record.committee = None
     wrong = committee_signs_in(desk, "000000")
     assert desk.active_dialog is wrong and "wrong name or PIN" in wrong.errorLabel.text()
     wrong.reject()
     committee_signs_in(desk)
-    assert desk.violation_actions["9"].isEnabled()
+    assert desk.violations.offered["9"].isEnabled()
     rule(desk, "8.11: 经仲裁委员会裁定, 维持原判")
     assert desk.active_dialog is None
     ruling = desk.tf.events(match_id)[-1]

@@ -46,7 +46,7 @@ def recorded(desk: Any, qtbot: Any, fake_time: Any, monkeypatch: Any) -> tuple[P
     desk.close_tournament()
     assert desk.open_tournament(path)
     assert desk.tf.backups.every == 4
-    desk.set_session(
+    desk.match.set_session(
         MatchSession(StoreMatchRecord(desk.tf, match_id), REFEREE, clock=fake_time.now)
     )
     start_clock(desk)
@@ -92,7 +92,7 @@ def test_damaged_file_offers_the_backups_and_restores_the_match(
     assert len(kept) == 1 and kept[0].stat().st_size > 0  # the damaged file is kept aside
     assert "restored" in desk.last_message and kept[0].name in desk.last_message
     # The referee goes on recording in the restored file.
-    desk.set_session(MatchSession(StoreMatchRecord(desk.tf, match_id), REFEREE))
+    desk.match.set_session(MatchSession(StoreMatchRecord(desk.tf, match_id), REFEREE))
     note(desk, "已从备份恢复")
     assert desk.tf.events(match_id)[-1].payload == {"text": "已从备份恢复"}
 

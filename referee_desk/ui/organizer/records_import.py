@@ -20,13 +20,13 @@ from referee_desk.ui.organizer import texts
 from referee_desk.ui.organizer.dialogs import OrganizerLinkDialog
 
 if TYPE_CHECKING:
-    from referee_desk.ui.organizer.view import OrganizerView
+    from referee_desk.ui.organizer.host import OrganizerHost
 
 
 class RecordsImport:
     """Importing desks' match records and linking a record to a drawn match."""
 
-    def __init__(self, view: OrganizerView) -> None:
+    def __init__(self, view: OrganizerHost) -> None:
         self.view = view
         # What the last import brought in (None before the first one).
         self.last_import: ImportResult | None = None
