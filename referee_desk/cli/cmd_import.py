@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     created = not target.exists()
     try:
         with TournamentFile.open(target, create=True) as tf:
-            by = tf.login(args.person, read_pin()) if args.person else None
+            by = tf.people.login(args.person, read_pin()) if args.person else None
             report = import_jsonl(tf, args.files, by=by)
     except Exception as error:  # never a traceback on the command line
         if created:  # refused: leave no empty tournament file behind

@@ -205,7 +205,7 @@ def _import_each(
 
 def _keep_seals(t: Tournament, path: Path, mids: list[str], result: ImportResult) -> None:
     """The desk's locks of the matches taken from its file come along (the store checks
-    each, in the desk's file and over the record here: ``TournamentFile.import_seal``)."""
+    each, in the desk's file and over the record here: ``Seals.import_from``)."""
     kept = t.file
     if not isinstance(kept, TournamentFile):
         result.refused.append(
@@ -216,7 +216,7 @@ def _keep_seals(t: Tournament, path: Path, mids: list[str], result: ImportResult
         with TournamentFile.open(path, create=False, read_only=True) as source:
             for mid in mids:
                 try:
-                    kept.import_seal(source, mid)
+                    kept.seals.import_from(source.seals, mid)
                 except StoreError as error:
                     result.refused.append(f"{path}: match {mid}: lock not kept: {error}")
     except (StoreError, OSError) as error:

@@ -67,7 +67,7 @@ def open_desk(window: MainWindow, file: str | None) -> None:
     if match_id is None:
         window.match.open_match_dialog()
         return
-    referee = window.tf.match_referee(match_id) or QCoreApplication.translate(
+    referee = window.tf.people.match_referee(match_id) or QCoreApplication.translate(
         "MainWindow", "Sample referee"
     )
     window.match.open_match(match_id, referee)

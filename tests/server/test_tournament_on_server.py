@@ -362,7 +362,7 @@ def test_copy_onto_the_server_takes_the_locked_matches_seals(hall, tmp_path, cap
     _build(capsys, str(cup), pairs, None, sim)
     with Tournament.open(cup) as t:
         final = t.matches()[-1].match_id
-        t.file.lock_match(final, by="王磊")
+        t.file.seals.lock(final, by="王磊")
     out = _ok(capsys, "tournament", "copy", str(cup), hall.organizer_url)
     assert "1 seals sent (checked by the server)" in out
     with TournamentServer.open(hall.organizer_url) as server:
