@@ -47,7 +47,7 @@ def sample_cup(path: Path, capsys) -> str:
         record = t.record_id(GROUP_F)
         assert t.state().match(GROUP_F).winner == 6
     with TournamentFile.open(path, create=False) as tf:
-        tf.lock_match(record, "王磊")
+        tf.seals.lock(record, "王磊")
     capsys.readouterr()
     code, text = verdict(path, capsys)
     assert code == 0, text  # the genuine file: no false alarm

@@ -33,14 +33,14 @@ def test_a_file_from_before_is_guarded_on_its_first_writable_open(tmp_path: Path
         t.draw(draw_seed=1)
     _as_before(path)
     with TournamentFile.open(path, create=False) as tf:
-        assert "guarded_tables" not in tf.meta() and tf.verify() is None
+        assert "guarded_tables" not in tf.meta() and tf.checks.verify() is None
     with Tournament.open(path, read_only=True) as t:  # reading changes nothing
         assert "guarded_tables" not in t.file.meta()
     with Tournament.open(path) as t:
         assert sorted(GUARDED_TABLES) == sorted(json.loads(t.file.meta()["guarded_tables"]))
         t.assign(t.matches()[0].match_id, table="2号桌")  # the organizer's own change
     with TournamentFile.open(path, create=False) as tf:
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("UPDATE tournament_matches SET referee = '李娜'")
     conn.close()
