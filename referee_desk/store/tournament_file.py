@@ -123,7 +123,14 @@ class TournamentFile:
             if isinstance(error, sqlite3.OperationalError) and _no_room(error) and not read_only:
                 if existed:  # a full disk before opening: the intact file opens for reading
                     # (as it is on disk: with no room, nobody can be writing to it)
-                    return cls.open(file, create=False, read_only=True, check=check, _frozen=True)
+                    reading = cls.open(
+                        file, create=False, read_only=True, check=check, _frozen=True
+                    )
+                    reading.core.why_read_only = StoreWriteError(
+                        f"not saved: the disk was full when {file} was opened; free some "
+                        "space and open it again"
+                    ).keyed("store.not_saved_disk_full", file=str(file), detail=str(error))
+                    return reading
                 for suffix in ("", "-wal", "-shm", "-journal", ".heads"):
                     Path(f"{file}{suffix}").unlink(missing_ok=True)  # nothing half-made
                 raise StoreWriteError(f"not created: the disk is full: {file}").keyed(
