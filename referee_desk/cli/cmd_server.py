@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from referee_desk.cli.terminal import ask, can_ask, printable
+from referee_desk.cli.terminal import ask, can_ask, printable, warn_if_password_in
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -498,6 +498,7 @@ def _upgrade(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace) -> int:
     from referee_desk.store.postgres.listener import EventListener
 
+    warn_if_password_in(args.url, "server watch")
     seen = 0
     with EventListener(args.url) as listener:
         while not args.count or seen < args.count:

@@ -37,3 +37,22 @@ def ask(question: str, answers: tuple[str, ...]) -> str | None:
         answer = line.strip().lower()
         if answer in answers:
             return answer
+
+
+def warn_if_password_in(address: str, command: str) -> None:
+    """A long-running command given an address with its password says once that every
+    user of the computer can read it (``ps``) for as long as it runs, and what to do."""
+    from referee_desk.store.opener import is_server_address
+    from referee_desk.store.postgres.address import redact
+    from referee_desk.store.postgres.password import has_password
+
+    if not is_server_address(address) or not has_password(address):
+        return
+    plain = redact(address).replace(":***@", "@", 1)
+    print(
+        f"{command}: the password in this address can be read by every user of this "
+        "computer while the command runs; keep it in the pass file instead: "
+        f"referee-desk server remember {plain}, then give the address without it",
+        file=sys.stderr,
+        flush=True,
+    )

@@ -28,11 +28,17 @@ from referee_desk.match.envelope import Event
 from referee_desk.store import access, backup, keys
 from referee_desk.store.appender import Appender
 from referee_desk.store.checks import Checks
-from referee_desk.store.errors import DamagedFile, StoreError, StoreWriteError
+from referee_desk.store.errors import (
+    DamagedFile,
+    NotATournamentFile,
+    StoreError,
+    StoreWriteError,
+)
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, utc_now
 from referee_desk.store.opening import SQLITE_MAGIC, Preparation, SessionMarks, connect
 from referee_desk.store.people import People
+from referee_desk.store.postgres.address import is_server_url, redact
 from referee_desk.store.seals import Seal, SealInfo, Seals
 from referee_desk.store.signatures import KeyInfo, Signatures
 from referee_desk.store.trust import Trust
@@ -106,6 +112,10 @@ class TournamentFile:
         also made on close. Raises ``NotATournamentFile``, ``NewerFileError``,
         ``DamagedFile`` or ``UnreadableFile``.
         """
+        if is_server_url(os.fspath(path)):  # never a file named after it, never echoed whole
+            raise NotATournamentFile(
+                f"{redact(os.fspath(path))}: a server address, not a tournament file"
+            ).keyed("store.not_a_tournament_file", file=redact(os.fspath(path)))
         file = Path(path)
         existed = file.exists() and file.stat().st_size > 0
         conn, new, read_only = connect(file, create=create, read_only=read_only, frozen=_frozen)

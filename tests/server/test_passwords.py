@@ -121,6 +121,11 @@ def test_no_password_anywhere_says_where_to_put_it(hall, tmp_path) -> None:
         ("server", "keys", "{url}"),
         ("tournament", "standings", "{url}"),
         ("export", "jsonl", "{url}", "-o", "{out}"),
+        ("export", "results", "{url}", "-o", "{out}.pdf"),
+        ("tournament", "copy", "{url}", "{out}.sqlite"),
+        ("replay", "{url}", "--match", "R1-T2"),
+        ("server", "collect", "{url}", "{file}"),
+        ("keys", "show", "{url}"),
     ],
 )
 @pytest.mark.parametrize("wrong", [False, True], ids=["right", "wrong"])

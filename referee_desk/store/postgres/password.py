@@ -126,6 +126,42 @@ class PassEntry:
         return f"{self.key()}:{_escape(password)}"
 
 
+def _fields(line: str) -> list[str]:
+    """A pass file line's five fields (``\\:`` and ``\\\\`` unescaped)."""
+    fields, current, escaped = [], "", False
+    for ch in line:
+        if escaped:
+            current, escaped = current + ch, False
+        elif ch == "\\":
+            escaped = True
+        elif ch == ":" and len(fields) < 4:
+            fields.append(current)
+            current = ""
+        else:
+            current += ch
+    return [*fields, current]
+
+
+def known(url: str) -> str | None:
+    """The password of ``url``: in the address, else the pass file's first matching line
+    (libpq's rules: ``*`` matches anything), else one typed in this process."""
+    if has_password(url):
+        return unquote(urlsplit(url).password or "")
+    entry = PassEntry.of(url)
+    wanted = (entry.host, entry.port, entry.database, entry.user)
+    try:
+        lines = pass_file().read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = _fields(line)
+        if len(fields) == 5 and all(f in ("*", w) for f, w in zip(fields, wanted, strict=False)):
+            return fields[4]
+    return typed(url)
+
+
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace(":", "\\:")
 
