@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.store.errors import StoreError
-from referee_desk.store.postgres.address import is_server_url
+from referee_desk.store.opener import Store, open_store
 from referee_desk.store.tables import FileTables, Records, Tables
-from referee_desk.store.tournament_file import TournamentFile, utc_now
+from referee_desk.store.tournament_file import utc_now
 from referee_desk.tournament.draw_plan import assign_in_turn, plan_draw
 from referee_desk.tournament.elimination import round_count, round_label
 from referee_desk.tournament.errors import DrawError, TournamentError
@@ -60,15 +60,16 @@ class Tournament:
     """
 
     def __init__(
-        self, file: Records, tables: Tables | None = None, server: TournamentServer | None = None
+        self,
+        file: Records,
+        tables: Tables | None = None,
+        server: TournamentServer | None = None,
     ) -> None:
         self.file = file
+        #: a tournament file's own tables unless the store brought its own
+        self.tables: Tables = tables if tables is not None else FileTables(file)  # type: ignore[arg-type]
+        #: the tournament server's connection (None in a file): publishing and claims
         self.server = server
-        if tables is None:
-            if not isinstance(file, TournamentFile):
-                raise TypeError("a store other than a tournament file brings its own tables")
-            tables = FileTables(file)
-        self.tables: Tables = tables
         self.path = str(file.path)
         if not self.tables.read_only:
             migrate = migrate_schema if self.tables.dialect == "sqlite" else migrate_server_schema
@@ -159,44 +160,36 @@ class Tournament:
                 raise TournamentError(f"{self.path}: already holds a tournament (just created)")
 
     @classmethod
+    def from_store(cls, store: Store) -> Tournament:
+        """The tournament over a store ``open_store`` opened (a file or a server)."""
+        return cls(store.records, store.tables, store.server)
+
+    @classmethod
     def open(cls, path: str | Path, read_only: bool = False) -> Tournament:
         """Open an existing tournament; a desk's file without one is refused untouched.
 
         ``path`` may be the organizer's address of a tournament server.
         """
-        if is_server_url(str(path)):
-            t = cls._connect(path, create=False)
-            where = t.path
-        else:
-            file = TournamentFile.open(path, create=False, read_only=read_only)
-            if not FileTables(file).has_extension(EXTENSION_NAME):
-                file.close()
-                raise TournamentError(f"{path}: no tournament in this file (create one first)")
-            t = cls(file)
-            where = str(path)
+        t = cls._connect(path, create=False, read_only=read_only)
         if t._row_info() is None:
             t.close()
-            raise TournamentError(f"{where}: no tournament here yet (create one first)")
+            raise TournamentError(f"{t.path}: no tournament here yet (create one first)")
         return t
 
     @classmethod
-    def _connect(cls, path: str | Path, *, create: bool) -> Tournament:
-        """The tournament's store: a server for an address, else the file."""
-        if not is_server_url(str(path)):
-            return cls(TournamentFile.open(path, create=create))
-        from referee_desk.store.postgres.server import TournamentServer
-        from referee_desk.store.postgres.tables import ServerTables
-        from referee_desk.store.postgres.tournament_records import ServerRecords
-
-        server = TournamentServer.open(str(path))
+    def _connect(cls, path: str | Path, *, create: bool, read_only: bool = False) -> Tournament:
+        """The tournament's store, from the one opener (a server's address, or a file)."""
+        store = open_store(path, create=create, read_only=read_only)
         try:
-            tables = ServerTables(server)
-            if not create and not tables.has_extension(EXTENSION_NAME):
-                # Reading a server makes nothing on it: only ``create`` adds our tables.
-                raise TournamentError(f"{server.shown}: no tournament here yet (create one first)")
-            return cls(ServerRecords(server), tables, server)
+            if not create and not store.tables.has_extension(EXTENSION_NAME):
+                # Reading a store makes nothing in it: only ``create`` adds our tables.
+                where = store.name
+                if store.on_server:
+                    raise TournamentError(f"{where}: no tournament here yet (create one first)")
+                raise TournamentError(f"{where}: no tournament in this file (create one first)")
+            return cls.from_store(store)
         except BaseException:
-            server.close()
+            store.close()
             raise
 
     def close(self) -> None:
