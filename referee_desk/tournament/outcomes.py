@@ -219,18 +219,15 @@ def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
     A record that cannot be read as an outcome is left out and reported by
     ``outcome_problems``.
     """
-    t.outcome_problems = {}
-    raw_heads = t.file.heads()
-    if not raw_heads:
-        return {}
-    # Records kept under a desk's own id count for the drawn match they are linked to.
-    heads = dict(raw_heads)
-    record_of = {m: m for m in raw_heads}
-    for match_id, record_id in t.links().items():
-        if record_id in raw_heads:
-            heads[match_id] = raw_heads[record_id]
-            record_of[match_id] = record_id
+    from referee_desk.tournament.deciding import counted_events, decide
     from referee_desk.tournament.state import resolve
+
+    # Which record decides each drawn match, and how much of it counts (one owner).
+    decided = decide(t)
+    t.outcome_problems = dict(decided.problems)
+    choices = decided.choices
+    if not choices:
+        return {}
 
     # Which pairs play each match is known only after earlier results; resolve in
     # passes until no new match gains its pairs (each pass adds at least one round).
@@ -250,7 +247,7 @@ def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
         new = [
             s
             for s in st.matches
-            if s.match.match_id in heads
+            if s.match.match_id in choices
             and s.match.match_id not in done
             and s.pair_a is not None
             and s.pair_b is not None
@@ -260,20 +257,27 @@ def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
         for s in new:
             mid = s.match.match_id
             done.add(mid)
-            key = f"{heads[mid][1]}:{s.pair_a}:{s.pair_b}:{CACHE_VERSION}"
+            choice = choices[mid]
+            key = f"{choice.head[1]}:{s.pair_a}:{s.pair_b}:{CACHE_VERSION}"
+            if choice.length is not None:  # not all vouched for: cached only while live
+                key += f":live{choice.length}"
             if mid in cache and cache[mid][0] == key:
                 outcomes[mid] = outcome_from_dict(cache[mid][1])
                 continue
             try:
-                events = t.file.events(record_of[mid])
-                state = replay_events(events)
-                _check_ruleset(state, t.ruleset.name, record_of[mid])
+                events, state, problem = counted_events(t, choice, replay_events)
+                if problem is not None:
+                    t.outcome_problems[mid] = problem
+                if not events:
+                    continue
+                _check_ruleset(state, t.ruleset.name, choice.record_id)
                 o = outcome_from_state(state, events, pm[s.pair_a], pm[s.pair_b], mid)
             except (ValueError, ImportError) as error:
                 t.outcome_problems[mid] = str(error)
                 continue
             outcomes[mid] = o
-            fresh.append((mid, key, json.dumps(outcome_to_dict(o), ensure_ascii=False)))
+            if problem is None:
+                fresh.append((mid, key, json.dumps(outcome_to_dict(o), ensure_ascii=False)))
     if fresh and not t.tables.read_only:
         with t.tables.transaction() as writer:
             writer.executemany(

@@ -138,8 +138,8 @@ def upgrade_server(url: str) -> int:
 
 
 def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) -> None:
-    """Apply the migrations after ``version`` in one transaction (1 → 2 → 3 → 4)."""
-    if version not in (1, 2, 3):
+    """Apply the migrations after ``version`` in one transaction (1 → 2 → 3 → 4 → 5)."""
+    if version not in (1, 2, 3, 4):
         check_schema(conn, shown)  # raises: no migration from there
     organizer = _meta(conn, "organizer_role")
     desks = _meta(conn, "desks_role")
@@ -154,7 +154,9 @@ def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) 
                 _apply_v2(conn, database, organizer, desks)
             if version < 3:
                 _apply_v3(conn, organizer)
-            _apply_v4(conn, organizer, desks)
+            if version < 4:
+                _apply_v4(conn, organizer, desks)
+            _apply_v5(conn, organizer)
             conn.execute(
                 "UPDATE referee_desk.meta SET value = %s WHERE key = 'schema_version'",
                 (str(schema.SERVER_SCHEMA_VERSION),),
@@ -204,6 +206,13 @@ def _apply_v4(conn: psycopg.Connection, organizer: str, desks: str) -> None:
             organizer=sql.Identifier(organizer).as_string(conn),
             desks=sql.Identifier(desks).as_string(conn),
         )
+    )
+
+
+def _apply_v5(conn: psycopg.Connection, organizer: str) -> None:
+    """Claims closed until the draw, the server's after-lock rule, organizer acceptances."""
+    conn.execute(
+        schema_sql.ddl(schema_sql.SCHEMA_V5, organizer=sql.Identifier(organizer).as_string(conn))
     )
 
 
@@ -367,6 +376,7 @@ def _create(
     _apply_v2(conn, database, roles.organizer, roles.desks)
     _apply_v3(conn, roles.organizer)
     _apply_v4(conn, roles.organizer, roles.desks)
+    _apply_v5(conn, roles.organizer)
     # The hall role reads the organizer's schema (version 3): made with it.
     hall = conn.execute(
         "SELECT to_regnamespace(%s) IS NOT NULL", (schema.ORGANIZER_SCHEMA,)
