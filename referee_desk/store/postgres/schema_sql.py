@@ -754,4 +754,40 @@ REVOKE ALL ON referee_desk.acceptances FROM PUBLIC;
 GRANT SELECT ON referee_desk.acceptances TO {organizer};
 GRANT INSERT (match_id, head_seq, head_hash) ON referee_desk.acceptances TO {organizer};
 GRANT USAGE ON SEQUENCE referee_desk.acceptances_id_seq TO {organizer};
+
+-- How far each match's record is vouched for: its furthest seal (each checked on insert:
+-- a registered key, the server's head, a valid signature) or accepted head. For the
+-- organizer and the hall page, which see neither seals nor acceptances themselves.
+CREATE FUNCTION referee_desk.vouched_heads() RETURNS TABLE (match_id text, head_seq integer)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = referee_desk, pg_temp AS $$
+    SELECT v.match_id, max(v.head_seq) FROM (
+        SELECT s.match_id, s.head_seq FROM seals s
+        UNION ALL SELECT a.match_id, a.head_seq FROM acceptances a) v
+    GROUP BY v.match_id
+$$;
+REVOKE ALL ON FUNCTION referee_desk.vouched_heads() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION referee_desk.vouched_heads() TO {organizer};
+
+-- A seal or an acceptance changes what counts: the live views hear it as the landing of
+-- the head it covers (the listener checks the event is the server's, desk included).
+CREATE FUNCTION referee_desk.head_vouched_notify() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    PERFORM pg_notify('referee_desk_events', json_build_object(
+        'match_id', e.match_id, 'seq', e.seq, 'hash', e.hash, 'desk', e.pushed_by)::text)
+    FROM referee_desk.events e
+    WHERE e.match_id = NEW.match_id AND e.seq = NEW.head_seq;
+    RETURN NULL;
+END $$;
+REVOKE ALL ON FUNCTION referee_desk.head_vouched_notify() FROM PUBLIC;
+CREATE TRIGGER seals_notify AFTER INSERT ON referee_desk.seals
+    FOR EACH ROW EXECUTE FUNCTION referee_desk.head_vouched_notify();
+CREATE TRIGGER acceptances_notify AFTER INSERT ON referee_desk.acceptances
+    FOR EACH ROW EXECUTE FUNCTION referee_desk.head_vouched_notify();
+"""
+
+
+#: (version 5) What the hall page needs to count results as the organizer does.
+HALL_ROLE_V5 = r"""
+GRANT EXECUTE ON FUNCTION referee_desk.vouched_heads() TO {hall};
 """

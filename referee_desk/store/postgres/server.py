@@ -336,6 +336,12 @@ class TournamentServer:
         ).fetchall()
         return dict(rows)
 
+    def vouched_heads(self) -> dict[str, int]:
+        """Per match, the furthest head a seal (checked on insert) or the organizer's
+        acceptance covers (``referee_desk.vouched_heads``; organizer and hall page)."""
+        rows = self.connection.execute("SELECT * FROM referee_desk.vouched_heads()").fetchall()
+        return dict(rows)
+
     def acceptances(self) -> dict[str, list[tuple[int, str]]]:
         """Organizer: the heads it accepted by name, per match (``accept``)."""
         rows = self.connection.execute(

@@ -76,7 +76,12 @@ class ServerRecords:
         return self.server.events(match_id)
 
     def heads(self) -> dict[str, tuple[int, str]]:
-        """match id -> (number of events, hash of the last one)."""
+        """match id -> (number of events, hash of the last one).
+
+        Read afresh each time, and so is what the server vouches for (``vouched``): a
+        seal or an acceptance may have landed since."""
+        self._vouched = None
+        self._recorded_by = None
         return self.server.heads()
 
     def refresh(self) -> None:
@@ -94,16 +99,7 @@ class ServerRecords:
         return self._vouched.get(match_id, Vouch(None))
 
     def _vouch_all(self) -> dict[str, Vouch]:
-        covered: dict[str, int] = {}
-        for seal in seals(self.server):
-            if seal.valid:
-                covered[seal.match_id] = max(covered.get(seal.match_id, 0), seal.head_seq)
-        try:
-            accepted = self.server.acceptances()
-        except psycopg.errors.InsufficientPrivilege:
-            accepted = {}
-        for match_id, heads in accepted.items():
-            covered[match_id] = max([covered.get(match_id, 0), *(seq for seq, _ in heads)])
+        covered = self.server.vouched_heads()
         out: dict[str, Vouch] = {}
         for match_id, last in self.server.last_desk_events().items():
             held = covered.get(match_id, 0)
@@ -137,8 +133,12 @@ class ServerRecords:
         return self._desk_labels().get(role)
 
     def given_to(self, match_id: str) -> str | None:
-        """The table (its label) the server gives ``match_id`` to, or None."""
-        found = self.server.assignment(match_id)
+        """The table (its label) the server gives ``match_id`` to, or None (also for the
+        hall page's role, which does not see the assignments)."""
+        try:
+            found = self.server.assignment(match_id)
+        except psycopg.errors.InsufficientPrivilege:
+            return None
         if found is None or found.desk_role is None:
             return None
         return self._desk_labels().get(found.desk_role)
