@@ -87,6 +87,8 @@ def vouched_length(t: Any, record_id: str) -> tuple[int | None, str]:
 def decide(t: Any) -> Decisions:
     """For every drawn match with a record: which record, and how much of it, counts."""
     raw_heads = t.file.heads()
+    if not raw_heads:
+        return Decisions()
     drawn = {m.match_id for m in t.matches()}
     record_of = {m: m for m in raw_heads if m in drawn}
     problems: dict[str, str] = {}

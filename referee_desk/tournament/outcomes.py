@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from referee_desk.match.envelope import Event
+from referee_desk.tournament.deciding import counted_events, decide
 from referee_desk.tournament.errors import OutcomeError
 from referee_desk.tournament.model import Decision, MatchOutcome, Pair, Penalty, level_index
 
@@ -219,7 +220,6 @@ def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
     A record that cannot be read as an outcome is left out and reported by
     ``outcome_problems``.
     """
-    from referee_desk.tournament.deciding import counted_events, decide
     from referee_desk.tournament.state import resolve
 
     # Which record decides each drawn match, and how much of it counts (one owner).
