@@ -141,7 +141,7 @@ def test_desk_without_argument_opens_the_sample(window: Any, qtbot: Any) -> None
         assert window.session.events and state.end is None
         assert state.clock.running and state.current_hand.status == "playing"
         assert "-live-" in window.session.match_id  # a live copy; the samples stay as they are
-        assert window.tf.verify() is None
+        assert window.tf.checks.verify() is None
         assert window.ui.titleLabel.text()
     else:
         assert window.active_dialog is not None

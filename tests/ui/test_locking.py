@@ -69,12 +69,12 @@ def test_confirming_the_end_locks_the_match_and_the_report_prints_the_seal(
     """Issue 5: a locked match carries a keyed signature over its head hash, and the
     head hash printed on the match report exposes a forgery."""
     match_id = desk.session.match_id
-    assert desk.tf.seal(match_id) is None
+    assert desk.tf.seals.latest(match_id) is None
     forfeit_and_confirm(desk, qtbot)
-    seal = desk.tf.seal(match_id)
+    seal = desk.tf.seals.latest(match_id)
     assert seal is not None and seal.head_hash == desk.session.events[-1].hash
     assert seal.head_seq == len(desk.session.events)
-    assert desk.tf.verify() is None
+    assert desk.tf.checks.verify() is None
     report = tmp_path / "report.pdf"
     assert desk.match.export_report(report)
     assert seal.head_hash in pdf_text(report)
@@ -83,7 +83,7 @@ def test_confirming_the_end_locks_the_match_and_the_report_prints_the_seal(
         late = new_event(desk.session.events, "clock_paused", {"reason": "x"}, "王磊")
         with pytest.raises(AccessRefused, match="only notes and committee rulings can follow"):
             other.append(late)
-        assert other.refusals()[-1]["action"] == "append clock_paused"
+        assert other.people.refusals()[-1]["action"] == "append clock_paused"
 
 
 def test_after_the_lock_notes_follow_and_only_the_committee_rules(desk: Any, qtbot: Any) -> None:
@@ -91,12 +91,12 @@ def test_after_the_lock_notes_follow_and_only_the_committee_rules(desk: Any, qtb
     locked only the committee role can add a ruling; each refusal is recorded."""
     match_id = desk.session.match_id
     forfeit_and_confirm(desk, qtbot)
-    locked_at = desk.tf.seal(match_id).head_hash
+    locked_at = desk.tf.seals.latest(match_id).head_hash
     # The match's referee adds a note: accepted, and the seal follows the new head.
     add_note(desk, "赛后双方签字确认")
     assert desk.active_dialog is None
     assert desk.session.events[-1].type == "note"
-    assert desk.tf.seal(match_id).head_hash == desk.session.events[-1].hash != locked_at
+    assert desk.tf.seals.latest(match_id).head_hash == desk.session.events[-1].hash != locked_at
     # No committee signed in: the ruling item is off, and the store refuses it anyway.
     assert not desk.violations.offered["9"].isEnabled()
     count = len(desk.session.events)
@@ -120,9 +120,9 @@ def test_after_the_lock_notes_follow_and_only_the_committee_rules(desk: Any, qtb
     assert desk.active_dialog is None
     ruling = desk.tf.events(match_id)[-1]
     assert (ruling.type, ruling.referee) == ("committee_ruling", COMMITTEE)
-    assert desk.tf.seal(match_id).head_hash == ruling.hash
-    assert desk.tf.verify() is None
-    refused = [(r["action"], r["reason"]) for r in desk.tf.refusals()]
+    assert desk.tf.seals.latest(match_id).head_hash == ruling.hash
+    assert desk.tf.checks.verify() is None
+    refused = [(r["action"], r["reason"]) for r in desk.tf.people.refusals()]
     assert refused[0] == (
         "append committee_ruling",
         "the match is locked; only the arbitration committee can add a ruling",
@@ -152,7 +152,7 @@ def test_first_sign_in_registers_the_referee_and_guards_the_match(window: Any) -
     ok(dialog)
     assert window.active_dialog is None
     tf = window.tf
-    assert tf.person_role("王磊") == "referee" and tf.access_enabled()
+    assert tf.people.person_role("王磊") == "referee" and tf.people.access_enabled()
     match_id = window.session.match_id
     assert isinstance(window.session.record, StoreMatchRecord)
     assert window.session.record.signed_in.name == "王磊"
@@ -177,7 +177,7 @@ def test_first_sign_in_registers_the_referee_and_guards_the_match(window: Any) -
     ok(again)
     assert window.active_dialog is again and "wrong name or PIN" in again.ui.errorLabel.text()
     again.reject()
-    assert [r["person"] for r in tf.refusals()] == ["李裁判", None]
+    assert [r["person"] for r in tf.people.refusals()] == ["李裁判", None]
     assert [e.type for e in tf.events(match_id)] == ["match_opened"]
 
 
@@ -192,8 +192,8 @@ def test_without_the_lock_the_referee_could_keep_recording(
         lambda self, event: self.tf.append(event, expected_seq=event.seq, by=self.signed_in),
     )
     forfeit_and_confirm(desk, qtbot)
-    assert desk.tf.seal(desk.session.match_id) is None
+    assert desk.tf.seals.latest(desk.session.match_id) is None
     # Issue 9 item 4: even without the lock a ruling needs the committee's sign-in.
     rule(desk, "无委员会也不能改判")
     assert desk.tf.events(desk.session.match_id)[-1].type == "match_ended"
-    assert "committee" in desk.tf.refusals()[-1]["reason"]
+    assert "committee" in desk.tf.people.refusals()[-1]["reason"]

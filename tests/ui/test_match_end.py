@@ -41,7 +41,7 @@ def confirm_and_check_locked(desk: Any, qtbot: Any, reason: str, winner: Side) -
     assert desk.session.events[-1].type == "match_ended"
     assert desk.session.events[-1].payload == {"reason": reason, "winner": winner.value}
     # locked in the store (issue 5): the seal is over the match_ended event
-    assert desk.tf.seal(desk.session.match_id).head_hash == desk.session.events[-1].hash
+    assert desk.tf.seals.latest(desk.session.match_id).head_hash == desk.session.events[-1].hash
     # locked: entries are disabled, notes remain; committee rulings once the committee signs in
     assert not desk.ui.actionBid.isEnabled() and not desk.ui.actionHandResult.isEnabled()
     assert desk.ui.actionNote.isEnabled()

@@ -87,7 +87,7 @@ def test_existing_match_is_offered_and_reopened(desk: Any) -> None:
 
 
 def test_pin_is_checked_by_the_store(window: Any) -> None:
-    window.tf.add_person("王磊", "referee", "2468")
+    window.tf.people.add_person("王磊", "referee", "2468")
     dialog = trigger(window, "actionOpenMatch")
     ui = dialog.ui
     for edit, text in (
