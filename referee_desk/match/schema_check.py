@@ -60,7 +60,7 @@ def _fast() -> Any:
 def validate_schema(event_dict: dict[str, Any]) -> None:
     """Raise SchemaRefused naming the first problem (with its JSON path)."""
     if not isinstance(event_dict, dict):
-        raise SchemaRefused("an event must be a JSON object", key="event.not_an_object")
+        raise SchemaRefused(key="event.not_an_object")
     fast = _fast()
     if fast is not None:
         try:

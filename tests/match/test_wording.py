@@ -18,9 +18,11 @@ from test_review_helpers import started
 
 from referee_desk.match import Event, replay
 from referee_desk.match.state import Consequence
+from referee_desk.phrasebook import CONSEQUENCES as TEMPLATES
+from referee_desk.phrasebook import FREE_TEXT_ARGS, render
 from referee_desk.rules import wording
 from referee_desk.rules.result import hand_result, result_from_levels_up
-from referee_desk.rules.wording import FREE_TEXT_ARGS, TEMPLATES, WordingError, describe, render
+from referee_desk.rules.wording import WordingError, describe
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_events"
 #: ASCII words allowed in Chinese wording: card notation (LJ, BJ) only; single letters

@@ -1541,6 +1541,29 @@
     </message>
 </context>
 <context>
+    <name>OrganizerSignInDialog</name>
+    <message>
+        <source>Organizer sign-in</source>
+        <translation>主办方登录</translation>
+    </message>
+    <message>
+        <source>Organizer</source>
+        <translation>主办方</translation>
+    </message>
+    <message>
+        <source>PIN</source>
+        <translation>PIN 码</translation>
+    </message>
+    <message>
+        <source>This tournament file has PINs: only the organizer brings the desks&apos; records in. Sign in with the organizer&apos;s name and PIN.</source>
+        <translation>本赛事文件设有 PIN 码：只有主办方可以导入各桌的比赛记录。请输入主办方的姓名和 PIN 码登录。</translation>
+    </message>
+    <message>
+        <source>Enter the organizer&apos;s name.</source>
+        <translation>请输入主办方的姓名。</translation>
+    </message>
+</context>
+<context>
     <name>OrganizerView</name>
     <message>
         <source>&amp;Export</source>
