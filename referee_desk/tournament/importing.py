@@ -11,8 +11,9 @@ linked to its drawn match (``Tournament.link(..., by="import")``) when the pairs
 names (``#<pair id>`` in ``match_opened.pairs``, else the seated players, else the
 pair name, as ``outcomes.side_pairs`` reads them) are registered pairs that meet in
 exactly one drawn match still without a record, and no other unlinked record names
-the same match. Otherwise it stays "not in the draw", with the reason, for the
-organizer to link by hand.
+the same match, and (on the server, which knows which desk pushed it) it was recorded
+at the table the match was given to (``deciding.wrong_table``). Otherwise it stays
+"not in the draw", with the reason, for the organizer to link by hand.
 """
 
 from __future__ import annotations
@@ -30,13 +31,11 @@ from referee_desk.store.errors import ImportConflict, ImportRefused, StoreError
 from referee_desk.store.interchange import is_sqlite
 from referee_desk.store.jsonl import read_jsonl, write_jsonl
 from referee_desk.store.tournament_file import TournamentFile
+from referee_desk.tournament.deciding import LINKED_BY_IMPORT, wrong_table
 from referee_desk.tournament.errors import OutcomeError
 from referee_desk.tournament.model import Pair
 from referee_desk.tournament.outcomes import _ID, _norm, side_pairs
 from referee_desk.tournament.repository import Tournament
-
-#: Who made a link found on import (``tournament_links.linked_by``).
-LINKED_BY_IMPORT = "import"
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,6 +353,8 @@ def _link_found(t: Tournament, result: ImportResult) -> ImportResult:
                 why[rid] = f"{who[rid]} meet in no drawn match still without a record"
             elif len(found) > 1:
                 why[rid] = f"{who[rid]} meet in " + " and ".join(m for m, _, _ in found)
+            elif (elsewhere := wrong_table(t.file, rid, found[0][0], t.matches())) is not None:
+                why[rid] = elsewhere  # issue 18 item 9: one table never decides another's
             else:
                 claims.setdefault(found[0][0], []).append(rid)
         progressed = False

@@ -54,6 +54,15 @@ class RecordLinks:
         if clash:
             raise TournamentError(f"record {clash[0]} is already linked to match {clash[1]}")
 
+    def entries(self) -> list[tuple[str, str, str]]:
+        """(record id, drawn match id, linked by) of every link; ``import`` = found on import."""
+        return [
+            (r, m, b)
+            for r, m, b in self.tables.rows(
+                "SELECT record_id, match_id, linked_by FROM tournament_links ORDER BY match_id"
+            )
+        ]
+
     def all(self) -> dict[str, str]:
         """drawn match id -> record id, for records kept under another id."""
         return dict(self.tables.rows("SELECT match_id, record_id FROM tournament_links"))

@@ -472,7 +472,7 @@ class Tournament:
             lots=self.lots(),
             pairs=self.pair_map(),
             ruleset_name=self.ruleset.name,
-            links=self.links(),
+            links=self.record_links.entries(),
         )
 
     def invalidate(self) -> None:

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 
 from referee_desk.store.tables import Records
+from referee_desk.tournament.deciding import counted_events, decide
 from referee_desk.tournament.model import MatchOutcome, Pair, Settings, TournamentMatch
 from referee_desk.tournament.outcome_cache import OutcomeCache
 from referee_desk.tournament.outcomes import (
@@ -34,8 +35,9 @@ class DrawnTournament:
     lots: dict[str, dict[int, int]]
     pairs: dict[int, Pair]
     ruleset_name: str
-    links: dict[str, str]
-    """drawn match id -> record id, for records kept under a desk's own id."""
+    links: list[tuple[str, str, str]]
+    """(record id, drawn match id, linked by): records kept under a desk's own id that
+    count for a drawn match (``deciding`` says which link stands)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,21 +52,16 @@ def derive_outcomes(draw: DrawnTournament, records: Records, cache: OutcomeCache
 
     A record that cannot be read as an outcome is left out and named in ``problems``.
     """
-    raw_heads = records.heads()
-    if not raw_heads:
-        return Derived({})
-    # Records kept under a desk's own id count for the drawn match they are linked to.
-    heads = dict(raw_heads)
-    record_of = {m: m for m in raw_heads}
-    for match_id, record_id in draw.links.items():
-        if record_id in raw_heads:
-            heads[match_id] = raw_heads[record_id]
-            record_of[match_id] = record_id
+    # Which record decides each drawn match, and how much of it counts (one owner).
+    decided = decide(records, draw.matches, draw.links)
+    problems: dict[str, str] = dict(decided.problems)
+    choices = decided.choices
+    if not choices:
+        return Derived({}, problems)
     # Which pairs play each match is known only after earlier results; resolve in
     # passes until no new match gains its pairs (each pass adds at least one round).
     cached = cache.load()
     outcomes: dict[str, MatchOutcome] = {}
-    problems: dict[str, str] = {}
     fresh: list[tuple[str, str, str]] = []
     done: set[str] = set()
     while True:
@@ -72,7 +69,7 @@ def derive_outcomes(draw: DrawnTournament, records: Records, cache: OutcomeCache
         new = [
             s
             for s in st.matches
-            if s.match.match_id in heads
+            if s.match.match_id in choices
             and s.match.match_id not in done
             and s.pair_a is not None
             and s.pair_b is not None
@@ -83,14 +80,20 @@ def derive_outcomes(draw: DrawnTournament, records: Records, cache: OutcomeCache
             mid = s.match.match_id
             assert s.pair_a is not None and s.pair_b is not None
             done.add(mid)
-            key = f"{heads[mid][1]}:{s.pair_a}:{s.pair_b}:{CACHE_VERSION}"
+            choice = choices[mid]
+            key = f"{choice.head[1]}:{s.pair_a}:{s.pair_b}:{CACHE_VERSION}"
+            if choice.length is not None:  # not all vouched for: cached only while live
+                key += f":live{choice.length}"
             if mid in cached and cached[mid][0] == key:
                 outcomes[mid] = outcome_from_dict(cached[mid][1])
                 continue
             try:
-                events = records.events(record_of[mid])
-                state = replay_events(events)
-                check_ruleset(state, draw.ruleset_name, record_of[mid])
+                events, state, problem = counted_events(records, choice, replay_events)
+                if problem is not None:
+                    problems[mid] = problem
+                if not events:
+                    continue
+                check_ruleset(state, draw.ruleset_name, choice.record_id)
                 o = outcome_from_state(
                     state, events, draw.pairs[s.pair_a], draw.pairs[s.pair_b], mid
                 )
@@ -98,6 +101,7 @@ def derive_outcomes(draw: DrawnTournament, records: Records, cache: OutcomeCache
                 problems[mid] = str(error)
                 continue
             outcomes[mid] = o
-            fresh.append((mid, key, json.dumps(outcome_to_dict(o), ensure_ascii=False)))
+            if problem is None:
+                fresh.append((mid, key, json.dumps(outcome_to_dict(o), ensure_ascii=False)))
     cache.save(fresh)
     return Derived(outcomes, problems)
