@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
                 report = store.records.import_jsonl(args.files)
             else:
                 tf = store.records
-                by = tf.login(args.person, read_pin()) if args.person else None
+                by = tf.people.login(args.person, read_pin()) if args.person else None
                 report = import_jsonl(tf, args.files, by=by)
     except Exception as error:  # never a traceback on the command line
         if created:  # refused: leave no empty tournament file behind

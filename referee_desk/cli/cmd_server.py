@@ -5,8 +5,9 @@ password for a lost address), ``publish`` (give the drawn matches and their open
 the tables' desks), ``assign`` (one match to one desk), ``collect`` (the server's
 records into the tournament file, for standings and documents), ``status`` (what the
 server holds, conflicts desks reported), ``watch`` (print every event as it lands),
-``keys`` (register the signing keys whose seals the server takes), ``upgrade`` (bring an
-older server schema to this version).
+``keys`` (register the signing keys whose seals the server takes), ``accept`` (let a
+record no registered desk key locked count), ``upgrade`` (bring an older server schema to
+this version).
 A refusal is one line on stderr: exit 1 (refused) or 2 (cannot reach or log in).
 """
 
@@ -85,6 +86,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the address without its password (postgresql://cup_t01@192.168.1.10:5432/cup); "
         "the password is asked for, or read from stdin's first line",
     )
+    p = sub.add_parser(
+        "accept", help="let a record no registered desk key locked count, up to its head now"
+    )
+    p.add_argument("url", help="the organizer's address")
+    p.add_argument("match", help="match id (a drawn one, or a record under a desk's own id)")
     p = sub.add_parser("upgrade", help="bring a server of an older schema to this version")
     p.add_argument("url", help="the superuser's address, as for init")
     p = sub.add_parser("watch", help="print each event as it lands (LISTEN/NOTIFY)")
@@ -111,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         "keys": _keys,
         "upgrade": _upgrade,
         "remember": _remember,
+        "accept": _accept,
     }
     try:
         return action[args.action](args)
@@ -181,6 +188,11 @@ def _publish(args: argparse.Namespace) -> int:
         Tournament.open(source, read_only=True) as t,
     ):
         report = publish(t, server)
+        if args.tournament and t.drawn:
+            # A file's draw: its matches kept for their tables, claims open for other ids
+            # (closed from server init, issue 18 item 10).
+            server.reserve([m.match_id for m in t.matches()])
+            server.set_claims(True)
     for match_id, table in report.no_desk:
         print(f"  {match_id}: table {table} has no desk on the server")
     waiting = len(report.waiting)
@@ -188,6 +200,15 @@ def _publish(args: argparse.Namespace) -> int:
         f"published {len(report.published)} matches with their openings"
         + (f"; {waiting} assigned whose pairs are not known yet" if waiting else "")
     )
+    return 0
+
+
+def _accept(args: argparse.Namespace) -> int:
+    from referee_desk.store.postgres.server import TournamentServer
+
+    with TournamentServer.open(args.url) as server:
+        seq, head = server.accept(args.match)
+    print(f"accepted match {args.match} up to event {seq} ({head[:12]}…): it counts")
     return 0
 
 

@@ -295,7 +295,11 @@ def _import_records(args: argparse.Namespace) -> int:
     from referee_desk.tournament.importing import import_records, link_waiting
 
     with _open(args) as t:
-        by = t.file.login(args.person, read_pin()) if args.person and not t.on_server else None
+        by = (
+            t.file.people.login(args.person, read_pin())
+            if args.person and not t.on_server
+            else None
+        )
         result = import_records(t, args.sources, by) if args.sources else link_waiting(t)
     for line in result.lines():
         print(line)

@@ -40,23 +40,20 @@ def run(args: argparse.Namespace) -> int:
 
         return verify(args)
     try:
-        from referee_desk.store.interchange import verify_path
+        from referee_desk.store.verify import verify_report
 
-        problem = verify_path(args.file, against=args.against, key=args.key)
+        report = verify_report(args.file, against=args.against, key=args.key)  # one open
     except Exception as error:  # never a traceback on the command line
         print(printable(f"verify: {args.file}: {type(error).__name__}: {error}"), file=sys.stderr)
         return 2
+    problem = report.problem
     if problem is None:
         suffix = f" (agrees with {args.against})" if args.against else ""
         print(printable(f"OK {args.file}: hash chains intact, every event acceptable{suffix}"))
-        from referee_desk.store.interchange import signing_summary
-
-        for line in signing_summary(args.file):
+        for line in report.signing:
             print(f"  {printable(line)}")
         if args.heads:
-            from referee_desk.store.interchange import heads
-
-            for match_id, count, head, locked in heads(args.file):
+            for match_id, count, head, locked in report.heads:
                 line = f"{match_id}: {count} events, head {head}{' (locked)' if locked else ''}"
                 print(f"  {printable(line)}")
         return 0

@@ -9,6 +9,7 @@ either through ``store.tables``, so results and documents are the same from both
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Iterable
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
+from referee_desk.store.errors import StoreError
 from referee_desk.store.opener import Store, open_store
 from referee_desk.store.tables import FileTables, Records, Tables
 from referee_desk.store.tournament_file import utc_now
@@ -31,9 +33,13 @@ from referee_desk.tournament.model import (
     TournamentInfo,
     TournamentMatch,
 )
+from referee_desk.tournament.outcome_cache import OutcomeCache
 from referee_desk.tournament.pair_registry import PairRegistry
+from referee_desk.tournament.publishing import publish
+from referee_desk.tournament.results import DrawnTournament, derive_outcomes
 from referee_desk.tournament.schema import (
     EXTENSION_NAME,
+    GUARDED_TABLES,
     TOURNAMENT_SCHEMA_VERSION,
     migrate_schema,
 )
@@ -49,7 +55,8 @@ class Tournament:
 
     ``file`` is the store's records: the ``TournamentFile``, or on a server its
     ``ServerRecords`` (events, match ids, heads, seal info, import); ``tables`` runs
-    our SQL in the same store.
+    our SQL in the same store; ``server`` is the tournament server the organizer opened
+    (None for a file, and for a reader such as the hall page).
     """
 
     def __init__(
@@ -67,7 +74,13 @@ class Tournament:
         if not self.tables.read_only:
             migrate = migrate_schema if self.tables.dialect == "sqlite" else migrate_server_schema
             self.tables.ensure_extension(EXTENSION_NAME, TOURNAMENT_SCHEMA_VERSION, migrate)
+            # The draw, lots and links decide results: under the file's signed guard
+            # (once, for a file from before; a desk that may not sign over the guard as
+            # it stands leaves that to one that may: its own writes are refused anyway).
+            with contextlib.suppress(StoreError):
+                self.tables.guard(GUARDED_TABLES)
         self.record_links = RecordLinks(self.tables, file)
+        self.outcome_cache = OutcomeCache(self.tables, self.path)
         self.registry = PairRegistry(self.tables, on_server=self.tables.dialect != "sqlite")
         self._outcomes: dict[str, MatchOutcome] | None = None
         self.outcome_problems: dict[str, str] = {}
@@ -81,8 +94,11 @@ class Tournament:
             writer.execute(sql, params)
 
     def _write(self):
-        """A write transaction on the store (its own, so failures read clearly)."""
-        return self.tables.transaction()
+        """A write transaction on the store (its own, so failures read clearly).
+
+        Signed: the guard must verify before and is re-signed after (``GUARDED_TABLES``).
+        """
+        return self.tables.signed_transaction()
 
     # -- opening -------------------------------------------------------------------
     @classmethod
@@ -110,10 +126,6 @@ class Tournament:
         once drawn, every drawn match is given to its table's desk (``publish``) or kept
         for it, and other ids (a desk's own) may be claimed again. Nothing on a file.
         """
-        if not self.on_server:
-            return
-        from referee_desk.tournament.publishing import publish
-
         server = self.server
         if server is None:
             return
@@ -447,10 +459,21 @@ class Tournament:
     def outcomes(self) -> dict[str, MatchOutcome]:
         """Outcomes of every tournament match that has a record in this file."""
         if self._outcomes is None:
-            from referee_desk.tournament.outcomes import outcomes_from_file
-
-            self._outcomes = outcomes_from_file(self)
+            found = derive_outcomes(self._drawn(), self.file, self.outcome_cache)
+            self._outcomes, self.outcome_problems = found.outcomes, found.problems
         return self._outcomes
+
+    def _drawn(self) -> DrawnTournament:
+        """The draw and organizer data the outcomes are derived over, as plain values."""
+        return DrawnTournament(
+            matches=self.matches(),
+            groups=self.groups(),
+            settings=self.settings,
+            lots=self.lots(),
+            pairs=self.pair_map(),
+            ruleset_name=self.ruleset.name,
+            links=self.record_links.entries(),
+        )
 
     def invalidate(self) -> None:
         """Forget derived results (after an import or a new event)."""

@@ -54,7 +54,7 @@ def open_desk(window: MainWindow, file: str | None) -> None:
         return
     if file:
         if window.open_tournament(Path(file)):
-            window.open_match_dialog()
+            window.match.open_match_dialog()
         return
     path = build_sample_tournament()
     if not window.open_tournament(path):
@@ -65,12 +65,12 @@ def open_desk(window: MainWindow, file: str | None) -> None:
     except (ValueError, OSError):
         match_id = liveliest_match(window.tf)
     if match_id is None:
-        window.open_match_dialog()
+        window.match.open_match_dialog()
         return
-    referee = window.tf.match_referee(match_id) or QCoreApplication.translate(
+    referee = window.tf.people.match_referee(match_id) or QCoreApplication.translate(
         "MainWindow", "Sample referee"
     )
-    window.open_match(match_id, referee)
+    window.match.open_match(match_id, referee)
 
 
 def has_chinese_font() -> bool:

@@ -16,7 +16,7 @@ def test_control_characters_and_long_ids_are_not_echoed_raw(tmp_path: Path, caps
     path = tmp_path / "cup.sqlite"
     with TournamentFile.open(path, tournament_id="cup-18") as tf:
         record(tf, "r1-t1", 3)
-        tf.lock_match("r1-t1")
+        tf.seals.lock("r1-t1")
     conn = sqlite3.connect(path)
     conn.execute("DELETE FROM match_seals")  # tamper: verify names the match below
     hostile = "\x1b[2J\r\nOK " + "x" * 900_000

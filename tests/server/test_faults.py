@@ -84,7 +84,13 @@ def test_server_killed_during_pushes_desks_keep_recording_and_catch_up(own_clust
     with ThreadPoolExecutor(4) as pool:
         futures = [pool.submit(desk, n) for n in range(4)]
         started.wait()
-        time.sleep(0.8)
+        # Kill mid-match: once every desk has pushed some events, not after a fixed sleep.
+        deadline = time.monotonic() + 60
+        with TournamentServer.open(organizer_url) as watching:
+            while time.monotonic() < deadline:
+                if len(watching.match_ids()) == 4 and watching.count() >= 4 * 10:
+                    break
+                time.sleep(0.02)
         own_cluster.kill()  # SIGKILL: no shutdown, in-flight transactions die
         killed_at = time.monotonic()
         time.sleep(1.5)

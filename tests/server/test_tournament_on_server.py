@@ -15,6 +15,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from openpyxl import load_workbook
+from sealing import lock_for_the_server
 
 from referee_desk.cli.main import main
 from referee_desk.store.postgres.errors import ServerRefused
@@ -222,7 +223,8 @@ def test_records_pushed_under_a_desks_own_id_are_linked_on_the_server(
     desk_copy = tmp_path / "desk.sqlite"
     with TournamentFile.open(desk_copy) as tf:
         tf.import_jsonl([record])
-    _run(capsys, "sync", str(desk_copy), hall.desk_urls[0])  # its seal waits for its key
+        lock_for_the_server(tf, url, "T1-第1场")  # counts once locked by a registered key
+    _run(capsys, "sync", str(desk_copy), hall.desk_urls[0])
     with Tournament.open(url) as t:
         assert "T1-第1场" in t.file.match_ids() and drawn_id not in t.outcomes()
     out = _ok(capsys, "tournament", "import-records", url)
@@ -277,6 +279,7 @@ def test_standings_follow_reprints_when_a_desks_record_lands(hall, tmp_path, cap
         desk_file = tmp_path / "desk.sqlite"
         with TournamentFile.open(desk_file) as tf:
             tf.import_jsonl([record])
+            lock_for_the_server(tf, url, first.match_id)
         desk_url = hall.desk_urls[[d.table_label for d in hall.report.desks].index(first.table)]
         sync_file(desk_file, desk_url)
         out, err = watcher.communicate(timeout=60)
@@ -362,7 +365,7 @@ def test_copy_onto_the_server_takes_the_locked_matches_seals(hall, tmp_path, cap
     _build(capsys, str(cup), pairs, None, sim)
     with Tournament.open(cup) as t:
         final = t.matches()[-1].match_id
-        t.file.lock_match(final, by="王磊")
+        t.file.seals.lock(final, by="王磊")
     out = _ok(capsys, "tournament", "copy", str(cup), hall.organizer_url)
     assert "1 seals sent (checked by the server)" in out
     with TournamentServer.open(hall.organizer_url) as server:

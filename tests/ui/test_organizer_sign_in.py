@@ -47,7 +47,7 @@ def with_pins(qtbot: Any, tmp_path: Path, language: str) -> Iterator[OrganizerVi
     view.draw_actions.draw(GROUPS, 2026)
     view.refresh()
     assert view.t is not None
-    view.t.file.add_person(ORGANIZER, "organizer", PIN)
+    view.t.file.people.add_person(ORGANIZER, "organizer", PIN)
     yield view
     QApplication.processEvents()
     view.close_file()

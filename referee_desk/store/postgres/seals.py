@@ -81,10 +81,10 @@ def register_signer(server: TournamentServer, public_key: str, label: str, role:
 def register_file_signers(server: TournamentServer, tf: TournamentFile) -> list[ServerSigner]:
     """Register every key the tournament file trusts; the keys newly registered."""
     added = []
-    for info in tf.signers():
+    for info in tf.seals.signers():
         if not info.trusted:
             continue
-        public_key = tf.seals_.signatures.public_key(info.fingerprint)
+        public_key = tf.signatures.public_key(info.fingerprint)
         if public_key and register_signer(server, public_key, info.label, info.role):
             added.append(ServerSigner(info.fingerprint, public_key, info.label, info.role))
     return added

@@ -31,7 +31,7 @@ class OrganizerSignInDialog(QDialog):
         self.setWindowTitle(self.tr("Organizer sign-in"))
         self.nameEdit = QLineEdit(self)
         self.nameEdit.setObjectName("nameEdit")
-        organizers = tf.people_with_role("organizer")
+        organizers = tf.people.people_with_role("organizer")
         if len(organizers) == 1:
             self.nameEdit.setText(organizers[0])
         self.pinEdit = QLineEdit(self)
@@ -88,7 +88,7 @@ class OrganizerSignInDialog(QDialog):
             self._refuse(self.tr("Enter the organizer's name."))
             return
         try:
-            self.session = self.tf.login(name, self.pinEdit.text(), role="organizer")
+            self.session = self.tf.people.login(name, self.pinEdit.text(), role="organizer")
         except (ValueError, OSError) as error:
             self._refuse(refusal_text(error))
             return

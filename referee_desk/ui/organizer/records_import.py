@@ -23,13 +23,13 @@ from referee_desk.ui.organizer.dialogs import OrganizerLinkDialog
 
 if TYPE_CHECKING:
     from referee_desk.tournament.repository import Tournament
-    from referee_desk.ui.organizer.view import OrganizerView
+    from referee_desk.ui.organizer.host import OrganizerHost
 
 
 class RecordsImport:
     """Importing desks' match records and linking a record to a drawn match."""
 
-    def __init__(self, view: OrganizerView) -> None:
+    def __init__(self, view: OrganizerHost) -> None:
         self.view = view
         # What the last import brought in (None before the first one).
         self.last_import: ImportResult | None = None
@@ -58,7 +58,7 @@ class RecordsImport:
         if t is None:
             return None
         tf = t.file if t.server is None else None  # a file's own people and PINs
-        if tf is not None and tf.access_enabled() and self.organizer_of(tf) is None:
+        if tf is not None and tf.people.access_enabled() and self.organizer_of(tf) is None:
             dialog = OrganizerSignInDialog(tf, self.view)
 
             def signed_in() -> None:

@@ -913,6 +913,10 @@
         <translation>主 %1 · 打 %2</translation>
     </message>
     <message>
+        <source>No trump · playing %1</source>
+        <translation>无主 · 打 %1</translation>
+    </message>
+    <message>
         <source>Defenders&apos; points %1 after %2 tricks</source>
         <translation>防守方 %1 分（%2 墩后）</translation>
     </message>
