@@ -159,6 +159,10 @@ def _init(args: argparse.Namespace) -> int:
     width = max(_width(label) for label, _ in rows)
     for label, url in rows:
         print(f"  {label}{' ' * (width - _width(label))}  {url}")
+    print(
+        "Keep each password off command lines (anyone on the computer can read them): "
+        "referee-desk server remember ADDRESS-WITHOUT-PASSWORD asks for it once"
+    )
     return 0
 
 
