@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from referee_desk.cli.terminal import printable
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="tournament file (.sqlite) or match record (.jsonl)")
@@ -30,22 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-#: Longest line ``verify`` echoes; a longer one (a 900 KB match id) is cut.
-MAX_ECHO = 400
-
-
-def printable(text: str) -> str:
-    """``text`` safe for a terminal: control characters escaped (``\\x1b``), long lines cut."""
-    safe = "".join(
-        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
-    )
-    if len(safe) > MAX_ECHO:
-        safe = f"{safe[:MAX_ECHO]}… ({len(safe) - MAX_ECHO:,} more characters)"
-    return safe
-
-
 def run(args: argparse.Namespace) -> int:
-    if args.file.startswith(("postgresql://", "postgres://")):  # the tournament server
+    from referee_desk.store.opener import is_server_address
+
+    if is_server_address(args.file):  # the tournament server
         from referee_desk.cli.server_records import verify
 
         return verify(args)

@@ -44,9 +44,7 @@ def new_event(
     ``match_id``. The clock reading is derived from the earlier events at ``now``.
     """
     if type not in ev.PAYLOAD_TYPES:
-        raise EventRefused(
-            f"unknown event type {type!r}", key="event.unknown_type", params={"type": str(type)}
-        )
+        raise EventRefused(key="event.unknown_type", params={"type": str(type)})
     state: MatchState | None
     if isinstance(events_or_state, MatchState):
         state = events_or_state
@@ -58,9 +56,7 @@ def new_event(
     at = parse_time(recorded_at)
     if state is None or state.last_seq == 0:
         if not match_id:
-            raise EventRefused(
-                "the first event of a match needs a match_id", key="event.first_needs_match_id"
-            )
+            raise EventRefused(key="event.first_needs_match_id")
         return Event(match_id, 1, type, recorded_at, None, referee, dict(payload))
     clock: int | None
     if state.clock.started:

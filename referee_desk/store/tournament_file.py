@@ -29,12 +29,18 @@ from referee_desk.match.envelope import Event
 from referee_desk.store import access, backup
 from referee_desk.store.appender import Appender
 from referee_desk.store.checks import Checks
-from referee_desk.store.errors import DamagedFile, StoreError, StoreWriteError
+from referee_desk.store.errors import (
+    DamagedFile,
+    NotATournamentFile,
+    StoreError,
+    StoreWriteError,
+)
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, utc_now
 from referee_desk.store.importing import Importer, ImportReport
 from referee_desk.store.opening import SQLITE_MAGIC, Preparation, SessionMarks, connect
 from referee_desk.store.people import People
+from referee_desk.store.postgres.address import is_server_url, redact
 from referee_desk.store.seals import Seal, SealInfo, Seals
 from referee_desk.store.signatures import Signatures
 from referee_desk.store.trust import Trust
@@ -101,6 +107,10 @@ class TournamentFile(FileCore, EventLog):
         also made on close. Raises ``NotATournamentFile``, ``NewerFileError``,
         ``DamagedFile`` or ``UnreadableFile``.
         """
+        if is_server_url(os.fspath(path)):  # never a file named after it, never echoed whole
+            raise NotATournamentFile(
+                f"{redact(os.fspath(path))}: a server address, not a tournament file"
+            ).keyed("store.not_a_tournament_file", file=redact(os.fspath(path)))
         file = Path(path)
         existed = file.exists() and file.stat().st_size > 0
         conn, new, read_only = connect(file, create=create, read_only=read_only, frozen=_frozen)
@@ -118,7 +128,14 @@ class TournamentFile(FileCore, EventLog):
             if isinstance(error, sqlite3.OperationalError) and _no_room(error) and not read_only:
                 if existed:  # a full disk before opening: the intact file opens for reading
                     # (as it is on disk: with no room, nobody can be writing to it)
-                    return cls.open(file, create=False, read_only=True, check=check, _frozen=True)
+                    reading = cls.open(
+                        file, create=False, read_only=True, check=check, _frozen=True
+                    )
+                    reading.core.why_read_only = StoreWriteError(
+                        f"not saved: the disk was full when {file} was opened; free some "
+                        "space and open it again"
+                    ).keyed("store.not_saved_disk_full", file=str(file), detail=str(error))
+                    return reading
                 for suffix in ("", "-wal", "-shm", "-journal", ".heads"):
                     Path(f"{file}{suffix}").unlink(missing_ok=True)  # nothing half-made
                 raise StoreWriteError(f"not created: the disk is full: {file}").keyed(

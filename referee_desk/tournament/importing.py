@@ -11,8 +11,9 @@ linked to its drawn match (``Tournament.link(..., by="import")``) when the pairs
 names (``#<pair id>`` in ``match_opened.pairs``, else the seated players, else the
 pair name, as ``outcomes.side_pairs`` reads them) are registered pairs that meet in
 exactly one drawn match still without a record, and no other unlinked record names
-the same match. Otherwise it stays "not in the draw", with the reason, for the
-organizer to link by hand.
+the same match, and (on the server, which knows which desk pushed it) it was recorded
+at the table the match was given to (``deciding.wrong_table``). Otherwise it stays
+"not in the draw", with the reason, for the organizer to link by hand.
 """
 
 from __future__ import annotations
@@ -30,13 +31,11 @@ from referee_desk.store.errors import ImportConflict, ImportRefused, StoreError
 from referee_desk.store.interchange import is_sqlite
 from referee_desk.store.jsonl import read_jsonl, write_jsonl
 from referee_desk.store.tournament_file import TournamentFile
+from referee_desk.tournament.deciding import LINKED_BY_IMPORT, wrong_table
 from referee_desk.tournament.errors import OutcomeError
 from referee_desk.tournament.model import Pair
 from referee_desk.tournament.outcomes import _ID, _norm, side_pairs
 from referee_desk.tournament.repository import Tournament
-
-#: Who made a link found on import (``tournament_links.linked_by``).
-LINKED_BY_IMPORT = "import"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +157,11 @@ def link_waiting(t: Tournament) -> ImportResult:
 
 def _store_import(t: Tournament, paths: list[Path | str], by: Session | None):
     """The store's import (a server's records take no sign-in: ``by`` is for a file)."""
-    return t.file.import_jsonl(paths) if by is None else t.file.import_jsonl(paths, by=by)
+    if by is None:
+        return t.file.import_jsonl(paths)
+    file = t.file
+    assert isinstance(file, TournamentFile), "a sign-in is a file's (the server takes none)"
+    return file.import_jsonl(paths, by=by)
 
 
 def _import_each(
@@ -202,11 +205,17 @@ def _import_each(
 def _keep_seals(t: Tournament, path: Path, mids: list[str], result: ImportResult) -> None:
     """The desk's locks of the matches taken from its file come along (the store checks
     each, in the desk's file and over the record here: ``Seals.import_from``)."""
+    kept = t.file
+    if not isinstance(kept, TournamentFile):
+        result.refused.append(
+            f"{path}: locks not kept: a server takes a desk's locks from its push"
+        )
+        return
     try:
         with TournamentFile.open(path, create=False, read_only=True) as source:
             for mid in mids:
                 try:
-                    t.file.seals.import_from(source.seals, mid)
+                    kept.seals.import_from(source.seals, mid)
                 except StoreError as error:
                     result.refused.append(f"{path}: match {mid}: lock not kept: {error}")
     except (StoreError, OSError) as error:
@@ -344,6 +353,8 @@ def _link_found(t: Tournament, result: ImportResult) -> ImportResult:
                 why[rid] = f"{who[rid]} meet in no drawn match still without a record"
             elif len(found) > 1:
                 why[rid] = f"{who[rid]} meet in " + " and ".join(m for m, _, _ in found)
+            elif (elsewhere := wrong_table(t.file, rid, found[0][0], t.matches())) is not None:
+                why[rid] = elsewhere  # issue 18 item 9: one table never decides another's
             else:
                 claims.setdefault(found[0][0], []).append(rid)
         progressed = False

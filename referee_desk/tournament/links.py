@@ -37,7 +37,7 @@ class RecordLinks:
         if self.records.events(match_id):
             raise TournamentError(f"match {match_id} already has a record under its own id")
         self._refuse_clash(record_id, match_id)
-        with self.tables.transaction() as writer:
+        with self.tables.signed_transaction() as writer:  # links are under the guard
             added = writer.execute(
                 "INSERT INTO tournament_links VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (record_id, match_id, utc_now(), by),
@@ -53,6 +53,15 @@ class RecordLinks:
         )
         if clash:
             raise TournamentError(f"record {clash[0]} is already linked to match {clash[1]}")
+
+    def entries(self) -> list[tuple[str, str, str]]:
+        """(record id, drawn match id, linked by) of every link; ``import`` = found on import."""
+        return [
+            (r, m, b)
+            for r, m, b in self.tables.rows(
+                "SELECT record_id, match_id, linked_by FROM tournament_links ORDER BY match_id"
+            )
+        ]
 
     def all(self) -> dict[str, str]:
         """drawn match id -> record id, for records kept under another id."""

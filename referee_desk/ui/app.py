@@ -17,7 +17,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication
 
-from referee_desk.store.postgres.address import is_server_url
+from referee_desk.store.opener import is_server_address
 from referee_desk.ui.language import LanguageManager
 from referee_desk.ui.main_window import MainWindow
 from referee_desk.ui.platform_check import platform_problem
@@ -42,7 +42,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 def open_desk(window: MainWindow, file: str | None) -> None:
     """Open FILE (then the match chooser), or the sample tournament with a match open."""
-    if file and is_server_url(file):  # the tournament server: a table's or the organizer's
+    if file and is_server_address(file):  # the tournament server: a table's or the organizer's
         from referee_desk.ui.server_desk import names_a_table, open_desk_on_server
 
         if names_a_table(file):

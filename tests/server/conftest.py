@@ -53,6 +53,21 @@ class Hall:
 
 @pytest.fixture
 def hall(pg_database: str) -> Hall:
+    """Three tables, claims open: a hall whose tournament the organizer keeps in a file
+    and published (``server publish URL cup.sqlite``), so desks record their own ids.
+    ``tournament create`` on it closes claims until its draw, as on a fresh server."""
+    from referee_desk.store.postgres.init import init_server
+    from referee_desk.store.postgres.server import TournamentServer
+
+    made = Hall(pg_database, init_server(pg_database, ["1号桌", "2号桌", "3号桌"]))
+    with TournamentServer.open(made.organizer_url) as organizer:
+        organizer.set_claims(True)
+    return made
+
+
+@pytest.fixture
+def fresh_hall(pg_database: str) -> Hall:
+    """Three tables just as ``server init`` leaves them: claims closed."""
     from referee_desk.store.postgres.init import init_server
 
     return Hall(pg_database, init_server(pg_database, ["1号桌", "2号桌", "3号桌"]))

@@ -18,6 +18,7 @@ from pg_cluster import PrivateCluster, find_bin_dir, start_cluster
 from referee_desk.store import TournamentFile
 from referee_desk.store.postgres.init import init_server
 from referee_desk.store.postgres.marks import Conflict
+from referee_desk.store.postgres.server import TournamentServer
 from referee_desk.store.postgres.sync import sync_file
 from referee_desk.store.postgres.wording import conflict_words, trouble, trouble_words
 from referee_desk.store.synthetic import draft, record
@@ -76,7 +77,10 @@ def test_a_stopped_server_is_worded_for_the_referee_in_chinese(own_cluster, tmp_
     with psycopg.connect(own_cluster.url(), autocommit=True) as conn:
         conn.execute("CREATE DATABASE cup")
     admin = own_cluster.url("cup")
-    desk_url = init_server(admin, ["1号桌"]).desks[0].url(admin)
+    report = init_server(admin, ["1号桌"])
+    desk_url = report.desks[0].url(admin)
+    with TournamentServer.open(report.organizer.url(admin)) as organizer:
+        organizer.set_claims(True)  # claims are closed from init (issue 18 item 10)
     path = tmp_path / "t1.sqlite"
     with TournamentFile.open(path, tournament_id="cup-2026") as tf:
         record(tf, "R1-T1", 3)

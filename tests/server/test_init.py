@@ -41,7 +41,7 @@ def test_init_prints_an_address_per_table_that_logs_in(pg_database, capsys) -> N
         assert desk.is_desk and desk.role == f"{db}_t02"
     with TournamentServer.open(urls["organizer"]) as organizer:
         assert [d.table_label for d in organizer.desks()] == ["1号桌", "2号桌"]
-        assert organizer.meta()["schema_version"] == "4"
+        assert organizer.meta()["schema_version"] == "5"
     assert _roles(pg_database, db) == [
         f"{db}_desks",
         f"{db}_hall",

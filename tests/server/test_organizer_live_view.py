@@ -21,6 +21,7 @@ import desk_window
 import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
+from sealing import lock_for_the_server
 
 from referee_desk.store import TournamentFile
 from referee_desk.store.jsonl import write_jsonl
@@ -145,8 +146,9 @@ def test_a_desks_push_repaints_the_standings_without_a_click(
     desk = tmp_path / "desk.sqlite"
     with TournamentFile.open(desk) as tf:
         tf.import_jsonl([record])
+        lock_for_the_server(tf, hall.organizer_url, match_id)  # it counts once locked
     desk_url = hall.desk_urls[[d.table_label for d in hall.report.desks].index(table)]
-    sync_file(str(desk), desk_url)  # the seal waits for its key; the events land
+    sync_file(str(desk), desk_url)
     qtbot.waitUntil(lambda: sum(_wins(window).values()) == 1, timeout=20000)
     with Tournament.open(server_cup) as t:
         state = t.state().match(match_id)

@@ -171,19 +171,20 @@ def test_a_version_1_server_is_migrated_with_its_events(pg_database, desk_file, 
         old.setattr(init_module, "_apply_v2", lambda *args: None)
         old.setattr(init_module, "_apply_v3", lambda *args: None)
         old.setattr(init_module, "_apply_v4", lambda *args: None)
+        old.setattr(init_module, "_apply_v5", lambda *args: None)
         report = init_server(pg_database, ["1号桌"])
         desk_url = report.desks[0].url(pg_database)
         path = desk_file("t1", {"R1-T1": 6})
         with TournamentFile.open(path) as tf, TournamentServer.open(desk_url) as desk:
             assert push(tf, desk).total_pushed == 6
-    with pytest.raises(ServerSchemaMismatch, match="server schema version 1; this one needs 4"):
+    with pytest.raises(ServerSchemaMismatch, match="server schema version 1; this one needs 5"):
         TournamentServer.open(desk_url)
     assert upgrade_server(pg_database) == 1
-    assert upgrade_server(pg_database) == 4  # again: nothing to do
+    assert upgrade_server(pg_database) == 5  # again: nothing to do
     with TournamentFile.open(path) as tf:
         tf.seals.lock("R1-T1", by="王磊")
         with TournamentServer.open(report.organizer.url(pg_database)) as organizer:
-            assert organizer.meta()["schema_version"] == "4"
+            assert organizer.meta()["schema_version"] == "5"
             assert len(organizer.events("R1-T1")) == 6
             register_file_signers(organizer, tf)
         with TournamentServer.open(desk_url) as desk:
@@ -216,7 +217,7 @@ def test_cli_upgrade_says_when_there_is_nothing_to_do(hall, capsys) -> None:
     from referee_desk.cli.main import main
 
     assert main(["server", "upgrade", hall.admin_url]) == 0
-    assert "already at version 4" in capsys.readouterr().out
+    assert "already at version 5" in capsys.readouterr().out
 
 
 def test_a_refused_seal_offers_the_desks_key_and_the_organizer_approves_it(hall, desk_file):

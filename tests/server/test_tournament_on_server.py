@@ -15,6 +15,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from openpyxl import load_workbook
+from sealing import lock_for_the_server
 
 from referee_desk.cli.main import main
 from referee_desk.store.postgres.errors import ServerRefused
@@ -222,7 +223,8 @@ def test_records_pushed_under_a_desks_own_id_are_linked_on_the_server(
     desk_copy = tmp_path / "desk.sqlite"
     with TournamentFile.open(desk_copy) as tf:
         tf.import_jsonl([record])
-    _run(capsys, "sync", str(desk_copy), hall.desk_urls[0])  # its seal waits for its key
+        lock_for_the_server(tf, url, "T1-第1场")  # counts once locked by a registered key
+    _run(capsys, "sync", str(desk_copy), hall.desk_urls[0])
     with Tournament.open(url) as t:
         assert "T1-第1场" in t.file.match_ids() and drawn_id not in t.outcomes()
     out = _ok(capsys, "tournament", "import-records", url)
@@ -277,6 +279,7 @@ def test_standings_follow_reprints_when_a_desks_record_lands(hall, tmp_path, cap
         desk_file = tmp_path / "desk.sqlite"
         with TournamentFile.open(desk_file) as tf:
             tf.import_jsonl([record])
+            lock_for_the_server(tf, url, first.match_id)
         desk_url = hall.desk_urls[[d.table_label for d in hall.report.desks].index(first.table)]
         sync_file(desk_file, desk_url)
         out, err = watcher.communicate(timeout=60)
@@ -377,3 +380,41 @@ def test_copy_onto_the_server_takes_the_locked_matches_seals(hall, tmp_path, cap
     _ok(capsys, "export", "match", hall.organizer_url, "--match", final, "-o", str(report))
     text = _pdf_text(report)
     assert "已封存 Sealed" in text and seal.key_fingerprint[:16] in text.replace(" ", "")
+
+
+def test_one_invalid_event_in_a_desks_match_does_not_block_the_archive(
+    hall, tmp_path, capsys
+) -> None:
+    """Issue 18 item 13: a desk (its table's password, raw SQL) appends an event the store
+    refuses to its own match; ``tournament copy "$ORG" archive.sqlite`` copies the other
+    records and names that one (exit 1), instead of copying nothing."""
+    from referee_desk.match.envelope import Event
+    from referee_desk.store.postgres.sync import INSERT_SQL
+    from referee_desk.store.synthetic import draft
+
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    cup, sim = tmp_path / "cup.sqlite", tmp_path / "sim"
+    _build(capsys, str(cup), pairs, None, sim)
+    _ok(capsys, "tournament", "copy", str(cup), hall.organizer_url)
+    with Tournament.open(hall.organizer_url) as t:
+        mine = next(m for m in t.matches() if m.table == "1号桌" and m.match_id in t.file.heads())
+        last = t.file.events(mine.match_id)[-1]
+    opening = draft(mine.match_id, 0)  # a second opening, its clock reading made up
+    bad = Event(
+        mine.match_id, last.seq + 1, opening.type, last.recorded_at, 1, "某人", opening.payload
+    ).sealed(last.hash)
+    with psycopg.connect(hall.desk_urls[0]) as desk:
+        desk.execute(
+            INSERT_SQL,
+            (bad.match_id, bad.seq, bad.prev_hash, bad.hash, bad.canonical_json().decode()),
+        )
+    archive = tmp_path / "archive.sqlite"
+    code, out, err = _run(capsys, "tournament", "copy", hall.organizer_url, str(archive))
+    assert code == 1, err
+    assert "copied 8 pairs, 7 drawn matches, 6 records" in out
+    assert f"match {mine.match_id} NOT copied (the rest is): event {bad.seq}:" in out
+    with Tournament.open(archive) as copy, Tournament.open(cup) as home:
+        held = copy.file.heads()
+        assert mine.match_id not in held
+        assert held == {m: h for m, h in home.file.heads().items() if m != mine.match_id}

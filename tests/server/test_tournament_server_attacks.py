@@ -275,6 +275,7 @@ def test_a_desks_function_in_schema_public_never_runs_as_the_organizer(
         old.setattr(schema, "SERVER_SCHEMA_VERSION", 2)
         old.setattr(init_module, "_apply_v3", lambda *args: None)
         old.setattr(init_module, "_apply_v4", lambda *args: None)
+        old.setattr(init_module, "_apply_v5", lambda *args: None)
         report = init_server(pg_database, ["1号桌"])
     desk_url, organizer_url = report.desks[0].url(pg_database), report.organizer.url(pg_database)
     plant = (

@@ -27,6 +27,7 @@ def version_2(pg_database, desk_file, monkeypatch):
         old.setattr(schema, "SERVER_SCHEMA_VERSION", 2)
         old.setattr(init_module, "_apply_v3", lambda *args: None)
         old.setattr(init_module, "_apply_v4", lambda *args: None)
+        old.setattr(init_module, "_apply_v5", lambda *args: None)
         report = init_server(pg_database, ["1号桌", "2号桌"])
         path = desk_file("t1", {"R1-T1": 7})
         with (
@@ -52,7 +53,7 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def _events_kept(organizer_url: str, path) -> None:
     with TournamentFile.open(path) as tf, TournamentServer.open(organizer_url) as server:
-        assert server.meta()["schema_version"] == "4"
+        assert server.meta()["schema_version"] == "5"
         assert [e.hash for e in server.events("R1-T1")] == [e.hash for e in tf.events("R1-T1")]
 
 
@@ -71,7 +72,7 @@ def test_tournament_commands_on_a_version_2_server_say_to_upgrade_it(
         code, out, err = _run(capsys, *argv)
         assert code != 0, argv
         assert len(err.strip().splitlines()) == 1, err
-        assert "older Referee Desk (server schema version 2; this one needs 4)" in err, err
+        assert "older Referee Desk (server schema version 2; this one needs 5)" in err, err
         assert "referee-desk server upgrade URL" in err, err
         assert secret not in out + err
     assert not (tmp_path / "r.pdf").exists()
@@ -84,7 +85,7 @@ def test_tournament_commands_on_a_version_2_server_say_to_upgrade_it(
 def test_server_upgrade_brings_version_2_to_3_with_its_events(version_2, capsys) -> None:
     admin_url, organizer_url, path = version_2
     code, out, _ = _run(capsys, "server", "upgrade", admin_url)
-    assert code == 0 and "server schema upgraded from version 2 to 4" in out
+    assert code == 0 and "server schema upgraded from version 2 to 5" in out
     _events_kept(organizer_url, path)
     code, out, err = _run(capsys, "tournament", "create", organizer_url, "--name", "桂林杯")
     assert code == 0, err
@@ -93,7 +94,7 @@ def test_server_upgrade_brings_version_2_to_3_with_its_events(version_2, capsys)
     assert code == 0, err
     assert "not in the draw (imported, not used): R1-T1" in out
     code, out, _ = _run(capsys, "server", "upgrade", admin_url)
-    assert code == 0 and "already at version 4" in out
+    assert code == 0 and "already at version 5" in out
 
 
 def test_server_init_on_a_version_2_database_migrates_it(version_2, capsys) -> None:
@@ -124,6 +125,7 @@ def test_two_upgrades_at_once_upgrade_once_and_both_say_so(
         old.setattr(schema, "SERVER_SCHEMA_VERSION", 2)
         old.setattr(init_module, "_apply_v3", lambda *args: None)
         old.setattr(init_module, "_apply_v4", lambda *args: None)
+        old.setattr(init_module, "_apply_v5", lambda *args: None)
         for admin in admins:
             init_server(admin, ["1号桌"])
     first, second = race(
@@ -133,11 +135,11 @@ def test_two_upgrades_at_once_upgrade_once_and_both_say_so(
     for admin, a, b in zip(admins, first, second, strict=True):
         assert (a[0], b[0]) == (0, 0), (a, b)
         for _, out, _ in (a, b):
-            assert "upgraded from version 2 to 4" in out or "already at version 4" in out
+            assert "upgraded from version 2 to 5" in out or "already at version 5" in out
         with psycopg.connect(admin) as conn:
             assert conn.execute(
                 "SELECT value FROM referee_desk.meta WHERE key = 'schema_version'"
-            ).fetchone() == ("4",)
+            ).fetchone() == ("5",)
 
 
 def test_server_upgrade_brings_version_3_to_4_the_table_board(
@@ -150,6 +152,7 @@ def test_server_upgrade_brings_version_3_to_4_the_table_board(
     with monkeypatch.context() as old:
         old.setattr(schema, "SERVER_SCHEMA_VERSION", 3)
         old.setattr(init_module, "_apply_v4", lambda *args: None)
+        old.setattr(init_module, "_apply_v5", lambda *args: None)
         report = init_server(pg_database, ["1号桌"])
         path = desk_file("t1", {"R1-T1": 5})
         with (
@@ -160,11 +163,11 @@ def test_server_upgrade_brings_version_3_to_4_the_table_board(
     with psycopg.connect(pg_database) as admin:
         assert admin.execute("SELECT to_regclass('referee_desk.heartbeats')").fetchone() == (None,)
     code, out, _ = _run(capsys, "server", "upgrade", pg_database)
-    assert code == 0 and "server schema upgraded from version 3 to 4" in out
+    assert code == 0 and "server schema upgraded from version 3 to 5" in out
     with BackgroundPusher(path, report.desks[0].url(pg_database), interval=0.2) as pusher:
         assert pusher.wait_until(lambda s: pusher.heartbeats > 0, timeout=30)
     with TournamentServer.open(report.organizer.url(pg_database)) as server:
-        assert server.meta()["schema_version"] == "4"
+        assert server.meta()["schema_version"] == "5"
         assert len(server.events("R1-T1")) == 5
         (row,) = table_board(server).rows
         assert row.table == "1号桌" and len(row.laptops) == 1

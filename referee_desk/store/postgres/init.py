@@ -138,8 +138,8 @@ def upgrade_server(url: str) -> int:
 
 
 def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) -> None:
-    """Apply the migrations after ``version`` in one transaction (1 → 2 → 3 → 4)."""
-    if version not in (1, 2, 3):
+    """Apply the migrations after ``version`` in one transaction (1 → 2 → 3 → 4 → 5)."""
+    if version not in (1, 2, 3, 4):
         check_schema(conn, shown)  # raises: no migration from there
     organizer = _meta(conn, "organizer_role")
     desks = _meta(conn, "desks_role")
@@ -154,7 +154,9 @@ def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) 
                 _apply_v2(conn, database, organizer, desks)
             if version < 3:
                 _apply_v3(conn, organizer)
-            _apply_v4(conn, organizer, desks)
+            if version < 4:
+                _apply_v4(conn, organizer, desks)
+            _apply_v5(conn, organizer)
             conn.execute(
                 "UPDATE referee_desk.meta SET value = %s WHERE key = 'schema_version'",
                 (str(schema.SERVER_SCHEMA_VERSION),),
@@ -207,6 +209,22 @@ def _apply_v4(conn: psycopg.Connection, organizer: str, desks: str) -> None:
     )
 
 
+def _apply_v5(conn: psycopg.Connection, organizer: str, hall: str | None = None) -> None:
+    """Claims closed until the draw, the server's after-lock rule, organizer acceptances."""
+    conn.execute(
+        schema_sql.ddl(schema_sql.SCHEMA_V5, organizer=sql.Identifier(organizer).as_string(conn))
+    )
+    if hall is None:  # a hall role made before version 5
+        row = conn.execute("SELECT value FROM referee_desk.meta WHERE key = 'hall_role'").fetchone()
+        hall = row[0] if row else None
+    if hall:
+        _apply_hall_v5(conn, hall)
+
+
+def _apply_hall_v5(conn: psycopg.Connection, hall: str) -> None:
+    conn.execute(schema_sql.ddl(schema_sql.HALL_ROLE_V5, hall=sql.Identifier(hall).as_string(conn)))
+
+
 def _apply_hall(conn: psycopg.Connection, database: str, organizer: str, hall: str) -> None:
     """The hall page's read-only role: its grants (``schema_sql.HALL_ROLE``)."""
     conn.execute(
@@ -233,6 +251,7 @@ def ensure_hall_role(conn: psycopg.Connection, shown: str, database: str) -> Non
             if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (hall,)).fetchone():
                 conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(hall)))
             _apply_hall(conn, database, organizer, hall)
+            _apply_hall_v5(conn, hall)
             conn.execute(
                 "INSERT INTO referee_desk.meta (key, value) VALUES ('hall_role', %s)", (hall,)
             )
@@ -374,6 +393,7 @@ def _create(
     if hall:
         conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(roles.hall)))
         _apply_hall(conn, database, roles.organizer, roles.hall)
+    _apply_v5(conn, roles.organizer, roles.hall if hall else "")
     conn.cursor().executemany(
         "INSERT INTO referee_desk.meta (key, value) VALUES (%s, %s)",
         [

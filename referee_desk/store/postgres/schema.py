@@ -26,6 +26,10 @@ The server guards itself, whoever connects:
 - (version 4) the table board: desks' heartbeats (by desk key), the organizer's
   settlements of forks and the branches they archived.
 
+- (version 5) claims closed from ``server init`` until the organizer's draw (or
+  ``server publish`` of a file's draw); after a lock only notes and committee events
+  follow; the organizer's acceptances of records no registered desk key sealed.
+
 Role names come from the database name: ``<db>_organizer``, ``<db>_desks`` (the group
 every desk role is in) and ``<db>_t01`` … for the tables.
 """
@@ -40,7 +44,7 @@ import psycopg
 #: The PostgreSQL schema holding every Referee Desk table.
 SCHEMA = "referee_desk"
 #: Version of the server schema this code writes and needs.
-SERVER_SCHEMA_VERSION = 4
+SERVER_SCHEMA_VERSION = 5
 #: (version 3) The schema the organizer owns, for the tournament layer's own tables.
 ORGANIZER_SCHEMA = "referee_desk_organizer"
 #: ``meta.format`` of every Referee Desk server database.

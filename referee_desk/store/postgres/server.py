@@ -316,6 +316,65 @@ class TournamentServer:
         ).fetchall()
         return [event_from_stored(t, h) for h, t in rows]
 
+    # ------------------------------------------------------------ vouching
+
+    def last_desk_events(self) -> dict[str, int]:
+        """Per match, the last event a role other than the organizer's pushed (the server
+        stamps ``pushed_by`` itself): what a desk's seal or the organizer must vouch for."""
+        organizer = self._meta("organizer_role")
+        rows = self.connection.execute(
+            "SELECT match_id, max(seq) FROM referee_desk.events WHERE pushed_by <> %s "
+            "GROUP BY match_id",
+            (organizer,),
+        ).fetchall()
+        return dict(rows)
+
+    def recorded_by(self) -> dict[str, str]:
+        """Per match, the role that pushed its first event (stamped by the server)."""
+        rows = self.connection.execute(
+            "SELECT match_id, pushed_by FROM referee_desk.events WHERE seq = 1"
+        ).fetchall()
+        return dict(rows)
+
+    def vouched_heads(self) -> dict[str, int]:
+        """Per match, the furthest head a seal (checked on insert) or the organizer's
+        acceptance covers (``referee_desk.vouched_heads``; organizer and hall page)."""
+        rows = self.connection.execute("SELECT * FROM referee_desk.vouched_heads()").fetchall()
+        return dict(rows)
+
+    def acceptances(self) -> dict[str, list[tuple[int, str]]]:
+        """Organizer: the heads it accepted by name, per match (``accept``)."""
+        rows = self.connection.execute(
+            "SELECT match_id, head_seq, head_hash FROM referee_desk.acceptances ORDER BY id"
+        ).fetchall()
+        out: dict[str, list[tuple[int, str]]] = {}
+        for match_id, seq, hash_ in rows:
+            out.setdefault(match_id, []).append((seq, hash_))
+        return out
+
+    def accept(self, match_id: str) -> tuple[int, str]:
+        """Organizer: let a record no registered desk key sealed count, up to its head now.
+
+        The head named is the one the server holds at this moment; events added later
+        are not accepted with it. Returns it.
+        """
+        seq, hash_ = self.head(match_id)
+        if seq == 0:
+            raise ServerRefused(f"{self.shown}: no record of match {match_id} on the server")
+        try:
+            self.connection.execute(
+                "INSERT INTO referee_desk.acceptances (match_id, head_seq, head_hash) "
+                "VALUES (%s, %s, %s) ON CONFLICT (match_id, head_seq) DO NOTHING",
+                (match_id, seq, hash_),
+            )
+        except psycopg.errors.InsufficientPrivilege as error:
+            raise ServerRefused(
+                f"{self.shown}: only the organizer accepts records ({error})"
+            ) from None
+        except psycopg.errors.RaiseException as error:
+            raise ServerRefused(f"{self.shown}: {' '.join(str(error).split())}") from None
+        return seq, hash_
+
     # ------------------------------------------------------------- assignments
 
     def assignment(self, match_id: str) -> MatchAssignment | None:

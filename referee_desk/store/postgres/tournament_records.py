@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import psycopg
 
@@ -26,6 +27,23 @@ from referee_desk.store.postgres.sync import INSERT_SQL
 from referee_desk.store.seals import SealInfo
 
 
+@dataclass(frozen=True, slots=True)
+class Vouch:
+    """How much of a record the server vouches for (issue 18 item 12).
+
+    A desk's file enforces its sign-in rules (PINs, the committee) before it takes an
+    event; the server cannot, since a table's password lets raw SQL in. What proves the
+    file took a desk's events is the desk's seal (its key, registered by the organizer,
+    signs the head when the match is locked), or the organizer's word (events it pushed
+    itself, or a head it accepted by name: ``TournamentServer.accept``). ``length`` is the
+    number of events from the first that count, ``None`` all of them; ``why`` says what
+    is not vouched for.
+    """
+
+    length: int | None
+    why: str = ""
+
+
 class ServerRecords:
     """The records side of a tournament opened on the server (the organizer's view)."""
 
@@ -34,6 +52,9 @@ class ServerRecords:
     def __init__(self, server: TournamentServer) -> None:
         self.server = server
         self._seals: dict[str, ServerSeal] | None = None
+        self._vouched: dict[str, Vouch] | None = None
+        self._labels: dict[str, str] | None = None
+        self._recorded_by: dict[str, str] | None = None
 
     @property
     def path(self) -> str:
@@ -55,12 +76,72 @@ class ServerRecords:
         return self.server.events(match_id)
 
     def heads(self) -> dict[str, tuple[int, str]]:
-        """match id -> (number of events, hash of the last one)."""
+        """match id -> (number of events, hash of the last one).
+
+        Read afresh each time, and so is what the server vouches for (``vouched``): a
+        seal or an acceptance may have landed since."""
+        self._vouched = None
+        self._recorded_by = None
         return self.server.heads()
 
     def refresh(self) -> None:
         """Forget what was read of the seals (new ones may have landed)."""
         self._seals = None
+        self._vouched = None
+        self._recorded_by = None
+
+    def vouched(self, match_id: str) -> Vouch:
+        """How much of ``match_id``'s record counts (``Vouch``): the events up to the
+        furthest seal by a registered key or head the organizer accepted, and beyond it
+        only events the organizer pushed itself."""
+        if self._vouched is None:
+            self._vouched = self._vouch_all()
+        return self._vouched.get(match_id, Vouch(None))
+
+    def _vouch_all(self) -> dict[str, Vouch]:
+        covered = self.server.vouched_heads()
+        out: dict[str, Vouch] = {}
+        for match_id, last in self.server.last_desk_events().items():
+            held = covered.get(match_id, 0)
+            if last <= held:
+                continue
+            where = self.recorded_at(match_id) or "a desk"
+            first = held + 1
+            events = f"event {first}" if first == last else f"events {first}–{last}"
+            out[match_id] = Vouch(
+                held,
+                f"{events} came from {where}'s address and no seal by a desk key registered "
+                "on the server covers them (the desk locks the match with its key: "
+                "server keys approves the key), nor did the organizer accept them "
+                f"(server accept URL {match_id})",
+            )
+        return out
+
+    def _desk_labels(self) -> dict[str, str]:
+        if self._labels is None:
+            self._labels = {d.role: d.table_label for d in self.server.desks()}
+        return self._labels
+
+    def recorded_at(self, match_id: str) -> str | None:
+        """The table (its label) whose desk pushed the record's first event, or None when
+        the organizer did (an import, a copy) or the server does not hold it."""
+        if self._recorded_by is None:
+            self._recorded_by = self.server.recorded_by()
+        role = self._recorded_by.get(match_id)
+        if role is None:
+            return None
+        return self._desk_labels().get(role)
+
+    def given_to(self, match_id: str) -> str | None:
+        """The table (its label) the server gives ``match_id`` to, or None (also for the
+        hall page's role, which does not see the assignments)."""
+        try:
+            found = self.server.assignment(match_id)
+        except psycopg.errors.InsufficientPrivilege:
+            return None
+        if found is None or found.desk_role is None:
+            return None
+        return self._desk_labels().get(found.desk_role)
 
     def seal_info(self, match_id: str) -> SealInfo | None:
         """The latest seal the server took for the match, checked again here."""
