@@ -40,15 +40,22 @@ def read_pin() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from referee_desk.store import StoreError, StoreWriteError, TournamentFile
+    from referee_desk.store import StoreError, StoreWriteError
     from referee_desk.store.interchange import import_jsonl
+    from referee_desk.store.opener import is_server_address, open_store, shown
 
+    name = shown(args.into)  # a server's address never with its password
+    on_server = is_server_address(args.into)
     target = Path(args.into)
-    created = not target.exists()
+    created = not on_server and not target.exists()
     try:
-        with TournamentFile.open(target, create=True) as tf:
-            by = tf.login(args.person, read_pin()) if args.person else None
-            report = import_jsonl(tf, args.files, by=by)
+        with open_store(args.into, create=True) as store:
+            if store.on_server:  # the organizer's address: the server checks its own
+                report = store.records.import_jsonl(args.files)
+            else:
+                tf = store.records
+                by = tf.people.login(args.person, read_pin()) if args.person else None
+                report = import_jsonl(tf, args.files, by=by)
     except Exception as error:  # never a traceback on the command line
         if created:  # refused: leave no empty tournament file behind
             for suffix in ("", "-wal", "-shm", ".heads"):
@@ -61,5 +68,5 @@ def run(args: argparse.Namespace) -> int:
     parts = [f"{n} events of {m}" for m, n in report.added.items()]
     if report.unchanged:
         parts.append(f"{len(report.unchanged)} match(es) already present")
-    print(f"imported into {args.into}: {'; '.join(parts) or 'nothing new'}")
+    print(f"imported into {name}: {'; '.join(parts) or 'nothing new'}")
     return 0

@@ -61,16 +61,16 @@ def run(args: argparse.Namespace) -> int:
             if args.file:
                 with TournamentFile.open(args.file, create=False, read_only=True) as tf:
                     print(f"{args.file}: file key {tf.key_fingerprint or 'none yet'}")
-                    for info in tf.signers():
+                    for info in tf.seals.signers():
                         trust = "trusted" if info.trusted else f"NOT trusted: {info.why_not}"
                         print(f"  key {info.fingerprint} ({info.label}, {info.role}): {trust}")
             return 0
         if action == "trust":
             with TournamentFile.open(args.file, create=False, read_only=True, check=False) as tf:
-                problem = tf.chain_problem() or tf.witness_problem()
+                problem = tf.checks.chains() or tf.checks.witness_problem()
                 if problem is not None:
                     raise ValueError(f"{args.file}: damaged: {problem}")
-                key = tf.accept_key()
+                key = tf.seals.accept_key()
                 print(f"{args.file}: this computer now knows it by key {key}")
             return 0
         if action == "organizer-create":
@@ -79,12 +79,12 @@ def run(args: argparse.Namespace) -> int:
             return 0
         with TournamentFile.open(args.file, create=False) as tf:
             if action == "register":
-                print(f"registered this desk's key {tf.register_desk_key()} in {args.file}")
+                print(f"registered this desk's key {tf.seals.register_desk_key()} in {args.file}")
             elif action == "adopt":
-                tf.adopt_organizer_key(keys.organizer_signer(_passphrase()))
+                tf.seals.adopt_organizer_key(keys.organizer_signer(_passphrase()))
                 print(f"{args.file}: file key is now the organizer's {tf.key_fingerprint}")
             else:
-                tf.endorse_desk_key(keys.organizer_signer(_passphrase()), args.key)
+                tf.seals.endorse_desk_key(keys.organizer_signer(_passphrase()), args.key)
                 print(f"{args.file}: key {args.key} endorsed by the organizer")
         return 0
     except (StoreError, StoreWriteError, ValueError) as error:

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from referee_desk.match import Event, EventRefused, MatchState, replay, verify_chain
 from referee_desk.match.clock import format_duration
-from referee_desk.store import strict_json
+from referee_desk.store import StoreError, strict_json
+from referee_desk.store.opener import is_server_address, open_store, shown
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -36,25 +37,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    name = shown(args.file)  # a server's address never with its password
     try:
-        events = load_events(Path(args.file), args.match_id)
+        events = (
+            _read_store(args.file, args.match_id)
+            if is_server_address(args.file)
+            else load_events(Path(args.file), args.match_id)
+        )
         broken = verify_chain(events)
         if broken is not None:
             raise ReplayInputError(
-                f"{args.file}: hash chain broken at seq {events[broken].seq} "
+                f"{name}: hash chain broken at seq {events[broken].seq} "
                 f"(match {events[broken].match_id})"
             )
         state = replay(events, now=args.at, check_schema=True)
     except (ReplayInputError, EventRefused) as exc:
-        print(f"referee-desk replay: {args.file}: {_one_line(exc)}", file=sys.stderr)
+        print(f"referee-desk replay: {name}: {_one_line(exc)}", file=sys.stderr)
         return 1
     except (ValueError, TypeError, RecursionError) as exc:  # a record no check foresaw
-        print(
-            f"referee-desk replay: {args.file}: not replayable: {_one_line(exc)}", file=sys.stderr
-        )
+        print(f"referee-desk replay: {name}: not replayable: {_one_line(exc)}", file=sys.stderr)
         return 1
+    except StoreError as exc:  # the server refused or cannot be reached
+        print(f"referee-desk replay: {_one_line(exc)}", file=sys.stderr)
+        return 2
     except OSError as exc:
-        print(f"referee-desk replay: {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"referee-desk replay: {name}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     try:
         text = (
@@ -65,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         # A lone surrogate the record let through is shown escaped, never a traceback.
         print(text.encode("utf-8", "backslashreplace").decode("utf-8"))
     except (ValueError, RecursionError) as exc:
-        print(f"referee-desk replay: {args.file}: cannot print: {_one_line(exc)}", file=sys.stderr)
+        print(f"referee-desk replay: {name}: cannot print: {_one_line(exc)}", file=sys.stderr)
         return 1
     return 0
 
@@ -120,6 +127,17 @@ def _read_jsonl(path: Path) -> dict[str, list[Event]]:
     if not by_match:
         raise ReplayInputError("no events in the file")
     return by_match
+
+
+def _read_store(address: str, match_id: str | None) -> list[Event]:
+    """The events of one match from a tournament server (through the one opener)."""
+    with open_store(address, read_only=True) as store:
+        ids = store.records.match_ids()
+        if not ids:
+            raise ReplayInputError("no match records on the server")
+        chosen = match_id if match_id is not None else (ids[0] if len(ids) == 1 else None)
+        events = store.records.events(chosen) if chosen in ids else []
+        return _choose({chosen: events} if events else {m: [] for m in ids}, match_id)
 
 
 def _read_sqlite(path: Path, match_id: str | None) -> dict[str, list[Event]]:

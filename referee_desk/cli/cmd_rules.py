@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from referee_desk.rules.service import RulesService, encode
+from referee_desk.rules.service import Answer, RulesService, encode
 from referee_desk.store import strict_json
 
 #: The longest query line answered (1 MiB); longer ones get an error answer.
@@ -54,7 +54,7 @@ def serve(instream: BinaryIO, outstream: BinaryIO) -> int:
     service = RulesService()
     for item in bounded_lines(instream):
         if isinstance(item, int):
-            answer = {"error": f"line of {item:,} bytes is longer than {MAX_LINE_BYTES:,}"}
+            answer: Answer = {"error": f"line of {item:,} bytes is longer than {MAX_LINE_BYTES:,}"}
         else:
             try:
                 text = item.decode("utf-8").strip().lstrip("\ufeff")

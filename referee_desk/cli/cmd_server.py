@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from referee_desk.cli.terminal import ask, can_ask, printable, warn_if_password_in
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -72,7 +74,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="FINGERPRINT",
-        help="register a key a desk offered (compare it with the desk's keys show; or all)",
+        help="register the key a desk offered with this fingerprint (compare it with the "
+        "desk's keys show); 'all': go through every offered key, shown with its table, and "
+        "answer for each (on a terminal only)",
+    )
+    p = sub.add_parser(
+        "remember", help="keep an address's password in the pass file (~/.pgpass, 0600)"
+    )
+    p.add_argument(
+        "url",
+        help="the address without its password (postgresql://cup_t01@192.168.1.10:5432/cup); "
+        "the password is asked for, or read from stdin's first line",
     )
     p = sub.add_parser(
         "accept", help="let a record no registered desk key locked count, up to its head now"
@@ -105,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         "keys": _keys,
         "upgrade": _upgrade,
         "accept": _accept,
+        "remember": _remember,
     }
     try:
         return action[args.action](args)
@@ -356,7 +369,7 @@ def _ask_keep() -> str | None:
 
 
 def _keys(args: argparse.Namespace) -> int:
-    """Register keys (from files and --key), then list every key the server knows."""
+    """Register keys (from files, --key, offers named or answered for), then list them all."""
     from referee_desk.store import TournamentFile
     from referee_desk.store.postgres.seals import (
         approve_offers,
@@ -367,6 +380,16 @@ def _keys(args: argparse.Namespace) -> int:
     )
     from referee_desk.store.postgres.server import TournamentServer
 
+    named = [f for f in args.approve if f.lower() != "all"]
+    asking = len(named) < len(args.approve)
+    if asking and not can_ask():
+        print(
+            "server keys: --approve all asks about each offered key at a terminal; here name "
+            "each key you compared with its desk's `referee-desk keys show`: "
+            "--approve FINGERPRINT (nothing registered)",
+            file=sys.stderr,
+        )
+        return 1
     with TournamentServer.open(args.url) as server:
         for path in args.files:
             with TournamentFile.open(path, create=False, read_only=True) as tf:
@@ -375,21 +398,109 @@ def _keys(args: argparse.Namespace) -> int:
         for public_key in args.key:
             if register_signer(server, public_key, args.label, "desk"):
                 print(f"registered key {public_key[:16]}… ({args.label})")
-        for offer in approve_offers(server, args.approve) if args.approve else []:
-            print(
-                f"registered key {offer.fingerprint} ({offer.label}) offered by {offer.offered_by}"
-            )
+        offers = [] if server.is_desk else key_offers(server)
+        if asking:
+            named += _answered(offers)
+        for offer in approve_offers(server, named) if named else []:
+            print(f"registered key {offer.fingerprint} offered by {_offered_by(offer)}")
         known = signers(server)
         print(f"{server.shown}: {len(known)} signing keys registered")
         for key in known:
-            print(f"  key {key.fingerprint} ({key.label}, {key.role})")
+            print(f"  key {key.fingerprint} ({printable(key.label)}, {key.role})")
         if server.is_desk:
             return 0
-        for offer in key_offers(server):
-            print(
-                f"  offered, not registered: key {offer.fingerprint} ({offer.label}) by "
-                f"{offer.offered_by}; register it with --approve {offer.fingerprint}"
+        _list_offers(key_offers(server))
+    return 0
+
+
+def _offered_by(offer) -> str:
+    """``1号桌 (cup_t01), labelled 'desk …', at …``: who offered a key, safe to print."""
+    who = f"{printable(offer.table)} ({offer.offered_by})" if offer.table else offer.offered_by
+    return f"{who}, labelled {printable(offer.label, 60)!r}, at {offer.offered_at}"
+
+
+def _per_table(offers) -> dict[str, list]:
+    tables: dict[str, list] = {}
+    for offer in offers:
+        tables.setdefault(offer.offered_by, []).append(offer)
+    return tables
+
+
+#: Offers listed per table; the rest are counted (a table may have been made to offer many).
+LISTED_PER_TABLE = 10
+
+
+def _list_offers(offers) -> None:
+    for role, theirs in _per_table(offers).items():
+        table = printable(theirs[0].table) or role
+        many = (
+            f"; {len(theirs)} keys from one table: one desk has one key, so all but the "
+            "laptops you saw there are forged"
+            if len(theirs) > 1
+            else ""
+        )
+        print(f"  offered by {table} ({role}), not registered: {len(theirs)}{many}")
+        for offer in theirs[:LISTED_PER_TABLE]:
+            print(f"    key {offer.fingerprint} ({_offered_by(offer)})")
+        if len(theirs) > LISTED_PER_TABLE:
+            print(f"    … and {len(theirs) - LISTED_PER_TABLE} more from {table}")
+    if offers:
+        print(
+            "  compare a fingerprint with the desk's `referee-desk keys show`, then "
+            "--approve FINGERPRINT (or --approve all to be asked about each)"
+        )
+
+
+def _answered(offers) -> list[str]:
+    """The fingerprints the organizer says yes to, asked key by key with its table."""
+    chosen: list[str] = []
+    for role, theirs in _per_table(offers).items():
+        table = printable(theirs[0].table) or role
+        print(f"{table} ({role}) offered {len(theirs)} key(s):", file=sys.stderr)
+        for offer in theirs:
+            print(f"  key {offer.fingerprint} ({_offered_by(offer)})", file=sys.stderr)
+            answer = ask(
+                "  the same fingerprint as `referee-desk keys show` on that desk? "
+                "register it? [y/n/q]",
+                ("y", "n", "q", "yes", "no", "quit"),
             )
+            if answer in (None, "q", "quit"):
+                return chosen
+            if answer in ("y", "yes"):
+                chosen.append(offer.fingerprint)
+    return chosen
+
+
+def _remember(args: argparse.Namespace) -> int:
+    """The password of an address into the pass file, so no command line shows it."""
+    from referee_desk.store.opener import is_server_address
+    from referee_desk.store.postgres.address import redact
+    from referee_desk.store.postgres.password import has_password, remember
+
+    if not is_server_address(args.url):
+        print(
+            "server remember: not a server address (postgresql://user@host:port/db)",
+            file=sys.stderr,
+        )
+        return 1
+    if has_password(args.url):
+        print(
+            f"server remember: write the address without its password "
+            f"({redact(args.url)}); the password is asked for",
+            file=sys.stderr,
+        )
+        return 1
+    if can_ask():
+        import getpass
+
+        secret = getpass.getpass(f"password for {args.url}: ")
+    else:
+        secret = sys.stdin.readline().rstrip("\r\n")
+    if not secret:
+        print("server remember: no password given; nothing kept", file=sys.stderr)
+        return 1
+    path = remember(args.url, secret)
+    print(f"kept the password of {args.url} in {path} (readable by you only)")
     return 0
 
 
@@ -408,6 +519,7 @@ def _upgrade(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace) -> int:
     from referee_desk.store.postgres.listener import EventListener
 
+    warn_if_password_in(args.url, "server watch")
     seen = 0
     with EventListener(args.url) as listener:
         while not args.count or seen < args.count:

@@ -133,10 +133,12 @@ def _open(args: argparse.Namespace) -> int:
 
 
 def _follow(args: argparse.Namespace) -> int:
+    from referee_desk.cli.terminal import warn_if_password_in
     from referee_desk.store.postgres.address import redact
     from referee_desk.store.postgres.pusher import BackgroundPusher
     from referee_desk.store.postgres.wording import language
 
+    warn_if_password_in(args.url, "sync --follow")
     lang = language(args.lang)
     shown = ""
     with BackgroundPusher(args.file, args.url, interval=1.0, client="sync --follow") as pusher:

@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from referee_desk.store.postgres.address import is_server_url, redact
+from referee_desk.store.opener import is_server_address, shown
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -192,7 +192,7 @@ def _create(args: argparse.Namespace) -> int:
     )
     if settings.format is Format.GROUPS_KNOCKOUT and settings.group_count < 1:
         raise ValueError("--format groups needs --groups N (N ≥ 1)")
-    on_server = is_server_url(args.file)
+    on_server = is_server_address(args.file)
     if not on_server and Path(args.file).exists():
         raise ValueError(f"{args.file}: already exists")
     tables = _split(args.tables) or (_server_tables(args.file) if on_server else ())
@@ -226,7 +226,7 @@ def _server_tables(url: str) -> tuple[str, ...]:
 
 def _shown(address: str) -> str:
     """A file name as given; a server address without its password."""
-    return redact(address) if is_server_url(address) else address
+    return shown(address)
 
 
 def _value(text: str):
@@ -295,7 +295,11 @@ def _import_records(args: argparse.Namespace) -> int:
     from referee_desk.tournament.importing import import_records, link_waiting
 
     with _open(args) as t:
-        by = t.file.login(args.person, read_pin()) if args.person and not t.on_server else None
+        by = (
+            t.file.people.login(args.person, read_pin())
+            if args.person and not t.on_server
+            else None
+        )
         result = import_records(t, args.sources, by) if args.sources else link_waiting(t)
     for line in result.lines():
         print(line)
@@ -399,14 +403,14 @@ def _print_standings(args: argparse.Namespace) -> None:
 def _copy(args: argparse.Namespace) -> int:
     from referee_desk.tournament.copying import copy_tournament
 
-    if not is_server_url(args.destination) and Path(args.destination).exists():
+    if not is_server_address(args.destination) and Path(args.destination).exists():
         raise ValueError(f"{args.destination}: already exists")
     with _open(args) as t:
         report = copy_tournament(t, args.destination)
     print(f"{_shown(args.file)} → {_shown(args.destination)}")
     for line in report.lines():
         print(line)
-    return 0
+    return 1 if report.refused else 0
 
 
 def _opening(args: argparse.Namespace) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from referee_desk.cli.terminal import printable
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="tournament file (.sqlite) or match record (.jsonl)")
@@ -30,43 +32,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-#: Longest line ``verify`` echoes; a longer one (a 900 KB match id) is cut.
-MAX_ECHO = 400
-
-
-def printable(text: str) -> str:
-    """``text`` safe for a terminal: control characters escaped (``\\x1b``), long lines cut."""
-    safe = "".join(
-        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
-    )
-    if len(safe) > MAX_ECHO:
-        safe = f"{safe[:MAX_ECHO]}… ({len(safe) - MAX_ECHO:,} more characters)"
-    return safe
-
-
 def run(args: argparse.Namespace) -> int:
-    if args.file.startswith(("postgresql://", "postgres://")):  # the tournament server
+    from referee_desk.store.opener import is_server_address
+
+    if is_server_address(args.file):  # the tournament server
         from referee_desk.cli.server_records import verify
 
         return verify(args)
     try:
-        from referee_desk.store.interchange import verify_path
+        from referee_desk.store.verify import verify_report
 
-        problem = verify_path(args.file, against=args.against, key=args.key)
+        report = verify_report(args.file, against=args.against, key=args.key)  # one open
     except Exception as error:  # never a traceback on the command line
         print(printable(f"verify: {args.file}: {type(error).__name__}: {error}"), file=sys.stderr)
         return 2
+    problem = report.problem
     if problem is None:
         suffix = f" (agrees with {args.against})" if args.against else ""
         print(printable(f"OK {args.file}: hash chains intact, every event acceptable{suffix}"))
-        from referee_desk.store.interchange import signing_summary
-
-        for line in signing_summary(args.file):
+        for line in report.signing:
             print(f"  {printable(line)}")
         if args.heads:
-            from referee_desk.store.interchange import heads
-
-            for match_id, count, head, locked in heads(args.file):
+            for match_id, count, head, locked in report.heads:
                 line = f"{match_id}: {count} events, head {head}{' (locked)' if locked else ''}"
                 print(f"  {printable(line)}")
         return 0

@@ -153,9 +153,9 @@ def export_match(args: argparse.Namespace) -> int:
 
 def _settled_lines(address: str, record_id: str) -> list[str]:
     """A server's settled forks of the record, each naming the branch archived."""
-    from referee_desk.store.postgres.address import is_server_url
+    from referee_desk.store.opener import is_server_address
 
-    if not is_server_url(address):
+    if not is_server_address(address):
         return []
     from referee_desk.store.postgres.server import TournamentServer
 
@@ -184,9 +184,9 @@ def _match_events(path: str, match_id: str | None):
     """
     from referee_desk.store.interchange import is_sqlite
     from referee_desk.store.jsonl import read_jsonl
-    from referee_desk.store.postgres.address import is_server_url
+    from referee_desk.store.opener import is_server_address
 
-    if is_server_url(path) or (is_sqlite(path) and _has_tournament(path)):
+    if is_server_address(path) or (is_sqlite(path) and _has_tournament(path)):
         return _tournament_match(path, match_id)
     if is_sqlite(path):
         return _desk_file_match(path, match_id)

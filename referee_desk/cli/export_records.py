@@ -11,7 +11,9 @@ import sys
 
 
 def export_jsonl(args: argparse.Namespace) -> int:
-    if args.file.startswith(("postgresql://", "postgres://")):  # the tournament server
+    from referee_desk.store.opener import is_server_address
+
+    if is_server_address(args.file):  # the tournament server
         from referee_desk.cli import server_records
 
         return server_records.export_jsonl(args)

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
-from referee_desk.store.postgres.address import is_server_url
+from referee_desk.store.opener import is_server_address
 
 #: How long a burst of events may take to land before the view is printed again.
 SETTLE_SECONDS = 0.3
@@ -21,7 +21,7 @@ SETTLE_SECONDS = 0.3
 
 def follow(address: str, show: Callable[[], None], *, count: int | None = None) -> int:
     """Run ``show()`` now and after every change of the records at ``address``."""
-    watcher = ServerWatch(address) if is_server_url(address) else FileWatch(address)
+    watcher = ServerWatch(address) if is_server_address(address) else FileWatch(address)
     shown = 0
     try:
         show()  # the watch started first: nothing landing meanwhile is missed

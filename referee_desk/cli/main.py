@@ -61,6 +61,20 @@ def _load(command: str) -> ModuleType | None:
         return None
 
 
+def _ask_passwords_at_the_terminal() -> None:
+    """A server password the address and the pass file lack is asked for, never echoed,
+    when a person is at the terminal (never in a pipe or a service)."""
+    from referee_desk.cli.terminal import can_ask
+
+    if not can_ask():
+        return
+    import getpass
+
+    from referee_desk.store.postgres.password import set_prompt
+
+    set_prompt(lambda shown: getpass.getpass(f"password for {shown}: "))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0] not in SUBCOMMANDS and not args_list[0].startswith("-")):
@@ -90,6 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         module = _load(args.command)
         if module is None:
             return 2
+    _ask_passwords_at_the_terminal()
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:

@@ -154,7 +154,9 @@ def describe(event: Event) -> str:
     if t == "bid":
         return f"{seat} {p.get('kind', '')} {cards_text(p.get('cards'))}"
     if t == "bidding_closed":
-        return f"庄 {SEATS.get(str(p.get('dealer')), '')} · 主 {trump_text(p.get('trump'))}"
+        trump = p.get("trump")  # 无主 NT, not 主 无主
+        trump_is = trump_text(trump) if trump in (None, "NT") else f"主 {trump_text(trump)}"
+        return f"庄 {SEATS.get(str(p.get('dealer')), '')} · {trump_is}"
     if t == "false_bid_trump":
         return f"{seat} → {trump_text(p.get('trump'))}"
     if t == "trick":

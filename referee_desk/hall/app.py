@@ -15,7 +15,6 @@ import hmac
 import json
 from contextlib import asynccontextmanager
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -159,7 +158,10 @@ def create_app(hub: Hub, lang: str = "zh", start_hub: bool = True) -> Starlette:
 
 
 def _password(address: str) -> str:
-    return unquote(urlsplit(address).password or "")
+    """The organizer's password: in the address, else from the pass file."""
+    from referee_desk.store.postgres.password import known
+
+    return known(address) or ""
 
 
 def _authorized(request: Request, password: str) -> bool:

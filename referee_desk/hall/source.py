@@ -17,7 +17,8 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from referee_desk.store.postgres.address import is_server_url, redact
+from referee_desk.store.opener import is_server_address, shown
+from referee_desk.store.postgres.address import redact
 from referee_desk.store.postgres.connection import connect
 from referee_desk.store.postgres.errors import ServerRefused, ServerUnreachable
 from referee_desk.store.postgres.schema import ORGANIZER_SCHEMA
@@ -97,8 +98,8 @@ class HallSource:
 
     def __init__(self, address: str) -> None:
         self.address = address
-        self.on_server = is_server_url(address)
-        self.shown = redact(address) if self.on_server else address
+        self.on_server = is_server_address(address)
+        self.shown = shown(address)
         if not self.on_server and not Path(address).is_file():
             raise FileNotFoundError(f"{address}: no such tournament file")
 
@@ -111,7 +112,7 @@ class HallSource:
         conn = hall_connection(self.address)
         server = TournamentServer(self.address, conn)
         try:
-            t = Tournament(_HallRecords(server), HallTables(server))
+            t = Tournament(_HallRecords(server), HallTables(server), server)
         except BaseException:
             server.close()
             raise

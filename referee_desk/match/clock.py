@@ -18,11 +18,7 @@ def parse_time(text: str) -> int:
     try:
         value = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except (ValueError, AttributeError):
-        raise EventRefused(
-            f"bad time {text!r}: use ISO 8601 UTC like 2026-11-29T14:02:11.000Z",
-            key="time.bad",
-            params={"text": str(text)},
-        ) from None
+        raise EventRefused(key="time.bad", params={"text": str(text)}) from None
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     return round(value.timestamp() * 1000)

@@ -44,9 +44,7 @@ def new_event(
     ``match_id``. The clock reading is derived from the earlier events at ``now``.
     """
     if type not in ev.PAYLOAD_TYPES:
-        raise EventRefused(
-            f"unknown event type {type!r}", key="event.unknown_type", params={"type": str(type)}
-        )
+        raise EventRefused(key="event.unknown_type", params={"type": str(type)})
     state: MatchState | None
     if isinstance(events_or_state, MatchState):
         state = events_or_state
@@ -58,9 +56,7 @@ def new_event(
     at = parse_time(recorded_at)
     if state is None or state.last_seq == 0:
         if not match_id:
-            raise EventRefused(
-                "the first event of a match needs a match_id", key="event.first_needs_match_id"
-            )
+            raise EventRefused(key="event.first_needs_match_id")
         return Event(match_id, 1, type, recorded_at, None, referee, dict(payload))
     clock: int | None
     if state.clock.started:
@@ -100,12 +96,25 @@ def append(events: list[Event], draft: Event) -> Event:
     return event
 
 
+def undo_entries(events: Sequence[Event], reason: str) -> list[tuple[str, dict[str, Any]]]:
+    """What undoing an entry means in an append-only record: one ``correction`` voiding
+    each of the entry's events, newest first, with the referee's reason. Nothing is
+    deleted; the record grows by the corrections, and the fold then treats the voided
+    events as if never entered (``fold/corrections.py``). The schema refuses an empty
+    reason (a correction must say why)."""
+    return [
+        ("correction", {"target_seq": event.seq, "action": "void", "reason": reason})
+        for event in reversed(events)
+    ]
+
+
 class Recorder:
     """An in-memory match record that keeps its replayer warm (samples, tests, tools).
 
     ``record(type, payload, now)`` builds, validates, seals and appends one event in
     time proportional to that event (not to the record's length); a refused event
-    leaves the record as it was.
+    leaves the record as it was. ``record_many`` records several as one entry (all or
+    none), and ``undo`` undoes an entry headless, as the desk does (``undo_entries``).
     """
 
     def __init__(self, match_id: str, referee: str) -> None:
@@ -132,6 +141,24 @@ class Recorder:
             raise
         self.events.append(event)
         return event
+
+    def record_many(
+        self, entries: Sequence[tuple[str, dict[str, Any]]], now: str | datetime
+    ) -> list[Event]:
+        """Record several events as one entry: a refusal of any leaves the record as it was."""
+        kept = len(self.events)
+        try:
+            return [self.record(type, payload, now) for type, payload in entries]
+        except BaseException:
+            del self.events[kept:]  # nothing of a refused entry stays (not yet shared)
+            self.replayer = replayer_for(self.events, check_schema=False)
+            self.replayer.check_schema = True
+            raise
+
+    def undo(self, entry: Sequence[Event], reason: str, now: str | datetime) -> list[Event]:
+        """Undo an entry: record the corrections that void its events (``undo_entries``);
+        a refusal records none of them."""
+        return self.record_many(undo_entries(entry, reason), now)
 
     def state(self, now: str | datetime | None = None) -> MatchState:
         return self.replayer.state(now)

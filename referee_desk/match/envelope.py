@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -89,25 +90,82 @@ class Event:
         )
 
 
+def _canonical_encoder() -> Any:
+    """``json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)``'s own C
+    encoder, made once instead of on every call (the same bytes; None without the C part)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return None
+    return make(
+        None, json.JSONEncoder().default, json.encoder.encode_basestring, None,
+        ":", ",", True, False, True,
+    )  # fmt: skip
+
+
+_ENCODE = _canonical_encoder()
+
+
 def canonical_dumps(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Sorted keys, no spaces, non-ASCII kept: the text every hash covers."""
+    if _ENCODE is None or isinstance(data, str):
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "".join(_ENCODE(data, 0))
 
 
 def compute_hash(prev_hash: str, canonical: bytes) -> str:
     return hashlib.sha256(prev_hash.encode("ascii") + canonical).hexdigest()
 
 
-def verify_chain(events: list[Event]) -> int | None:
-    """Index of the first event whose link or hash is wrong, or None if intact.
+#: One link of a match's chain as a checker sees it: match id, seq, prev_hash, hash, the
+#: canonical JSON that was hashed (text) and, when that text was stored rather than
+#: computed, the canonical JSON of the stored fields (None: computed, nothing to compare).
+Link = tuple[str, int, str, str, str, str | None]
 
-    Checks seq continuity (1, 2, 3 … within the match), the previous-hash link and
-    each event's own hash.
+
+def chain_fault(
+    links: Iterable[Link],
+    match_id: str | None = None,
+    *,
+    after: tuple[int, str] = (0, GENESIS_HASH),
+) -> tuple[int, str] | None:
+    """(index, reason) of the first link that breaks one match's chain, or None.
+
+    The one chain checker (the store's files, JSON Lines records, the PDF report and
+    ``replay`` all use it): every event belongs to ``match_id`` (default: the first
+    event's), seqs run 1, 2, 3 …, each ``prev_hash`` is the previous ``hash``, a stored
+    canonical JSON is the one of the stored fields, and each hash is SHA-256 of the
+    previous hash and the canonical JSON. ``after`` (count, hash of the last event) goes on
+    checking a chain whose start was checked already (a record read as it streams).
     """
-    prev = GENESIS_HASH
-    for index, event in enumerate(events):
-        if event.seq != index + 1 or event.prev_hash != prev:
-            return index
-        if event.hash != event.computed_hash():
-            return index
-        prev = event.hash
+    done, prev = after
+    sha256 = hashlib.sha256
+    for index, (owner, seq, prev_hash, digest, canonical, fields) in enumerate(links):
+        if match_id is None:
+            match_id = owner
+        if owner != match_id:
+            return index, f"belongs to match {owner!r}"
+        if seq != done + index + 1:
+            return index, (
+                f"sequence broken: expected event {done + index + 1} here, found {seq} "
+                "(an event was deleted, inserted or moved)"
+            )
+        if prev_hash != prev:
+            return index, "hash chain broken: prev_hash does not match the previous event"
+        if fields is not None and fields != canonical:
+            return index, "stored canonical JSON differs from the stored fields"
+        if digest != sha256((prev_hash + canonical).encode("utf-8")).hexdigest():
+            return index, "hash chain broken: the event's content does not match its hash"
+        prev = digest
     return None
+
+
+def event_links(events: Iterable[Event]) -> Iterator[Link]:
+    """The links of events whose canonical JSON is computed (``chain_fault``'s input)."""
+    for e in events:
+        yield e.match_id, e.seq, e.prev_hash, e.hash, e.canonical_json().decode("utf-8"), None
+
+
+def verify_chain(events: list[Event]) -> int | None:
+    """Index of the first event whose match, seq, link or hash is wrong, or None if intact."""
+    fault = chain_fault(event_links(events))
+    return None if fault is None else fault[0]

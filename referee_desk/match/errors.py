@@ -1,9 +1,10 @@
 """The match layer's errors: one root, split by whose fault it is.
 
 ``EventRefused`` (and ``SchemaRefused``): the *input* is wrong, an event the record
-cannot accept; worded for the user, each is a ValueError with one readable line and
-may carry a phrasebook ``key`` and its ``params`` (as consequences do), so that the
-desk can word it in the user's language. ``ReplayFailed``: the *code* is wrong, a bug
+cannot accept; worded for the user, each is a ValueError with one readable line. A
+raise site passes a phrasebook ``key`` and its ``params`` (as consequences do): the
+English line is the book's (:mod:`referee_desk.phrasebook`, written once) and the desk
+words the same key in the user's language. ``ReplayFailed``: the *code* is wrong, a bug
 met while folding an event the schema accepts; it keeps the original exception as
 its ``__cause__`` and is never a refusal (nor a ValueError), so no refusal handler
 swallows it and ``verify`` does not call an intact record broken.
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee_desk.match.refusal_wording import english
+
 
 class MatchError(Exception):
     """Root of every error the match layer raises."""
@@ -21,24 +24,31 @@ class MatchError(Exception):
 class EventRefused(MatchError, ValueError):
     """An event the record cannot accept (bad shape, or impossible in the current state).
 
-    ``seq`` and ``event_type`` name the event when known; the message already
-    contains them, so ``str(exc)`` is the one-line reason to show.
+    ``EventRefused(key=..., params=...)``: the reason is the key's English phrase. A
+    ``reason`` is given only where no phrase can say it: a wrapped error of the rules
+    core (worded by ``fallback_text``) and the schema validator's own message (it names
+    the JSON path). ``seq`` and ``event_type`` name the event when known; the message
+    already contains them, so ``str(exc)`` is the one-line reason to show.
     """
 
     def __init__(
         self,
-        reason: str,
+        reason: str | None = None,
         *,
         seq: int | None = None,
         event_type: str | None = None,
         key: str | None = None,
         params: dict[str, Any] | None = None,
     ):
-        self.reason = reason
         self.seq = seq
         self.event_type = event_type
         self.key = key
         self.params: dict[str, Any] = dict(params or {})
+        if reason is None:
+            if key is None:
+                raise TypeError("a refusal needs a phrasebook key (or a reason)")
+            reason = english(key, self.params)
+        self.reason = reason
         where = []
         if event_type:
             where.append(event_type)

@@ -1,6 +1,7 @@
 """JSON Schema validation of events (schema/events.schema.json, draft 2020-12).
 
-``jsonschema`` is imported on first use: a replay without the schema check (the
+``jsonschema`` (and ``importlib.resources``, which brings pathlib, tempfile and the
+compression modules) is imported on first use: a replay without the schema check (the
 desk's cold open of a record) never needs it, and it is half of the match layer's
 import time.
 """
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from referee_desk.match.errors import SchemaRefused
@@ -23,6 +23,8 @@ SCHEMA_FILE = "events.schema.json"
 @cache
 def load_schema() -> dict[str, Any]:
     """The event schema as a dict (package data of ``referee_desk.match.schema``)."""
+    from importlib import resources
+
     text = resources.files("referee_desk.match.schema").joinpath(SCHEMA_FILE).read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
@@ -58,7 +60,7 @@ def _fast() -> Any:
 def validate_schema(event_dict: dict[str, Any]) -> None:
     """Raise SchemaRefused naming the first problem (with its JSON path)."""
     if not isinstance(event_dict, dict):
-        raise SchemaRefused("an event must be a JSON object", key="event.not_an_object")
+        raise SchemaRefused(key="event.not_an_object")
     fast = _fast()
     if fast is not None:
         try:

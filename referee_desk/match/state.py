@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee_desk.match.clock import ClockState, format_duration, format_time
+from referee_desk.phrasebook import render
 from referee_desk.rules.cards import Rank, Suit
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat, Side
-from referee_desk.rules.wording import Args, make_args, render
+from referee_desk.rules.wording import Args, make_args
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,6 +98,7 @@ class Card:
         index: int
         is_joker: bool
         points: int
+        _order: int
 
     def __new__(cls, rank: Rank, suit: Suit | None = None) -> Card:
         try:
@@ -121,23 +122,23 @@ class Card:
         return self
 
     def __lt__(self, other: object) -> bool:
-        if other.__class__ is Card:
-            return self._order < other._order  # type: ignore[attr-defined]
+        if isinstance(other, Card):  # as fast as a class check; no subclass exists
+            return self._order < other._order
         return NotImplemented
 
     def __le__(self, other: object) -> bool:
-        if other.__class__ is Card:
-            return self._order <= other._order  # type: ignore[attr-defined]
+        if isinstance(other, Card):  # as fast as a class check; no subclass exists
+            return self._order <= other._order
         return NotImplemented
 
     def __gt__(self, other: object) -> bool:
-        if other.__class__ is Card:
-            return self._order > other._order  # type: ignore[attr-defined]
+        if isinstance(other, Card):  # as fast as a class check; no subclass exists
+            return self._order > other._order
         return NotImplemented
 
     def __ge__(self, other: object) -> bool:
-        if other.__class__ is Card:
-            return self._order >= other._order  # type: ignore[attr-defined]
+        if isinstance(other, Card):  # as fast as a class check; no subclass exists
+            return self._order >= other._order
         return NotImplemented
 
     def __str__(self) -> str:
@@ -153,6 +154,7 @@ _SUIT_SET = frozenset(Suit)
 
 def _build_deck() -> dict[tuple[Rank, Suit | None], Card]:
     """The 54 shared Card instances, in DECK order (suits S H D C by rank, LJ, BJ)."""
+    keys: list[tuple[Rank, Suit | None]]
     keys = [(rank, suit) for suit in Suit for rank in Rank if not rank.is_joker]
     keys += [(Rank.LITTLE_JOKER, None), (Rank.BIG_JOKER, None)]
     # (rank, suit) order as the former dataclass ordering: rank first, then suit letter.
@@ -278,6 +280,7 @@ def parse_level(text: str | Rank, *, lowest: Rank = Rank.THREE) -> Rank:
 
     ``lowest`` is the first level of the ruleset's ladder (12.1: the presets start at 2).
     """
+    rank: Rank | None
     if isinstance(text, Rank):
         rank = text
     else:

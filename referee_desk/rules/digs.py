@@ -44,7 +44,7 @@ def kitty_multiplier_of(shapes: Iterable[tuple[int, int]], ruleset: Ruleset) -> 
                 f"cannot be one unit with {ruleset.decks} decks"
             )
     if ruleset.kitty_multiplier == "power_of_cards":
-        return 2 ** max(each * length for each, length in items)
+        return 1 << max(each * length for each, length in items)  # 2**c, as an int
     if ruleset.kitty_multiplier == "by_shape":
         return max(2**length if length > 1 else (2 if each == 1 else 4) for each, length in items)
     raise HandResultError("this ruleset has no kitty multiplier (last_trick is not kitty)")

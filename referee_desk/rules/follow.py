@@ -89,7 +89,7 @@ def _hand_counter(hand: tuple[Card, ...], ruleset: Ruleset) -> dict[Card, int]:
 
 def _weak_first(cards: Iterable[Card], ctx: TrumpContext) -> list[Card]:
     """Cards a follower most easily gives away: side suits before trumps, low first."""
-    return sorted(cards, key=ctx.tables.weak_of.__getitem__)  # type: ignore[attr-defined]
+    return sorted(cards, key=ctx.tables.weak_of.__getitem__)
 
 
 def _fill(
@@ -127,7 +127,7 @@ def _requirement(
 ) -> FollowRequirement:
     n = unit.size
     rule = lead_article(unit)
-    suit_of = ctx.tables.suit_of  # type: ignore[attr-defined]
+    suit_of = ctx.tables.suit_of
     suit = unit.suit
     held = tuple(ctx.sorted([c for c in hand_cards if suit_of[c] == suit]))
     if len(hand_cards) < n:
@@ -264,7 +264,7 @@ def _judge(
             f"of them; kept back {format_cards(left_out)}",
             req.example,
         )
-    suit_of = ctx.tables.suit_of  # type: ignore[attr-defined]
+    suit_of = ctx.tables.suit_of
     off_suit = [c for c in play_cards if suit_of[c] != req.suit]
     if off_suit:
         shape = ""

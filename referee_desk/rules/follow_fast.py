@@ -85,7 +85,7 @@ def is_top_follow(lead: Iterable[Card], play: Iterable[Card], ctx: TrumpContext)
 
 def all_distinct(cards: tuple[Card, ...], suit: str, ctx: TrumpContext) -> bool:
     """No two identical cards among ``cards`` of effective suit ``suit``."""
-    suit_of = ctx.tables.suit_of  # type: ignore[attr-defined]
+    suit_of = ctx.tables.suit_of
     of_suit = [c for c in cards if suit_of[c] == suit]
     return len(set(of_suit)) == len(of_suit)
 
@@ -105,7 +105,7 @@ def quick_verdict(
     """
     suit = unit.suit
     n = unit.size
-    suit_of = ctx.tables.suit_of  # type: ignore[attr-defined]
+    suit_of = ctx.tables.suit_of
     held = 0
     for c in hand_cards:
         if suit_of[c] == suit:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
+from referee_desk.phrasebook import render
 from referee_desk.rules.cards import Rank
 from referee_desk.rules.errors import RulesError
 from referee_desk.rules.seats import Side
-from referee_desk.rules.wording import Args, make_args, render
+from referee_desk.rules.wording import Args, make_args
 
 
 class Role(StrEnum):
@@ -65,7 +65,7 @@ class Consequence:
     args: Args = ()
 
     @classmethod
-    def make(cls, article: str, key: str, **args: Any) -> Consequence:
+    def make(cls, article: str, key: str, **args: object) -> Consequence:
         """A consequence worded by the phrasebook (English ``text`` from its template)."""
         stored = make_args(**args)
         return cls(article, render(key, stored, "en"), key, stored)

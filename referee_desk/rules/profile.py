@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
+from typing import Literal, TypeAlias
 
 from referee_desk.rules.cards import Card
 from referee_desk.rules.trump import TrumpContext
@@ -28,8 +29,21 @@ from referee_desk.rules.trump import TrumpContext
 #: Radix of the profile weight; greater than the number of units in any card set.
 BASE = 1 << 8
 
-Plan = tuple  # linked list: (item, previous plan) or None
-_TableValue = tuple[int, Plan]
+#: A strand of a run: ``(start, each, length)``.
+Strand: TypeAlias = tuple[int, int, int]
+#: The cards of one rank taken to make the required tuple: ``("tuple", position, take)``.
+TupleTake: TypeAlias = tuple[Literal["tuple"], int, int]
+#: The cards taken from each card of a hub position: ``("load", position, loads)``.
+HubLoad: TypeAlias = tuple[Literal["load"], int, tuple[int, ...]]
+PlanItem: TypeAlias = Strand | TupleTake | HubLoad
+#: One run's plan, a linked list (cheap to extend in the DP): (item, previous plan) or None.
+Plan: TypeAlias = "tuple[PlanItem, Plan] | None"
+#: The plan of several runs: ((run index, its plan), previous) or None.
+RunsPlan: TypeAlias = "tuple[tuple[int, Plan], RunsPlan] | None"
+_TableValue: TypeAlias = tuple[int, Plan]
+#: Open strands of the DP: ``(each, start)``, sorted.
+_Config: TypeAlias = tuple[tuple[int, int], ...]
+_State: TypeAlias = tuple[_Config, int, bool]
 
 
 def unit_value(each: int, length: int) -> int:
@@ -95,7 +109,7 @@ def runs_of(cards: Iterable[Card], ctx: TrumpContext) -> list[Run]:
     counts = count_cards(cards)
     by_suit: dict[str, list[tuple[int, Card, int]]] = {}
     runs: list[Run] = []
-    tables = ctx.tables  # type: ignore[attr-defined]
+    tables = ctx.tables
     chain = tables.chain
     suit = tables.suit
     for card, count in counts.items():
@@ -158,12 +172,12 @@ def _opening_options(free: int) -> tuple[tuple[int, ...], ...]:
     return tuple(options)
 
 
-def _prune(states: dict) -> dict:
+def _prune(states: dict[_State, _TableValue]) -> dict[_State, _TableValue]:
     """Keep, per (open strands, tuple flag), only states that buy weight with cards."""
-    groups: dict[tuple, list] = {}
+    groups: dict[tuple[_Config, bool], list[tuple[int, _TableValue]]] = {}
     for (config, used, flag), value in states.items():
         groups.setdefault((config, flag), []).append((used, value))
-    out = {}
+    out: dict[_State, _TableValue] = {}
     for (config, flag), items in groups.items():
         items.sort(key=lambda item: item[0])
         best = -1
@@ -181,11 +195,11 @@ def _run_table(counts: tuple[int, ...], cap: int, tau: int) -> dict[tuple[int, b
     Plan items: ``(start, each, length)`` strands and ``("tuple", position, take)``
     where ``take`` cards of that rank are in F (strand cards included) to reach τ.
     """
-    states: dict[tuple, _TableValue] = {((), 0, False): (0, None)}
+    states: dict[_State, _TableValue] = {((), 0, False): (0, None)}
     size = len(counts)
     for i in range(size + 1):
         have = counts[i] if i < size else 0
-        new: dict[tuple, _TableValue] = {}
+        new: dict[_State, _TableValue] = {}
         for (config, used, flag), (score, plan) in states.items():
             n_open = len(config)
             for mask in range(1 << n_open):
@@ -251,11 +265,11 @@ def _hub_run_table(
     different cards. Plan items: strands as in ``_run_table`` and ``("load", i, loads)``
     with the cards taken from each card of position i (tuple cards included).
     """
-    states: dict[tuple, _TableValue] = {((), 0, False): (0, None)}
+    states: dict[_State, _TableValue] = {((), 0, False): (0, None)}
     size = len(slots)
     for i in range(size + 1):
         have = slots[i] if i < size else ()
-        new: dict[tuple, _TableValue] = {}
+        new: dict[_State, _TableValue] = {}
         for (config, used, flag), (score, plan) in states.items():
             n_open = len(config)
             for mask in range(1 << n_open):
@@ -305,11 +319,13 @@ def _hub_run_table(
     return table
 
 
-def _combine(tables: list[tuple[int, dict]], cap: int) -> dict[tuple[int, bool], tuple]:
+def _combine(
+    tables: list[tuple[int, dict[tuple[int, bool], _TableValue]]], cap: int
+) -> dict[tuple[int, bool], tuple[int, RunsPlan]]:
     """Knapsack over runs: best (weight, [(run, plan)]) per (cards used, flag)."""
-    best: dict[tuple[int, bool], tuple] = {(0, False): (0, None)}
+    best: dict[tuple[int, bool], tuple[int, RunsPlan]] = {(0, False): (0, None)}
     for run_id, table in tables:
-        new: dict[tuple[int, bool], tuple] = {}
+        new: dict[tuple[int, bool], tuple[int, RunsPlan]] = {}
         for (u1, f1), (s1, p1) in best.items():
             for (u2, f2), (s2, p2) in table.items():
                 u = u1 + u2
@@ -321,7 +337,7 @@ def _combine(tables: list[tuple[int, dict]], cap: int) -> dict[tuple[int, bool],
                 if old is None or old[0] < s:
                     new[key] = (s, ((run_id, p2), p1) if p2 is not None else p1)
         # prune: per flag keep entries whose weight grows with cards used
-        pruned: dict[tuple[int, bool], tuple] = {}
+        pruned: dict[tuple[int, bool], tuple[int, RunsPlan]] = {}
         for flag in (False, True):
             top = -1
             for used in sorted(u for (u, f) in new if f is flag):
@@ -376,7 +392,7 @@ def best_selection(
     return Selection(profile_of_score(score), _plan_cards(runs, plan))
 
 
-def _plan_cards(runs: list[Run], plan: Plan) -> tuple[Card, ...]:
+def _plan_cards(runs: list[Run], plan: RunsPlan) -> tuple[Card, ...]:
     taken: dict[Card, int] = {}
     while plan is not None:
         (run_id, run_plan), plan = plan
@@ -395,7 +411,7 @@ def _plan_cards(runs: list[Run], plan: Plan) -> tuple[Card, ...]:
             item, run_plan = run_plan
             if item[0] == "tuple":
                 tuple_take[item[1]] = item[2]
-            else:
+            elif item[0] != "load":  # loads are only in hub runs: this is a strand
                 start, each, length = item
                 for pos in range(start, start + length):
                     load[pos] += each

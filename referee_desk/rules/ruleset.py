@@ -165,13 +165,15 @@ class Ruleset:
         first = self.levels.split("..")[0]
         return "3" if first == "2" and "2" in self.fixed_ranks else first
 
-    def with_overrides(self, overrides: Mapping[str, Any] | None) -> Ruleset:
+    def with_overrides(self, overrides: Mapping[str, object] | None) -> Ruleset:
         """A copy with parameters replaced; unknown names or bad values are refused."""
         if not overrides:
             return self
         if not isinstance(overrides, Mapping):
             raise UnknownParameterError("params must be an object of parameter names to values")
         fields = {f.name: f for f in dataclasses.fields(self) if f.name != "name"}
+        # Any: each value is checked against its field's default by name, and
+        # dataclasses.replace takes them by name (no static type per name here).
         clean: dict[str, Any] = {}
         for key, value in overrides.items():
             if key not in fields:
@@ -180,7 +182,7 @@ class Ruleset:
             clean[key] = _check_value(key, value, getattr(self, key))
         return dataclasses.replace(self, **clean)
 
-    def parameters(self) -> dict[str, Any]:
+    def parameters(self) -> dict[str, object]:
         """Parameter values by name (without the preset name), in declaration order.
 
         A ``guilin-2009`` ruleset leaves out the section-12 parameters still at their
@@ -194,19 +196,20 @@ class Ruleset:
             and not (guilin and f.name in PRESET_PARAMETERS and getattr(self, f.name) == f.default)
         }
 
-    def all_parameters(self) -> dict[str, Any]:
+    def all_parameters(self) -> dict[str, object]:
         """Every parameter value by name, section-12 ones included."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"name": self.name, "params": self.parameters()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
+        """From ``to_dict``'s shape as parsed JSON (a match_opened payload's ruleset)."""
         return get_ruleset(str(data.get("name", "guilin-2009")), data.get("params"))
 
 
-def _check_value(key: str, value: Any, default: Any) -> Any:
+def _check_value(key: str, value: object, default: object) -> object:
     if key in _OPTIONAL:
         if value is None:
             return None
@@ -288,7 +291,9 @@ THREE_DECK = Ruleset(
 PRESETS: dict[str, Ruleset] = {r.name: r for r in (GUILIN_2009, QQ_FOUR_DECK, THREE_DECK)}
 
 
-def get_ruleset(name: str = "guilin-2009", overrides: Mapping[str, Any] | None = None) -> Ruleset:
+def get_ruleset(
+    name: str = "guilin-2009", overrides: Mapping[str, object] | None = None
+) -> Ruleset:
     """The named preset with overrides applied."""
     try:
         base = PRESETS[name]

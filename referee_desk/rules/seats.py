@@ -30,7 +30,8 @@ class Seat(StrEnum):
     def play_order_from(self) -> tuple[Seat, Seat, Seat, Seat]:
         """The four seats in play order starting with this one."""
         i = PLAY_ORDER.index(self)
-        return tuple(PLAY_ORDER[(i + k) % 4] for k in range(4))  # type: ignore[return-value]
+        order = PLAY_ORDER
+        return (order[i], order[(i + 1) % 4], order[(i + 2) % 4], order[(i + 3) % 4])
 
 
 class Side(StrEnum):
@@ -46,5 +47,5 @@ class Side(StrEnum):
         return (Seat.N, Seat.S) if self is Side.NS else (Seat.E, Seat.W)
 
 
-PLAY_ORDER: tuple[Seat, ...] = (Seat.N, Seat.W, Seat.S, Seat.E)
+PLAY_ORDER: tuple[Seat, Seat, Seat, Seat] = (Seat.N, Seat.W, Seat.S, Seat.E)
 _PARTNER = {Seat.N: Seat.S, Seat.S: Seat.N, Seat.E: Seat.W, Seat.W: Seat.E}

@@ -36,7 +36,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, BinaryIO
+from typing import BinaryIO, NoReturn
 
 from referee_desk.rules.cards import Card, format_cards, parse_cards
 from referee_desk.rules.errors import RulesError
@@ -49,7 +49,8 @@ from referee_desk.rules.trick import trick_result
 from referee_desk.rules.trump import TrumpContext
 from referee_desk.rules.units import Unit, classify
 
-Answer = dict[str, Any]
+#: One answer line (a JSON object).
+Answer = dict[str, object]
 
 #: Keys every query may carry, whatever its op.
 _COMMON_KEYS = frozenset({"op", "level", "trump", "ruleset", "params", "id"})
@@ -98,7 +99,7 @@ _JSON_KINDS = {
 }
 
 
-def _reject_constant(name: str) -> Any:
+def _reject_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
@@ -106,11 +107,11 @@ class RulesService:
     """Answers queries; holds caches of rulesets, trump contexts and parsed cards."""
 
     def __init__(self) -> None:
-        self._rulesets: dict[tuple[str, Any], Ruleset] = {}
-        self._contexts: dict[tuple[Any, ...], TrumpContext] = {}
+        self._rulesets: dict[tuple[str, tuple[tuple[str, object], ...] | None], Ruleset] = {}
+        self._contexts: dict[tuple[object, ...], TrumpContext] = {}
         self._cards: dict[str, tuple[Card, ...]] = {}
         self._tokens: dict[str, Card] = {}
-        self._ops: dict[str, Callable[[Mapping[str, Any], Ruleset], Answer]] = {
+        self._ops: dict[str, Callable[[Mapping[str, object], Ruleset], Answer]] = {
             "unit": self._unit,
             "follow": self._follow,
             "winner": self._winner,
@@ -137,7 +138,7 @@ class RulesService:
             return {"error": f"bad JSON: {exc}"}
         return self.answer(query)
 
-    def answer(self, query: Any) -> Answer:
+    def answer(self, query: object) -> Answer:
         """The answer to one parsed query; errors become ``{"error": ...}``."""
         if not isinstance(query, dict):
             kind = _JSON_KINDS.get(type(query), type(query).__name__)
@@ -156,12 +157,11 @@ class RulesService:
 
     # -- common fields --------------------------------------------------------
 
-    def _dispatch(self, query: Mapping[str, Any]) -> Answer:
+    def _dispatch(self, query: Mapping[str, object]) -> Answer:
         op = query.get("op")
         if op is None:
             raise QueryError(f"missing op: use one of {', '.join(OP_FIELDS)}")
-        handler = self._ops.get(op) if isinstance(op, str) else None
-        if handler is None:
+        if not isinstance(op, str) or (handler := self._ops.get(op)) is None:
             raise QueryError(f"unknown op {op!r}: use one of {', '.join(OP_FIELDS)}")
         fields = OP_FIELDS[op]
         optional = OPTIONAL_FIELDS.get(op, ())
@@ -181,7 +181,7 @@ class RulesService:
             raise QueryError(f"missing field {', '.join(missing)}")
         return handler(query, self._ruleset(query))
 
-    def _ruleset(self, query: Mapping[str, Any]) -> Ruleset:
+    def _ruleset(self, query: Mapping[str, object]) -> Ruleset:
         name = query.get("ruleset", "guilin-2009")
         if not isinstance(name, str):
             raise QueryError(f"ruleset must be a preset name, not {name!r}")
@@ -201,7 +201,7 @@ class RulesService:
             self._rulesets[key] = ruleset
         return ruleset
 
-    def _context(self, query: Mapping[str, Any], ruleset: Ruleset) -> TrumpContext:
+    def _context(self, query: Mapping[str, object], ruleset: Ruleset) -> TrumpContext:
         level, trump = query["level"], query["trump"]
         try:
             key = (
@@ -220,16 +220,17 @@ class RulesService:
         if ctx is None:
             if isinstance(level, int) and not isinstance(level, bool):
                 level = str(level)
-            for name, value in (("level", level), ("trump", trump)):
-                if not isinstance(value, str):
-                    raise QueryError(f"{name} must be a string, not {value!r}")
+            if not isinstance(level, str):
+                raise QueryError(f"level must be a string, not {level!r}")
+            if not isinstance(trump, str):
+                raise QueryError(f"trump must be a string, not {trump!r}")
             ctx = TrumpContext.for_ruleset(level, trump, ruleset)
             if len(self._contexts) >= _CACHE_LIMIT:
                 self._contexts.clear()
             self._contexts[key] = ctx
         return ctx
 
-    def _parse(self, value: Any, what: str) -> tuple[Card, ...]:
+    def _parse(self, value: object, what: str) -> tuple[Card, ...]:
         """Cards from a notation string or a list of card tokens, errors naming ``what``."""
         try:
             if isinstance(value, str):
@@ -251,9 +252,10 @@ class RulesService:
         path, so errors are exactly parse_cards' errors."""
         tokens = [t for t in _SPLIT.split(text.strip()) if t]
         known = self._tokens
-        cards = [known.get(t) for t in tokens]
-        if None not in cards:
-            return tuple(cards)  # type: ignore[arg-type]
+        try:
+            return tuple([known[t] for t in tokens])
+        except KeyError:
+            pass
         parsed = parse_cards(tokens)
         if len(known) >= 16 * _CACHE_LIMIT:
             known.clear()
@@ -278,7 +280,7 @@ class RulesService:
 
     # -- ops ------------------------------------------------------------------
 
-    def _unit(self, query: Mapping[str, Any], ruleset: Ruleset) -> Answer:
+    def _unit(self, query: Mapping[str, object], ruleset: Ruleset) -> Answer:
         ctx = self._context(query, ruleset)
         cards = self._parse(query["cards"], "cards")
         if not cards:
@@ -303,7 +305,7 @@ class RulesService:
             "suit": unit.suit,
         }
 
-    def _follow(self, query: Mapping[str, Any], ruleset: Ruleset) -> Answer:
+    def _follow(self, query: Mapping[str, object], ruleset: Ruleset) -> Answer:
         ctx = self._context(query, ruleset)
         lead = self._parse(query["lead"], "lead")
         hand = self._parse(query["hand"], "hand")
@@ -322,7 +324,7 @@ class RulesService:
             answer["instead"] = instead if isinstance(instead, str) else format_cards(instead)
         return answer
 
-    def _winner(self, query: Mapping[str, Any], ruleset: Ruleset) -> Answer:
+    def _winner(self, query: Mapping[str, object], ruleset: Ruleset) -> Answer:
         ctx = self._context(query, ruleset)
         plays_value = query["plays"]
         if not isinstance(plays_value, list) or not plays_value:
@@ -337,7 +339,7 @@ class RulesService:
         judged = trick_result(plays, ctx, ruleset=ruleset)
         return {"winner": judged.winner, "points": judged.points}
 
-    def _throw(self, query: Mapping[str, Any], ruleset: Ruleset) -> Answer:
+    def _throw(self, query: Mapping[str, object], ruleset: Ruleset) -> Answer:
         """12.4: does the throw fail against the shown cards, and what is forced."""
         ctx = self._context(query, ruleset)
         lead = self._parse(query["lead"], "lead")
@@ -364,29 +366,20 @@ class RulesService:
             answer["points"] = ruleset.throw_fail_points
         return answer
 
-    def _result(self, query: Mapping[str, Any], ruleset: Ruleset) -> Answer:
+    def _result(self, query: Mapping[str, object], ruleset: Ruleset) -> Answer:
         if "level" in query and "trump" in query:
             self._context(query, ruleset)  # checked, though a result does not use it
-        numbers = {
-            name: _whole(query[name], name)
-            for name in ("defenders_points", "last_trick_points", "last_trick_cards")
-        }
+        defenders_points = _whole(query["defenders_points"], "defenders_points")
+        last_trick_points = _whole(query["last_trick_points"], "last_trick_points")
+        last_trick_cards = _whole(query["last_trick_cards"], "last_trick_cards")
         winner = query["last_trick_winner"]
         if not isinstance(winner, str):
             raise QueryError(f"last_trick_winner must be declarers or defenders, not {winner!r}")
-        levels = {}
-        for name in ("declarer_level", "defender_level"):
-            value = query[name]
-            if isinstance(value, int) and not isinstance(value, bool):
-                value = str(value)
-            if not isinstance(value, str):
-                raise QueryError(f"{name} must be a level {ruleset.first_level} … A, not {value!r}")
-            try:
-                parse_ruleset_level(value, ruleset)
-            except RulesError as exc:
-                raise QueryError(f"{name}: {exc}") from None
-            levels[name] = value
-        kitty: dict[str, Any] = {}
+        declarer_level = _level_field(query, "declarer_level", ruleset)
+        defender_level = _level_field(query, "defender_level", ruleset)
+        kitty_points: int | None = None
+        kitty_multiplier: int | None = None
+        dug_at_a = False
         if ruleset.last_trick == "kitty":
             missing = [k for k in ("kitty_points", "last_lead", "level", "trump") if k not in query]
             if missing:
@@ -400,12 +393,12 @@ class RulesService:
                 raise QueryError("last_lead: no cards given")
             self._check_copies((("last_lead", last_lead),), ruleset)
             shapes = [shape_of(u) for u in kitty_components(last_lead, ctx)]
-            kitty["kitty_points"] = _whole(query["kitty_points"], "kitty_points")
-            kitty["kitty_multiplier"] = kitty_multiplier_of(shapes, ruleset)
+            kitty_points = _whole(query["kitty_points"], "kitty_points")
+            kitty_multiplier = kitty_multiplier_of(shapes, ruleset)
             dug = query.get("declarers_dug_at_a", False)
             if not isinstance(dug, bool):
                 raise QueryError(f"declarers_dug_at_a must be true or false, not {dug!r}")
-            kitty["dug_at_a"] = dug
+            dug_at_a = dug
         else:
             extra = [k for k in OPTIONAL_FIELDS["result"] if k in query]
             if extra:
@@ -413,7 +406,16 @@ class RulesService:
                     f"{', '.join(extra)}: ruleset {ruleset.name} has no kitty (1.4 不垫底牌)"
                 )
         result = hand_result(
-            last_trick_winner=winner, ruleset=ruleset, **numbers, **levels, **kitty
+            last_trick_winner=winner,
+            ruleset=ruleset,
+            defenders_points=defenders_points,
+            last_trick_points=last_trick_points,
+            last_trick_cards=last_trick_cards,
+            declarer_level=declarer_level,
+            defender_level=defender_level,
+            kitty_points=kitty_points,
+            kitty_multiplier=kitty_multiplier,
+            dug_at_a=dug_at_a,
         )
         answer: Answer = {
             "defenders_final": result.defenders_final,
@@ -425,9 +427,23 @@ class RulesService:
             "b": result.b,
             "articles": list(result.articles),
         }
-        if kitty:
-            answer["multiplier"] = kitty["kitty_multiplier"]
+        if kitty_multiplier is not None:
+            answer["multiplier"] = kitty_multiplier
         return answer
+
+
+def _level_field(query: Mapping[str, object], name: str, ruleset: Ruleset) -> str:
+    """A level field of a result query, as its label (a bare number is accepted)."""
+    value = query[name]
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise QueryError(f"{name} must be a level {ruleset.first_level} … A, not {value!r}")
+    try:
+        parse_ruleset_level(value, ruleset)
+    except RulesError as exc:
+        raise QueryError(f"{name}: {exc}") from None
+    return value
 
 
 def _unit_answer(unit: Unit) -> Answer:
@@ -439,7 +455,7 @@ def _unit_answer(unit: Unit) -> Answer:
     }
 
 
-def _whole(value: Any, name: str) -> int:
+def _whole(value: object, name: str) -> int:
     if isinstance(value, bool):
         raise QueryError(f"{name} must be a whole number, not {value!r}")
     if isinstance(value, int):
@@ -452,7 +468,7 @@ def _whole(value: Any, name: str) -> int:
 _DEFAULT = RulesService()
 
 
-def answer(query: dict[str, Any]) -> dict[str, Any]:
+def answer(query: dict[str, object]) -> Answer:
     """The answer to one query (a parsed JSON object); never raises."""
     return _DEFAULT.answer(query)
 

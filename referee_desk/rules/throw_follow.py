@@ -83,10 +83,12 @@ def _greedy(
     cards: list[Card], throw: Throw, ctx: TrumpContext, spared: frozenset[int]
 ) -> tuple[Duty, tuple[Card, ...]]:
     """Component by component with what is left: the duty vector and one play."""
-    weak = ctx.tables.weak_of  # type: ignore[attr-defined]
+    weak = ctx.tables.weak_of
     pool = list(cards)
     duty: list[Key | None] = []
     chosen: list[Card] = []
+    key: Key | None
+    part: tuple[Card, ...]
     for i, component in enumerate(throw.components):
         if i in spared:
             key, part = None, ()
@@ -129,7 +131,7 @@ _Part = tuple[tuple[Card, ...], int]
 
 def _blanks(counts: dict[Card, int], ctx: TrumpContext) -> list[Card]:
     """Cards held once: they join no pair in any part, so any of them serves as any other."""
-    weak = ctx.tables.weak_of  # type: ignore[attr-defined]
+    weak = ctx.tables.weak_of
     return sorted((c for c, k in counts.items() if k == 1), key=weak.__getitem__)
 
 
@@ -148,7 +150,8 @@ def _exact(
     interchangeable blanks, so the parts differ only in the cards held more than once.
     """
     budget = [_SEARCH_LIMIT]
-    memo: dict[tuple, tuple[Duty, tuple[_Part, ...]] | None] = {}
+    memo: dict[tuple[tuple[tuple[int, int], ...], int, int], tuple[Duty, tuple[_Part, ...]] | None]
+    memo = {}
     components = throw.components
 
     def search(counts: dict[Card, int], i: int) -> tuple[Duty, tuple[_Part, ...]] | None:
@@ -212,7 +215,7 @@ def _exact(
             if not pool[card]:
                 del pool[card]
             chosen.append(card)
-    weak = ctx.tables.weak_of  # type: ignore[attr-defined]
+    weak = ctx.tables.weak_of
     left = sorted((c for c, k in pool.items() for _ in range(k)), key=weak.__getitem__)
     chosen.extend(left[: throw.size - len(chosen)])  # the trailing singles' cards
     return duty, tuple(chosen)
@@ -246,7 +249,7 @@ def check_throw_follow(
     ruleset: Ruleset,
 ) -> FollowVerdict:
     """Judge a follow to a standing throw (the hand and play already checked)."""
-    suit_of = ctx.tables.suit_of  # type: ignore[attr-defined]
+    suit_of = ctx.tables.suit_of
     suit = throw.suit
     label = suit_label(suit)
     n = throw.size
@@ -257,7 +260,7 @@ def check_throw_follow(
             if not held:
                 return FollowVerdict(True, RULE, f"void in {label}: any {n} cards may be played")
             return FollowVerdict(True, RULE, f"plays all {n_cards(len(held), label)} held")
-        weak = ctx.tables.weak_of  # type: ignore[attr-defined]
+        weak = ctx.tables.weak_of
         rest = _take(list(hand_cards), tuple(held))
         example = tuple(ctx.sorted([*held, *sorted(rest, key=weak.__getitem__)[: n - len(held)]]))
         return FollowVerdict(
@@ -301,10 +304,10 @@ def best_throw_follow(
     throw: Throw, hand_cards: tuple[Card, ...], ctx: TrumpContext, ruleset: Ruleset
 ) -> tuple[Card, ...]:
     """One legal follow to the throw (the play suggested as ``instead``)."""
-    suit_of = ctx.tables.suit_of  # type: ignore[attr-defined]
+    suit_of = ctx.tables.suit_of
     held = [c for c in hand_cards if suit_of[c] == throw.suit]
     if len(held) <= throw.size:
-        weak = ctx.tables.weak_of  # type: ignore[attr-defined]
+        weak = ctx.tables.weak_of
         rest = _take(list(hand_cards), tuple(held))
         extra = sorted(rest, key=weak.__getitem__)[: throw.size - len(held)]
         return tuple(ctx.sorted([*held, *extra]))

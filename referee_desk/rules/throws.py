@@ -59,7 +59,7 @@ def units_of_shape(holding: Holding, each: int, length: int, ctx: TrumpContext) 
                 if unit is not None:
                     out.append(unit)
         return out
-    chain = ctx.tables.chain  # type: ignore[attr-defined]
+    chain = ctx.tables.chain
     by_index: dict[int, list[Card]] = {}
     for card, count in holding:
         index = chain[card.index]
@@ -128,7 +128,7 @@ class Throw:
 def components_of(cards: Iterable[Card], ctx: TrumpContext) -> tuple[Unit, ...]:
     """The components of cards of one effective suit (12.4), in component order."""
     cards = tuple(cards)
-    suit_of = ctx.tables.suit_of  # type: ignore[attr-defined]
+    suit_of = ctx.tables.suit_of
     if not cards or len({suit_of[c] for c in cards}) != 1:
         raise IllegalInputError(
             f"{format_cards(cards) or '(no cards)'} is not a throw: a throw is two or more "
@@ -138,14 +138,16 @@ def components_of(cards: Iterable[Card], ctx: TrumpContext) -> tuple[Unit, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _decompose(holding: Holding, ctx: TrumpContext) -> tuple[tuple, tuple[Unit, ...]]:
+def _decompose(
+    holding: Holding, ctx: TrumpContext
+) -> tuple[tuple[tuple[int, int], ...], tuple[Unit, ...]]:
     """(order keys, units) of the greatest split: the first unit is a greatest unit
     inside the holding (any unit extends to a split), then the rest recursively."""
     if not holding:
         return ((), ())
     units = _all_units(holding, ctx)
     top = max(_order_key(u) for u in units)
-    best: tuple[tuple, tuple[Unit, ...]] | None = None
+    best: tuple[tuple[tuple[int, int], ...], tuple[Unit, ...]] | None = None
     for unit in units:
         if _order_key(unit) != top:
             continue
@@ -195,7 +197,7 @@ def check_throw(lead: Iterable[Card], shown: Iterable[Card], ctx: TrumpContext) 
     (same shape, higher rank) is beaten.
     """
     throw = as_throw(lead, ctx)
-    suit_of = ctx.tables.suit_of  # type: ignore[attr-defined]
+    suit_of = ctx.tables.suit_of
     holding = holding_of(c for c in shown if suit_of[c] == throw.suit)
     beaten = []
     for component in throw.components:
@@ -241,7 +243,7 @@ def ruff_top(play: Iterable[Card], throw: Throw, ctx: TrumpContext) -> int | Non
     cards = tuple(play)
     if throw.suit == TRUMP or len(cards) != throw.size:
         return None
-    suit_of = ctx.tables.suit_of  # type: ignore[attr-defined]
+    suit_of = ctx.tables.suit_of
     if any(suit_of[c] != TRUMP for c in cards):
         return None
     return _best_split(holding_of(cards), throw.shapes, ctx)

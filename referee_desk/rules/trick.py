@@ -142,9 +142,9 @@ def _general_trick(
     if len(cards) > 4:
         raise IllegalInputError(f"a trick has at most four plays, not {len(cards)}")
     if ruleset.throws and classify(cards[0], ctx) is None:
-        winner, competing_plays, each = throw_winner(cards, ctx, skip)
+        best, competing_plays, each = throw_winner(cards, ctx, skip)
         points = sum(points_of(p) for p in cards)
-        return TrickResult(winner, points, competing_plays, each)
+        return TrickResult(best, points, competing_plays, each)
     tiers = ruleset.bombs_beat_tractors
     lead = lead_unit(cards[0], ctx)
     for index in skip:
@@ -193,7 +193,7 @@ def _small_trick(
     for i in skip:
         if not 0 <= i < len(cards):
             return None
-    tables = ctx.tables  # type: ignore[attr-defined]
+    tables = ctx.tables
     suit_of = tables.suit_of
     power_of = tables.power_of
     lead_suit = suit_of[lead[0]]

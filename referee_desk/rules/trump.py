@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from referee_desk.rules.cards import DECK, Card, Rank, Suit, parse_level
 from referee_desk.rules.errors import CardNotationError
@@ -54,6 +54,23 @@ def parse_trump(text: str | Suit | None) -> Suit | None:
         raise CardNotationError(f"bad trump {text!r}: use S H D C or NT") from None
 
 
+class CardSystem(Protocol):
+    """What ``TrumpContext.for_ruleset`` reads of a ruleset (12.1, 12.2).
+
+    A :class:`referee_desk.rules.ruleset.Ruleset` is one; the card order does not
+    import the parameter module.
+    """
+
+    @property
+    def fixed_ranks(self) -> tuple[str, ...]: ...
+    @property
+    def first_level(self) -> str: ...
+    @property
+    def bridge_level_gap(self) -> bool: ...
+    @property
+    def trump_tractor_chain(self) -> bool: ...
+
+
 @dataclass(frozen=True)
 class TrumpContext:
     """The level in play and the trump suit (None: no-trump, 无主).
@@ -72,6 +89,24 @@ class TrumpContext:
     """Fixed trump ranks below the level cards (2.1: Guilin's 2s)."""
     trump_chain: bool = False
     """12.2: level and fixed pairs chain into trump tractors (… A, 副级, 主级, LJ, BJ)."""
+
+    if TYPE_CHECKING:
+        # Set once by __post_init__, not dataclass fields (so not in __init__, eq or
+        # repr); declared as read-only properties because the context is frozen.
+        @property
+        def tables(self) -> CardTables: ...
+        @property
+        def _trump(self) -> tuple[bool, ...]: ...
+        @property
+        def _suit(self) -> tuple[EffectiveSuit, ...]: ...
+        @property
+        def _power(self) -> tuple[int, ...]: ...
+        @property
+        def _chain(self) -> tuple[int | None, ...]: ...
+        @property
+        def _sort(self) -> tuple[tuple[int, int, int], ...]: ...
+        @property
+        def _hash(self) -> int: ...
 
     def __post_init__(self) -> None:
         if not isinstance(self.level, Rank) or not Rank.TWO <= self.level <= Rank.ACE:
@@ -94,7 +129,7 @@ class TrumpContext:
         object.__setattr__(self, "_sort", tables.sort_key)
         object.__setattr__(self, "_hash", hash(self._fields()))
 
-    def _fields(self) -> tuple:
+    def _fields(self) -> tuple[object, ...]:
         if self.is_guilin_system:
             return (self.level, self.trump, self.bridge_level_gap)
         return (
@@ -108,30 +143,26 @@ class TrumpContext:
 
     def __hash__(self) -> int:
         """The field hash, computed once (contexts key many memo tables)."""
-        return self._hash  # type: ignore[attr-defined,no-any-return]
+        return self._hash
 
-    def __reduce__(self) -> tuple[type[TrumpContext], tuple]:
+    def __reduce__(self) -> tuple[type[TrumpContext], tuple[object, ...]]:
         """Pickle the fields only; the tables are rebuilt (shared) on load."""
         return (TrumpContext, self._fields())
 
     @classmethod
     def for_ruleset(
-        cls, level: str | Rank, trump: str | Suit | None, ruleset: object
+        cls, level: str | Rank, trump: str | Suit | None, ruleset: CardSystem
     ) -> TrumpContext:
-        """The context of a ruleset's card system (12.1, 12.2) from notation.
-
-        ``ruleset`` is a :class:`referee_desk.rules.ruleset.Ruleset` (duck-typed here so
-        the card order does not import the parameter module).
-        """
-        above, below = fixed_rank_split(ruleset.fixed_ranks)  # type: ignore[attr-defined]
-        lowest = Rank.TWO if ruleset.first_level == "2" else Rank.THREE  # type: ignore[attr-defined]
+        """The context of a ruleset's card system (12.1, 12.2) from notation."""
+        above, below = fixed_rank_split(ruleset.fixed_ranks)
+        lowest = Rank.TWO if ruleset.first_level == "2" else Rank.THREE
         return cls(
             parse_level(level, lowest=lowest),
             parse_trump(trump),
-            ruleset.bridge_level_gap,  # type: ignore[attr-defined]
+            ruleset.bridge_level_gap,
             above,
             below,
-            ruleset.trump_tractor_chain,  # type: ignore[attr-defined]
+            ruleset.trump_tractor_chain,
         )
 
     @property
@@ -156,11 +187,11 @@ class TrumpContext:
 
     def is_trump(self, card: Card) -> bool:
         """Jokers, level cards, 2s and the trump suit are trumps (2)."""
-        return self._trump[card.index]  # type: ignore[attr-defined,no-any-return]
+        return self._trump[card.index]
 
     def effective_suit(self, card: Card) -> EffectiveSuit:
         """``"trump"`` or the card's side suit."""
-        return self._suit[card.index]  # type: ignore[attr-defined,no-any-return]
+        return self._suit[card.index]
 
     def power(self, card: Card) -> int:
         """Strength in the order of section 2; equal cards have equal power.
@@ -168,11 +199,11 @@ class TrumpContext:
         Only cards of the same effective suit are compared by power (a trump-suit 3
         has a lower number than a side-suit A; trumping is decided by effective suit).
         """
-        return self._power[card.index]  # type: ignore[attr-defined,no-any-return]
+        return self._power[card.index]
 
     def sort_key(self, card: Card) -> tuple[int, int, int]:
         """Order for display: trumps first, strongest first, then suit."""
-        return self._sort[card.index]  # type: ignore[attr-defined,no-any-return]
+        return self._sort[card.index]
 
     def chain_index(self, card: Card) -> int | None:
         """Position in the chain of consecutive ranks (3), or None if it never chains.
@@ -184,10 +215,10 @@ class TrumpContext:
         top: ``… A → 副级 → 主级 → 副10 → 主10 → LJ → BJ``; off-suit cards of one rank
         share an index (equal, so never consecutive with each other).
         """
-        return self._chain[card.index]  # type: ignore[attr-defined,no-any-return]
+        return self._chain[card.index]
 
     def sorted(self, cards: list[Card] | tuple[Card, ...]) -> list[Card]:
-        return sorted(cards, key=self.tables.order_of.__getitem__)  # type: ignore[attr-defined]
+        return sorted(cards, key=self.tables.order_of.__getitem__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,17 +264,20 @@ def card_tables(
     blocks = _trump_blocks(level, fixed_above, fixed_below)
     fixed = frozenset(r for r in blocks if r != level)
     is_trump = tuple(_is_trump(c, level, trump, fixed) for c in DECK)
-    suit = tuple(TRUMP if t else c.suit.value for c, t in zip(DECK, is_trump, strict=True))  # type: ignore[union-attr]
+    # A joker (no suit) is always a trump, so ``c.suit is None`` only adds what ``t`` says.
+    suit = tuple(
+        TRUMP if t or c.suit is None else c.suit.value for c, t in zip(DECK, is_trump, strict=True)
+    )
     power = tuple(_power(c, level, trump, blocks) for c in DECK)
     plain = _plain_chain(level, fixed, bridge_level_gap)
     links = _trump_links(plain, trump, blocks) if trump_chain else None
     chain = tuple(_chain_index(c, level, plain, links, trump) for c in DECK)
     sort_key = tuple(
         (
-            0 if t else 1 + "SHDC".index(c.suit.value),
+            0 if t or c.suit is None else 1 + "SHDC".index(c.suit.value),
             -p,
             "SHDC".index(c.suit.value) if c.suit else -1,
-        )  # type: ignore[union-attr]
+        )
         for c, t, p in zip(DECK, is_trump, power, strict=True)
     )
     ranking = sorted(range(len(DECK)), key=lambda i: sort_key[i])
@@ -269,7 +303,7 @@ def card_tables(
     )
 
 
-def _ranks(keys: list) -> dict[Card, int]:
+def _ranks(keys: list[tuple[bool, bool, int, tuple[int, int, int]]]) -> dict[Card, int]:
     """Each card's position when DECK is sorted by ``keys`` (distinct for distinct cards)."""
     ranking = sorted(range(len(DECK)), key=keys.__getitem__)
     return {DECK[i]: position for position, i in enumerate(ranking)}

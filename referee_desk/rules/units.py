@@ -77,7 +77,7 @@ def classify(cards: Iterable[Card], ctx: TrumpContext) -> Unit | None:
     cards = tuple(cards)
     if not cards:
         return None
-    tables = ctx.tables  # type: ignore[attr-defined]
+    tables = ctx.tables
     suit_of = tables.suit_of
     suit = suit_of[cards[0]]
     if len(cards) > 1:

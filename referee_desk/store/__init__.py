@@ -8,6 +8,7 @@ Public API (see ``docs/store-api.md``)::
 from referee_desk.store import keys
 from referee_desk.store.access import COMMITTEE_EVENT_TYPES, ROLES, Session
 from referee_desk.store.backup import Backup, backups, make_backup
+from referee_desk.store.checks import Problem
 from referee_desk.store.errors import (
     AccessRefused,
     AppendConflict,
@@ -25,7 +26,6 @@ from referee_desk.store.interchange import export_events, import_jsonl, verify_p
 from referee_desk.store.recovery import restore_backup
 from referee_desk.store.schema import STORE_SCHEMA_VERSION
 from referee_desk.store.tournament_file import Seal, SealInfo, TournamentFile, open_tournament
-from referee_desk.store.verify import Problem
 
 __all__ = [
     "COMMITTEE_EVENT_TYPES",

@@ -23,6 +23,7 @@ from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, write_error
 from referee_desk.store.match_checks import MatchChecker
 from referee_desk.store.people import People
+from referee_desk.store.rows import INSERT_SQL, to_row
 from referee_desk.store.seals import Seals
 from referee_desk.store.witness import Witness
 
@@ -117,9 +118,10 @@ class Appender:
             reason = checker.problem(event)
             if reason is not None:
                 raise EventRejected(match_id, event.seq, reason)
-            self.log.insert(event, canonical.decode("utf-8"))
+            conn.execute(INSERT_SQL, to_row(event, canonical.decode("utf-8")))
             if locked or lock:
-                self.seals.insert(match_id, event.seq, event.hash, event.referee or "")
+                # authorized above, with the event: the one lock that is not ``Seals.lock``
+                self.seals._insert(match_id, event.seq, event.hash, event.referee or "")
             conn.execute("COMMIT")
         except BaseException as error:
             if conn.in_transaction:

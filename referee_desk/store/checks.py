@@ -1,26 +1,198 @@
-"""Whole-file checks: integrity, every chain and replay, seals, the witness, the guard.
+"""Every check of a match record, in one place: what ``open`` and ``verify`` run.
 
-``Checks.verify`` is what ``referee-desk verify`` and ``TournamentFile.verify`` run;
-``damage`` is the part ``open`` runs (integrity, chains, witness) before showing a file.
+One report type, ``Problem`` (which file, line, match, event, and why). Record-level:
+``chain_problem`` (the match layer's one chain checker, ``envelope.chain_fault``, over
+events or over stored rows) and ``match_problem`` (chain, then every event through the
+match layer: schema and replay). File-level, ``Checks``: SQLite's integrity, every
+match's chain and replay, its signed seal, locks without events, the heads journal, the
+guard and the file's key. ``damage`` is the part ``open`` runs before showing a file.
+
+Stored rows are checked as they are read (``row_links``): the canonical JSON the hash
+covers must be the one of the stored fields, so the events replayed are the hashed ones.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from json.encoder import encode_basestring
+from pathlib import Path
+from typing import Any
 
-from referee_desk.match.envelope import Event
+from referee_desk.match.envelope import Event, Link, canonical_dumps, chain_fault, event_links
 from referee_desk.store.errors import DamagedFile
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore
+from referee_desk.store.match_checks import first_problem
 from referee_desk.store.seals import Seals
 from referee_desk.store.signatures import Signatures
 from referee_desk.store.trust import Trust
-from referee_desk.store.verify import Problem, match_problem
 from referee_desk.store.witness import Witness, compare
 
-#: ``(match_id, events) -> Problem | None``: how a match is checked against its seal.
-SealCheck = Callable[[str, list[Event]], Problem | None]
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """The first problem found: which match, which event, which line, and why."""
+
+    reason: str
+    match_id: str | None = None
+    seq: int | None = None
+    line: int | None = None
+    file: str | None = None
+
+    def __str__(self) -> str:
+        where: list[str] = []
+        if self.file is not None:
+            where.append(f"{self.file}:{self.line}" if self.line is not None else self.file)
+        elif self.line is not None:
+            where.append(f"line {self.line}")
+        if self.match_id is not None:
+            where.append(f"match {self.match_id}")
+        if self.seq is not None:
+            where.append(f"event {self.seq}")
+        reason = " ".join(self.reason.split())
+        return f"{', '.join(where)}: {reason}" if where else reason
+
+
+# ------------------------------------------------------------------ one record
+
+
+def _found(
+    fault: tuple[int, str] | None, match_id: str, seqs: Sequence[Any], lines: Sequence[int] | None
+) -> Problem | None:
+    if fault is None:
+        return None
+    index, reason = fault
+    return Problem(reason, match_id, seqs[index], lines[index] if lines is not None else None)
+
+
+def chain_problem(
+    match_id: str, events: Sequence[Event], lines: Sequence[int] | None = None
+) -> Problem | None:
+    """The first broken link of one match's chain (in record order), or None."""
+    fault = chain_fault(event_links(events), match_id)
+    return _found(fault, match_id, [e.seq for e in events], lines)
+
+
+def match_problem(
+    match_id: str,
+    events: Sequence[Event],
+    lines: Sequence[int] | None = None,
+    *,
+    replay: bool = True,
+) -> Problem | None:
+    """Chain first, then schema and replay: the first problem of one match, or None."""
+    found = chain_problem(match_id, events, lines)
+    if found is not None or not replay:
+        return found
+    return _replay_problem(match_id, events, lines)
+
+
+def _replay_problem(
+    match_id: str, events: Sequence[Event], lines: Sequence[int] | None = None
+) -> Problem | None:
+    refused = first_problem(events)
+    if refused is None:
+        return None
+    index, reason = refused
+    line = lines[index] if lines is not None else None
+    return Problem(f"not acceptable: {reason}", match_id, events[index].seq, line)
+
+
+# ------------------------------------------------------------------ stored rows
+
+
+_SCAN = json.JSONDecoder().scan_once
+
+
+def _loads(text: Any) -> Any:
+    """``json.loads`` (the same objects and errors), without its wrappers for a plain text."""
+    if type(text) is str:
+        try:
+            value, end = _SCAN(text, 0)
+        except StopIteration:
+            return json.loads(text)  # raises json.loads's own error
+        if end == len(text):
+            return value
+    return json.loads(text)
+
+
+def payloads(path: Path, match_id: str, rows: Sequence[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """Each row's payload; ``DamagedFile`` for the first that is not a JSON object."""
+    loads = _loads
+    found: list[dict[str, Any]] = []
+    for row in rows:
+        try:
+            payload = loads(row[6])
+        except (TypeError, ValueError) as error:
+            raise _damaged(path, match_id, f"payload is not JSON ({error})") from None
+        if type(payload) is not dict:
+            raise _damaged(path, match_id, "payload is not a JSON object")
+        found.append(payload)
+    return found
+
+
+def _damaged(path: Path, match_id: str, why: str) -> DamagedFile:
+    return DamagedFile(f"{path}: damaged: match {match_id}: {why}").keyed(
+        "store.damaged", file=path.name, match=match_id
+    )
+
+
+def row_links(
+    match_id: str, rows: Sequence[tuple[Any, ...]], parsed: Sequence[dict[str, Any]]
+) -> Iterator[Link]:
+    """The links of one match's stored rows: the stored canonical JSON and the fields'.
+
+    The fields' canonical JSON is ``canonical_dumps`` of the envelope; for the usual
+    column types it is put together here around the payload's (the same text: the
+    envelope's keys are in sorted order already), any other goes through the encoder.
+    ``chain_fault`` compares it only once the match id, seq and previous hash passed, so
+    the match's quoted id and the bare previous hash (hex digits) stand for those.
+    """
+    dumps, quote = canonical_dumps, encode_basestring
+    quoted: dict[str, str] = {}
+    own = quote(match_id)
+    for r, payload in zip(rows, parsed, strict=True):
+        owner, seq, kind, at, clock, referee, _, prev, digest, version, stored = r
+        if (
+            type(seq) is int
+            and type(kind) is str
+            and type(at) is str
+            and (clock is None or type(clock) is int)
+            and type(referee) is str
+            and type(version) is int
+        ):
+            who = quoted.get(referee) or quoted.setdefault(referee, quote(referee))
+            what = quoted.get(kind) or quoted.setdefault(kind, quote(kind))
+            fields = (
+                f'{{"clock_ms":{"null" if clock is None else clock},"match_id":{own},'
+                f'"payload":{dumps(payload)},"prev_hash":"{prev}","recorded_at":{quote(at)},'
+                f'"referee":{who},"schema_version":{version},"seq":{seq},"type":{what}}}'
+            )
+        else:
+            fields = dumps(
+                {
+                    "clock_ms": clock,
+                    "match_id": owner,
+                    "payload": payload,
+                    "prev_hash": prev,
+                    "recorded_at": at,
+                    "referee": referee,
+                    "schema_version": version,
+                    "seq": seq,
+                    "type": kind,
+                }
+            )
+        yield owner, seq, prev, digest, stored, fields
+
+
+def row_events(rows: Sequence[tuple[Any, ...]], parsed: Sequence[dict[str, Any]]) -> list[Event]:
+    return [
+        Event(r[0], r[1], r[2], r[3], r[4], r[5], p, r[7], r[8], r[9])
+        for r, p in zip(rows, parsed, strict=True)
+    ]
 
 
 class Checks:
@@ -48,6 +220,27 @@ class Checks:
             return "; ".join(str(r[0]) for r in rows[:3])
         return None
 
+    def _match(
+        self, match_id: str, *, replay: bool, events: bool
+    ) -> tuple[Problem | None, list[Event]]:
+        """One match as stored: its first problem (chain, then replay) and its events."""
+        rows = self.log.raw_rows(match_id)
+        parsed = payloads(self.core.path, match_id, rows)
+        fault = chain_fault(row_links(match_id, rows, parsed), match_id)
+        found = _found(fault, match_id, [r[1] for r in rows], None)
+        if found is not None:
+            return found, []
+        stored = row_events(rows, parsed) if replay or events else []
+        return (_replay_problem(match_id, stored) if replay else None), stored
+
+    def chains(self) -> Problem | None:
+        """The first broken hash chain (or stored-row damage) in the file, or None."""
+        for match_id in self.log.match_ids():
+            found, _ = self._match(match_id, replay=False, events=False)
+            if found is not None:
+                return found
+        return None
+
     def damage(self) -> None:
         """Raise ``DamagedFile`` for broken pages, a broken chain or lost witnessed events."""
         path = self.core.path
@@ -56,7 +249,7 @@ class Checks:
             raise DamagedFile(f"{path}: damaged: SQLite integrity check: {integrity}").keyed(
                 "store.damaged", file=path.name, detail=integrity
             )
-        problem = self.log.chain_problem()
+        problem = self.chains()
         if problem is not None:
             raise DamagedFile(f"{path}: damaged: {problem}").keyed(
                 "store.damaged", file=path.name, match=problem.match_id, seq=problem.seq
@@ -105,7 +298,35 @@ class Checks:
             return None
         return Problem(missing.reason, missing.match_id, missing.seq)
 
-    def verify(self, seal_problem: SealCheck, *, replay: bool = True) -> Problem | None:
+    def seal_problem(self, match_id: str, events: Sequence[Event]) -> Problem | None:
+        """Does the match record agree with its signed seal? (None when not locked.)"""
+        seal = self.seals.latest(match_id)
+        if seal is None:
+            return None
+        reason = self.seals.seal_reason(seal)
+        if reason is not None:
+            return Problem(reason, match_id)
+        if len(events) < seal.head_seq:
+            return Problem(
+                f"missing: the match was locked at event {seal.head_seq} but the record ends "
+                f"at event {len(events)} (events deleted)",
+                match_id,
+                len(events) + 1,
+            )
+        at = events[seal.head_seq - 1]
+        if at.hash != seal.head_hash:
+            return Problem(
+                "differs from the locked record: head hash at locking was "
+                f"{seal.head_hash[:16]}…, the record has {at.hash[:16]}… (rewritten)",
+                match_id,
+                at.seq,
+            )
+        if len(events) > seal.head_seq:
+            extra = events[seal.head_seq]
+            return Problem("event added after the match was locked", match_id, extra.seq)
+        return None
+
+    def verify(self, *, replay: bool = True) -> Problem | None:
         """The first problem of the file: integrity, each match's chain and replay, seals,
         the witness, the guard and the file's key."""
         try:
@@ -113,11 +334,8 @@ class Checks:
             if integrity is not None:
                 return Problem(f"SQLite integrity check: {integrity}")
             for match_id in self.log.match_ids():
-                pairs = self.log.rows(match_id)
-                events = [e for e, _ in pairs]
-                found = match_problem(
-                    match_id, events, stored_canonical=[c for _, c in pairs], replay=replay
-                ) or seal_problem(match_id, events)
+                found, events = self._match(match_id, replay=replay, events=True)
+                found = found or self.seal_problem(match_id, events)
                 if found is not None:
                     return found
             for match_id in self.seals.sealed_ids():

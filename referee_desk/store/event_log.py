@@ -1,16 +1,21 @@
 """The ``events`` table: each match's hash chain, read in sequence order.
 
-Append-only: ``insert`` is the only writer besides import, and the schema's triggers
-refuse an UPDATE or DELETE even from SQL.
+Read-only: ``Appender`` and ``Importer`` are its only writers, and the schema's
+triggers refuse an UPDATE or DELETE even from SQL. The checks of what it reads are in
+``checks.py``.
 """
 
 from __future__ import annotations
 
+import sqlite3
+from typing import Any
+
 from referee_desk.match.envelope import GENESIS_HASH, Event
 from referee_desk.store.errors import DamagedFile
 from referee_desk.store.file_core import FileCore
-from referee_desk.store.rows import INSERT_SQL, SELECT_COLUMNS, RowError, from_row, to_row
-from referee_desk.store.verify import Problem, match_problem
+from referee_desk.store.rows import SELECT_COLUMNS, RowError, from_row
+
+_ROWS_SQL = f"SELECT {SELECT_COLUMNS} FROM events WHERE match_id = ? AND seq > ? ORDER BY seq"
 
 
 class EventLog:
@@ -26,12 +31,27 @@ class EventLog:
         ).fetchall()
         return [r[0] for r in rows]
 
+    def raw_rows(self, match_id: str, after_seq: int = 0) -> list[tuple[Any, ...]]:
+        """The stored rows after ``after_seq`` (columns of ``rows.COLUMNS``), as SQLite has them.
+
+        Read with SQLite's own UTF-8 decoding (fast); a row with damaged bytes is read
+        again with the file's lenient decoding, so the chain check names that event.
+        """
+        conn = self.core.connection
+        lenient = conn.text_factory
+        conn.text_factory = str
+        try:
+            return conn.execute(_ROWS_SQL, (match_id, after_seq)).fetchall()
+        except sqlite3.OperationalError as error:
+            if "decode" not in str(error):
+                raise
+        finally:
+            conn.text_factory = lenient
+        return conn.execute(_ROWS_SQL, (match_id, after_seq)).fetchall()
+
     def rows(self, match_id: str, after_seq: int = 0) -> list[tuple[Event, str]]:
         """(event, stored canonical JSON) after ``after_seq``; ``DamagedFile`` if unreadable."""
-        rows = self.core.connection.execute(
-            f"SELECT {SELECT_COLUMNS} FROM events WHERE match_id = ? AND seq > ? ORDER BY seq",
-            (match_id, after_seq),
-        ).fetchall()
+        rows = self.raw_rows(match_id, after_seq)
         try:
             return [from_row(r) for r in rows]
         except RowError as error:
@@ -67,22 +87,3 @@ class EventLog:
 
     def count(self) -> int:
         return self.core.connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-
-    def insert(self, event: Event, canonical: str | None = None) -> None:
-        """Insert one sealed event (inside the caller's transaction); ``canonical`` is its
-        canonical JSON when the caller computed it already (for its hash)."""
-        self.core.connection.execute(INSERT_SQL, to_row(event, canonical))
-
-    def chain_problem(self) -> Problem | None:
-        """The first broken hash chain (or stored-row damage) in the file, or None."""
-        for match_id in self.match_ids():
-            rows = self.rows(match_id)
-            found = match_problem(
-                match_id,
-                [e for e, _ in rows],
-                stored_canonical=[c for _, c in rows],
-                replay=False,
-            )
-            if found is not None:
-                return found
-        return None

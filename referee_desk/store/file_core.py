@@ -41,10 +41,18 @@ class FileCore:
         self.path = path
         self.connection = conn
         self.read_only = read_only
+        #: Why a file opened for writing is read-only (a disk already full at opening):
+        #: every refused write says that, not "the file is read-only".
+        self.why_read_only: StoreWriteError | None = None
         #: Run once after the current transaction commits (dropped on rollback).
         self.after_commit: list[Callable[[], None]] = []
 
     def read_only_error(self) -> StoreWriteError:
+        why = self.why_read_only
+        if why is not None:
+            return StoreWriteError(f"{why} (so it opened for reading only)").keyed(
+                getattr(why, "key", "store.not_saved"), **getattr(why, "params", {})
+            )
         return StoreWriteError(f"not saved: the file is read-only: {self.path}").keyed(
             "store.not_saved_read_only", file=str(self.path)
         )

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from referee_desk.match.envelope import SCHEMA_VERSION, Event
 from referee_desk.store import strict_json
@@ -83,24 +84,74 @@ def event_from_json(text: str) -> Event:
     return Event.from_dict(data)
 
 
-def read_jsonl(path: str | os.PathLike[str], *, check_schema: bool = True) -> list[LineEvent]:
-    """Every event of a JSON Lines file, or ``ImportRefused`` for the first bad line."""
-    name = os.fspath(path)
+def _too_large(name: str, how: str) -> ImportRefused:
+    limit = strict_json.MAX_FILE_BYTES // (1024 * 1024)
+    return ImportRefused(name, None, f"larger than {limit} MB ({how})")
+
+
+def _cannot_read(name: str, error: OSError) -> ImportRefused:
+    return ImportRefused(name, None, f"cannot read the file ({error.strerror or error})")
+
+
+def read_bounded(path: str | os.PathLike[str], name: str | None = None) -> bytes:
+    """The whole of a file or a pipe, at most ``MAX_FILE_BYTES`` (``ImportRefused``)."""
+    name = name or os.fspath(path)
     try:
         size = Path(path).stat().st_size
         if size > strict_json.MAX_FILE_BYTES:
-            limit = strict_json.MAX_FILE_BYTES // (1024 * 1024)
-            raise ImportRefused(name, None, f"larger than {limit} MB ({size:,} bytes)")
+            raise _too_large(name, f"{size:,} bytes")
         with open(path, "rb") as handle:  # bounded: /dev/zero or a pipe has no size
             raw = handle.read(strict_json.MAX_FILE_BYTES + 1)
-        if len(raw) > strict_json.MAX_FILE_BYTES:
-            limit = strict_json.MAX_FILE_BYTES // (1024 * 1024)
-            raise ImportRefused(name, None, f"larger than {limit} MB (read stopped there)")
     except OSError as error:
-        why = error.strerror or str(error)
-        raise ImportRefused(name, None, f"cannot read the file ({why})") from None
-    found: list[LineEvent] = []
-    for number, chunk in enumerate(raw.split(b"\n"), start=1):
+        raise _cannot_read(name, error) from None
+    if len(raw) > strict_json.MAX_FILE_BYTES:
+        raise _too_large(name, "read stopped there")
+    return raw
+
+
+def _lines(path: str | os.PathLike[str], name: str, digest: Any) -> Iterator[tuple[int, bytes]]:
+    """(line number, bytes) of a regular file, read line by line (never all at once)."""
+    budget = strict_json.MAX_FILE_BYTES
+    try:
+        size = Path(path).stat().st_size
+        if size > budget:
+            raise _too_large(name, f"{size:,} bytes")
+        with open(path, "rb") as handle:
+            number = 0
+            while True:
+                chunk = handle.readline(budget + 1)
+                if not chunk:
+                    return
+                budget -= len(chunk)
+                if budget < 0:
+                    raise _too_large(name, "read stopped there")
+                if digest is not None:
+                    digest.update(chunk)
+                number += 1
+                yield number, chunk[:-1] if chunk.endswith(b"\n") else chunk
+    except OSError as error:
+        raise _cannot_read(name, error) from None
+
+
+def iter_jsonl(
+    path: str | os.PathLike[str],
+    *,
+    name: str | None = None,
+    check_schema: bool = True,
+    digest: Any = None,
+) -> Iterator[LineEvent]:
+    """The events of a JSON Lines file one by one, read as they come (a regular file is
+    never held whole); ``ImportRefused`` for the first bad line. ``name`` is the file as
+    the refusal names it; ``digest`` (a ``hashlib`` object) sees every byte read."""
+    name = name or os.fspath(path)
+    if Path(path).is_file():
+        lines: Iterable[tuple[int, bytes]] = _lines(path, name, digest)
+    else:  # a pipe or a device: read once, bounded (it cannot be read twice)
+        raw = read_bounded(path, name)
+        if digest is not None:
+            digest.update(raw)
+        lines = enumerate(raw.split(b"\n"), start=1)
+    for number, chunk in lines:
         if number == 1 and chunk.startswith(b"\xef\xbb\xbf"):
             chunk = chunk[3:]
         if not chunk.strip():
@@ -123,9 +174,14 @@ def read_jsonl(path: str | os.PathLike[str], *, check_schema: bool = True) -> li
                     match_id=event.match_id,
                     seq=event.seq,
                 )
-        found.append(LineEvent(event, name, number))
+        yield LineEvent(event, name, number)
+
+
+def read_jsonl(path: str | os.PathLike[str], *, check_schema: bool = True) -> list[LineEvent]:
+    """Every event of a JSON Lines file, or ``ImportRefused`` for the first bad line."""
+    found = list(iter_jsonl(path, check_schema=check_schema))
     if not found:
-        raise ImportRefused(name, None, "no events in the file")
+        raise ImportRefused(os.fspath(path), None, "no events in the file")
     return found
 
 

@@ -10,6 +10,7 @@ a failure (``ReplayFailed``, a bug) is raised as it is, never reported as a refu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
@@ -49,13 +50,110 @@ def _fast_validator(event_type: str) -> Callable[[dict[str, Any]], Any] | None:
     return None
 
 
+#: The envelope part of the event schema that ``_envelope_ok`` checks, word for word;
+#: a schema whose envelope differs from it turns the quickest path off.
+_ENVELOPE_SCHEMA: dict[str, Any] = {
+    "schema_version": {"const": 1},
+    "match_id": {"type": "string", "minLength": 1, "maxLength": 200},
+    "seq": {"type": "integer", "minimum": 1},
+    "recorded_at": {
+        "type": "string",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+    },
+    "clock_ms": {"type": ["integer", "null"], "minimum": 0},
+    "referee": {"type": "string", "minLength": 1, "maxLength": 200},
+    "payload": {"type": "object"},
+    "prev_hash": {"$ref": "#/$defs/sha256"},
+    "hash": {"$ref": "#/$defs/sha256hex_or_empty"},
+}
+_HEX_DEFS = {
+    "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+    "sha256hex_or_empty": {"type": "string", "pattern": "^([0-9a-f]{64})?$"},
+}
+_STAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+@cache
+def _event_types() -> frozenset[str] | None:
+    """The schema's event types when its envelope is the one ``_envelope_ok`` checks."""
+    schema = load_schema()
+    properties = dict(schema.get("properties", {}))
+    types = properties.pop("type", {}).get("enum")
+    defs = schema.get("$defs", {})
+    if (
+        properties != _ENVELOPE_SCHEMA
+        or any(defs.get(name) != rule for name, rule in _HEX_DEFS.items())
+        or schema.get("type") != "object"
+        or schema.get("additionalProperties") is not False
+        or sorted(schema.get("required", [])) != sorted(_ENVELOPE)
+        or not isinstance(types, list)
+    ):
+        return None
+    return frozenset(types)
+
+
+def _envelope_ok(e: Event) -> bool:
+    """The envelope satisfies the schema (never True where the schema says no: stricter
+    where JSON Schema is loose, e.g. ``$`` before a newline or ``1.0`` as an integer)."""
+    v, seq, clock, match_id, referee = e.schema_version, e.seq, e.clock_ms, e.match_id, e.referee
+    return (
+        type(v) is int
+        and v == 1
+        and type(match_id) is str
+        and 0 < len(match_id) <= 200
+        and type(seq) is int
+        and seq >= 1
+        and type(e.recorded_at) is str
+        and _STAMP.fullmatch(e.recorded_at) is not None
+        and (clock is None or (type(clock) is int and clock >= 0))
+        and type(referee) is str
+        and 0 < len(referee) <= 200
+        and type(e.payload) is dict
+        and type(e.prev_hash) is str
+        and _HEX64.fullmatch(e.prev_hash) is not None
+        and type(e.hash) is str
+        and (e.hash == "" or _HEX64.fullmatch(e.hash) is not None)
+    )
+
+
+@cache
+def _payload_validator(event_type: str) -> Callable[[Any], Any] | None:
+    """The schema's payload rule for one event type alone, compiled (None: no such rule,
+    or the schema has another shape)."""
+    types = _event_types()
+    if types is None or event_type not in types:
+        return None
+    schema = load_schema()
+    for branch in schema.get("allOf", []):
+        try:
+            if branch["if"]["properties"]["type"]["const"] != event_type:
+                continue
+            then = branch["then"]
+            if set(then) != {"properties"} or set(then["properties"]) != {"payload"}:
+                return None
+            rule = then["properties"]["payload"]
+        except (KeyError, TypeError):
+            return None
+        return fastjsonschema.compile({"$id": schema["$id"], "$defs": schema["$defs"], **rule})
+    return None
+
+
 def schema_problem(event: Event) -> str | None:
     """Why the event does not match the event schema, or None if it does.
 
-    The compiled validator answers the common case (valid) quickly; anything it
-    doubts goes to the match layer's ``validate_schema``, which has the last word
-    and the readable message.
+    Quickest: the envelope checked directly and the payload by its type's compiled rule.
+    Then the compiled validator of the whole schema answers the common case; anything it
+    doubts goes to the match layer's ``validate_schema``, which has the last word and
+    the readable message.
     """
+    quick = _payload_validator(event.type) if type(event.type) is str else None
+    if quick is not None and _envelope_ok(event):
+        try:
+            quick(event.payload)
+            return None
+        except fastjsonschema.JsonSchemaException:
+            pass  # doubted: the whole schema decides
     data = {name: getattr(event, name) for name in _ENVELOPE}
     fast = _fast_validator(data["type"]) if isinstance(data["type"], str) else None
     if fast is not None:
@@ -96,9 +194,14 @@ class MatchChecker:
             self._replayer.apply(event)
             self._events.append(event)
 
-    def problem(self, event: Event) -> str | None:
+    def problem(self, event: Event, *, schema_checked: bool = False) -> str | None:
+        """Why the event is not acceptable next (None: tentatively applied).
+
+        ``schema_checked``: the caller ran ``schema_problem`` on this very event already
+        (the importer, when it parsed the line); it is not run twice.
+        """
         self._pending = None
-        reason = schema_problem(event)
+        reason = None if schema_checked else schema_problem(event)
         if reason is not None:
             return reason
         try:

@@ -27,6 +27,15 @@ from referee_desk.store.witness import Witness
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
+def is_sqlite(path: str | os.PathLike[str]) -> bool:
+    """Does the file start like an SQLite database (a tournament file, or a stranger)?"""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(16) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
 def connect(
     path: Path, *, create: bool, read_only: bool, frozen: bool = False
 ) -> tuple[sqlite3.Connection, bool, bool]:

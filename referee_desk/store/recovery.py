@@ -24,7 +24,7 @@ def restore_backup(backup: Backup | str | os.PathLike[str], path: str | os.PathL
     """
     source = backup.path if isinstance(backup, Backup) else Path(backup)
     with TournamentFile.open(source, create=False, read_only=True) as checked:
-        problem = checked.verify()
+        problem = checked.checks.verify()
     if problem is not None:
         raise DamagedFile(f"backup {source} is damaged too: {problem}").keyed(
             "store.backup_damaged", backup=source.name

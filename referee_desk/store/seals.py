@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee_desk.match.envelope import Event
-from referee_desk.store import keys
+from referee_desk.store import access, keys
 from referee_desk.store.errors import StoreError
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, utc_now
+from referee_desk.store.people import People
 from referee_desk.store.signatures import SCHEME, KeyInfo, Signatures
 from referee_desk.store.trust import Trust
-from referee_desk.store.verify import Problem
 from referee_desk.store.witness import Witness
 
 _SEAL_COLUMNS = (
@@ -65,14 +64,18 @@ class Seals:
         signatures: Signatures,
         witness: Witness,
         trust: Trust,
+        people: People,
     ) -> None:
         self.core = core
         self.log = log
         self.signatures = signatures
         self.witness = witness
         self.trust = trust
+        self.people = people
 
-    def insert(self, match_id: str, head_seq: int, head_hash: str, by: str) -> Seal:
+    def _insert(self, match_id: str, head_seq: int, head_hash: str, by: str) -> Seal:
+        """Sign and store a seal inside the caller's transaction, the caller having
+        authorized it (``lock`` here, ``Appender.append`` for an event with ``lock``)."""
         signer = keys.desk_signer()
         self.trust.ready(signer)  # never sign a seal and the guard over a tampered record
         at = utc_now()
@@ -86,18 +89,22 @@ class Seals:
         self.trust.remember_after_commit()
         return seal
 
-    def lock(self, match_id: str, by: str = "") -> Seal:
+    def lock(self, match_id: str, by: str = "", *, session: access.Session | None = None) -> Seal:
         """Lock a match: sign its head with this desk's key (no passphrase needed).
 
-        After this only the committee can add a ruling (which re-seals the new head).
+        In a file with PINs it needs ``session``: the match's referee or the committee,
+        signed in (issue 18: nobody freezes a live match without a sign-in). After this
+        only the committee can add a ruling (which re-seals the new head).
         """
+        self.people.authorize_lock(match_id, session)
+        by = by or (session.name if session else "")
         with self.core.transaction():
             head_seq, head_hash = self.log.head(match_id)
             if head_seq == 0:
                 raise StoreError(f"match {match_id}: no events to lock").keyed(
                     "store.nothing_to_lock", match=match_id
                 )
-            seal = self.insert(match_id, head_seq, head_hash, by)
+            seal = self._insert(match_id, head_seq, head_hash, by)
         self.witness.write([("S", match_id, head_seq, head_hash)])
         return seal
 
@@ -117,7 +124,7 @@ class Seals:
             r[0] for r in self.core.connection.execute("SELECT DISTINCT match_id FROM match_seals")
         ]
 
-    def _seal_reason(self, seal: Seal) -> str | None:
+    def seal_reason(self, seal: Seal) -> str | None:
         return self.signatures.seal_valid(
             seal.scheme,
             seal.key_fingerprint,
@@ -130,10 +137,33 @@ class Seals:
             seal.origin_tournament,
         )
 
+    def import_from(self, source: Seals, match_id: str) -> bool:
+        """Keep the desk file ``source``'s lock of ``match_id`` here (issue 20 item 3).
+
+        Only a lock that verifies in ``source`` (its guard, its key policy) is taken, and
+        only over the same record here; False when there is none or it is already kept.
+        """
+        seal, info = source.latest(match_id), source.seal_info(match_id)
+        if seal is None or info is None:
+            return False
+        if not info.valid:
+            raise StoreError(
+                f"{source.core.path}: match {match_id}: the desk's lock does not verify "
+                f"({info.reason})"
+            ).keyed("store.imported_seal_refused", match=match_id, reason=info.reason or "")
+        origin = seal.origin_tournament or source.core.tournament_id
+        if seal.origin_tournament is None:
+            public_key = source.signatures.public_key(seal.key_fingerprint or "") or ""
+            label = info.signer
+        else:
+            kept = source.signatures.imported_signer(origin, seal.key_fingerprint) or ("", "")
+            public_key, label = kept
+        return self.keep_imported(seal, origin, public_key, label)
+
     def keep_imported(self, seal: Seal, origin: str, public_key: str, label: str) -> bool:
         """Keep a desk's seal, verified in the desk's own file, over the same record here.
 
-        The caller (``TournamentFile.import_seal``) checked it there; here the store
+        The caller (``import_from``) checked it there; here the store
         checks it again against the key given and the record in this file, and keeps it
         (with the desk key, for that desk file only) under a re-signed guard. False: this
         very seal is already kept. Refused: it does not verify or the record differs.
@@ -194,7 +224,7 @@ class Seals:
         seal = self.latest(match_id)
         if seal is None:
             return None
-        reason = self._seal_reason(seal)
+        reason = self.seal_reason(seal)
         if reason is None:
             at = self.log.head(match_id)
             events_ok = at[0] >= seal.head_seq
@@ -225,6 +255,27 @@ class Seals:
     def key_fingerprint(self) -> str | None:
         """The file's key: the organizer's when adopted, else the first key that signed."""
         return self.signatures.root_key()
+
+    def accept_key(self) -> str:
+        """Accept the file's current key and guard on this computer, on purpose.
+
+        For ``keys trust`` (after comparing the fingerprint with the match reports) and
+        a restored backup; the guard itself must still verify (``StoreError`` if not).
+        """
+        path = self.core.path
+        state = self.trust.state()
+        key = self.key_fingerprint
+        if key is None:
+            raise StoreError(f"{path}: nothing is signed in it yet").keyed(
+                "store.nothing_signed", file=path.name
+            )
+        if state.problem is not None and not state.pending:
+            raise StoreError(f"{path}: cannot be trusted: {state.problem}").keyed(
+                "store.untrusted", file=path.name, detail=state.problem
+            )
+        keys.pin(self.core.tournament_id, key)
+        self.trust.accept()
+        return key
 
     def signers(self) -> list[KeyInfo]:
         """Every key registered in the file, with whether the file's key vouches for it."""
@@ -302,31 +353,3 @@ class Seals:
             self.signatures.sign_guard(signer)
             self.trust.remember_after_commit()
         return signer.fingerprint
-
-    def seal_problem(self, match_id: str, events: list[Event]) -> Problem | None:
-        """Does the match record agree with its signed seal? (None when not locked.)"""
-        seal = self.latest(match_id)
-        if seal is None:
-            return None
-        reason = self._seal_reason(seal)
-        if reason is not None:
-            return Problem(reason, match_id)
-        if len(events) < seal.head_seq:
-            return Problem(
-                f"missing: the match was locked at event {seal.head_seq} but the record ends "
-                f"at event {len(events)} (events deleted)",
-                match_id,
-                len(events) + 1,
-            )
-        at = events[seal.head_seq - 1]
-        if at.hash != seal.head_hash:
-            return Problem(
-                "differs from the locked record: head hash at locking was "
-                f"{seal.head_hash[:16]}…, the record has {at.hash[:16]}… (rewritten)",
-                match_id,
-                at.seq,
-            )
-        if len(events) > seal.head_seq:
-            extra = events[seal.head_seq]
-            return Problem("event added after the match was locked", match_id, extra.seq)
-        return None

@@ -2,9 +2,10 @@
 
 Seals: each locked match's head (seq, hash), with when and by whom, signed by a key
 from the config folder (``keys``). The guard: one signed snapshot of ``meta``,
-``people``, ``match_referees``, ``match_seals`` and ``signers``, re-signed by the store
-whenever it changes them, so rows changed, added or deleted behind its back (a seal
-deleted to unlock a match, a PIN hash swapped, a referee re-assigned) are named.
+``people``, ``match_referees``, ``match_seals`` and ``signers`` (and the tables another
+layer put under it, ``guarded_tables``), re-signed by the store whenever it changes
+them, so rows changed, added or deleted behind its back (a seal deleted to unlock a
+match, a PIN hash swapped, a referee re-assigned) are named.
 
 Trust: every signature must verify under the public key it names, and that key must
 be registered in the file (``signers``) and be the file's key or endorsed by it. The
@@ -19,6 +20,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from referee_desk.store.guarded_tables import table_differences, tables_snapshot
 from referee_desk.store.keys import Signer, fingerprint_of, signature_ok
 from referee_desk.store.stamps import utc_now
 
@@ -58,7 +60,7 @@ class KeyInfo:
 
 def snapshot(conn: sqlite3.Connection) -> dict[str, Any]:
     """What the guard covers, as plain data (the same on every computer)."""
-    return {
+    data = {
         "meta": dict(conn.execute("SELECT key, value FROM meta ORDER BY key").fetchall()),
         "people": [
             list(r)
@@ -86,6 +88,7 @@ def snapshot(conn: sqlite3.Connection) -> dict[str, Any]:
             )
         ],
     } | _imported_signers(conn)
+    return data | tables_snapshot(conn)
 
 
 def _imported_signers(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -130,6 +133,9 @@ def differences(signed: dict[str, Any], now: dict[str, Any]) -> str | None:
     for match_id in sorted(set(old_refs) | set(new_refs)):
         if old_refs.get(match_id) != new_refs.get(match_id):
             return f"match {match_id}: its referee assignment was changed behind the store's back"
+    changed_table = table_differences(signed, now)
+    if changed_table is not None:
+        return changed_table
     old_meta, new_meta = signed.get("meta", {}), now["meta"]
     for key in sorted(set(old_meta) | set(new_meta)):
         if old_meta.get(key) != new_meta.get(key):

@@ -77,6 +77,15 @@ class Tables(Protocol):
 
     def transaction(self) -> AbstractContextManager[TableWriter]: ...
 
+    def signed_transaction(self) -> AbstractContextManager[TableWriter]:
+        """A write of tables put under the store's guard (``guard``): re-signs it."""
+        ...
+
+    def guard(self, names: Iterable[str]) -> None:
+        """Put these tables under the store's guard (a file's signed guard; see
+        ``store.guarded_tables``): rows changed outside ``signed_transaction`` are named."""
+        ...
+
     def ensure_extension(
         self, name: str, version: int, migrate: Callable[[Any, int], None]
     ) -> None: ...
@@ -104,6 +113,12 @@ class FileTables:
 
     def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         return self.file.transaction()
+
+    def signed_transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self.file.trust.signed_change()
+
+    def guard(self, names: Iterable[str]) -> None:
+        self.file.trust.guard_tables(names)
 
     def ensure_extension(
         self, name: str, version: int, migrate: Callable[[sqlite3.Connection, int], None]

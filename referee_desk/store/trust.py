@@ -20,9 +20,12 @@ and only that desk (or the file's key, endorsing it) signs over it.
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from referee_desk.store import keys, known_files
+from referee_desk.store import guarded_tables, keys, known_files
 from referee_desk.store.errors import DamagedFile, StoreError
 from referee_desk.store.file_core import FileCore
 from referee_desk.store.signatures import Signatures
@@ -128,6 +131,40 @@ class Trust:
             raise StoreError(
                 f"{self.core.path}: nothing is signed over a record that does not verify: {problem}"
             ).keyed("store.guard_unsound", file=self.core.path.name, detail=problem)
+
+    @contextmanager
+    def signed_change(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction whose changes the guard covers: checked, then re-signed.
+
+        The guard must verify before the change (nothing signed over a tamper); the
+        desk's key re-signs it after, in the same transaction. Other layers write the
+        tables they put under the guard (``guard_tables``) only through this.
+        """
+        signer = keys.desk_signer()
+        with self.core.transaction() as conn:
+            self.ready(signer)
+            yield conn
+            self.signatures.sign_guard(signer)
+            self.remember_after_commit()
+
+    def guard_tables(self, names: Iterable[str]) -> None:
+        """Put another layer's tables under the guard from now on (once; signed).
+
+        Their rows as they are now are signed (a file from before had them unguarded);
+        afterwards any change outside ``signed_change`` is named by ``verify`` and open.
+        """
+        wanted = set(names)
+        bad = sorted(n for n in wanted if not guarded_tables.valid_name(n))
+        if bad:
+            raise ValueError(f"not a table name: {bad[0]!r}")
+        held = guarded_tables.guarded_names(self.core.connection)
+        if wanted <= set(held):
+            return
+        with self.signed_change() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                (guarded_tables.META_KEY, json.dumps(sorted(wanted | set(held)))),
+            )
 
     def remember(self) -> None:
         """Record the file's key and guard generation as seen (after open, verify, commit)."""

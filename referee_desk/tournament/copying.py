@@ -16,6 +16,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee_desk.store.errors import ImportRefused
 from referee_desk.store.jsonl import write_jsonl
 from referee_desk.tournament.errors import TournamentError
 from referee_desk.tournament.repository import Tournament
@@ -33,6 +34,8 @@ class CopyReport:
     links: int
     seals_sent: int
     seals_left: int
+    #: (match id, why) of each record the destination refused: the rest is copied
+    refused: tuple[tuple[str, str], ...] = ()
 
     def lines(self) -> list[str]:
         out = [
@@ -46,6 +49,8 @@ class CopyReport:
                 f"{self.seals_left} seals not copied: a file signs its own locks "
                 "(the source keeps them; verify it there)"
             )
+        for match_id, why in self.refused:
+            out.append(f"match {match_id} NOT copied (the rest is): {why}")
         return out
 
 
@@ -55,9 +60,9 @@ def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
     try:
         _copy_rows(source, dst)
         dst.guard_server_claims()  # the copied draw keeps its matches for their tables
-        events, seals_sent = _copy_records(source, dst)
+        events, seals_sent, refused = _copy_records(source, dst)
         links = source.links()
-        with dst.tables.transaction() as writer:
+        with dst.tables.signed_transaction() as writer:
             writer.executemany(
                 "INSERT INTO tournament_links VALUES (?, ?, ?, ?)",
                 source.tables.rows("SELECT * FROM tournament_links ORDER BY record_id"),
@@ -66,11 +71,12 @@ def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
         return CopyReport(
             pairs=len(source.pairs()),
             matches=len(source.matches()),
-            records=len(source.file.match_ids()),
+            records=len(source.file.match_ids()) - len(refused),
             events=events,
             links=len(links),
             seals_sent=seals_sent,
             seals_left=seals_left,
+            refused=tuple(refused),
         )
     finally:
         dst.close()
@@ -78,7 +84,7 @@ def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
 
 def _copy_rows(source: Tournament, dst: Tournament) -> None:
     """Pairs, the draw, its matches and lots, row for row, in one transaction."""
-    with dst.tables.transaction() as writer:
+    with dst.tables.signed_transaction() as writer:
         for table in ROW_TABLES:
             rows = source.tables.rows(f"SELECT * FROM {table}")
             if rows:
@@ -86,27 +92,36 @@ def _copy_rows(source: Tournament, dst: Tournament) -> None:
                 writer.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
 
 
-def _copy_records(source: Tournament, dst: Tournament) -> tuple[int, int]:
-    """(events copied, seals sent): a file's push onto a server, else an import."""
+def _copy_records(source: Tournament, dst: Tournament) -> tuple[int, int, list[tuple[str, str]]]:
+    """(events copied, seals sent, records refused): a file's push onto a server, else an
+    import match by match, so one record the destination refuses (a desk's invalid event
+    on the server) is named and the others are copied all the same."""
     if dst.on_server and not source.on_server:
         from referee_desk.store.postgres.seals import register_file_signers
         from referee_desk.store.postgres.sync import push
 
-        register_file_signers(dst.file.server, source.file)  # the seals the file vouches for
-        report = push(source.file, dst.file.server)
+        register_file_signers(dst.server, source.file)  # the seals the file vouches for
+        report = push(source.file, dst.server)
         if report.conflicts:
             first = report.conflicts[0]
             raise TournamentError(
                 f"match {first.match_id}, event {first.seq}: {first.reason} (copy stopped)"
             )
-        return report.total_pushed, report.seals
-    ids = source.file.match_ids()
-    if not ids:
-        return 0, 0
+        return report.total_pushed, report.seals, []
+    added = 0
+    refused: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(prefix="referee-desk-copy-") as folder:
-        part = Path(folder) / "records.jsonl"
-        write_jsonl([e for m in ids for e in source.file.events(m)], part)
-        return dst.file.import_jsonl([part]).total_added, 0
+        for number, match_id in enumerate(source.file.match_ids()):
+            part = Path(folder) / f"record-{number}.jsonl"
+            write_jsonl(source.file.events(match_id), part)
+            try:
+                added += dst.file.import_jsonl([part]).total_added
+            except ImportRefused as error:
+                where = f"event {error.seq}: " if error.seq is not None else ""
+                refused.append((match_id, where + error.reason))
+            finally:
+                part.unlink()
+    return added, 0, refused
 
 
 def _locked(source: Tournament) -> int:

@@ -20,11 +20,12 @@ the hall page) and the import's linking all ask here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee_desk.match.envelope import Event
+from referee_desk.tournament.model import TournamentMatch
 
 #: Who made a link found on import (``tournament_links.linked_by``).
 LINKED_BY_IMPORT = "import"
@@ -51,48 +52,52 @@ class Decisions:
     problems: dict[str, str] = field(default_factory=dict)
 
 
-def wrong_table(t: Any, record_id: str, match_id: str) -> str | None:
-    """Why the record ``record_id`` is not the record of the table ``match_id`` was given
+def wrong_table(records: Any, record_id: str, match: TournamentMatch) -> str | None:
+    """Why the record ``record_id`` is not the record of the table ``match`` was given
     to, or None. Only a store that knows who recorded it (the server) can tell; the
     organizer's own imports and copies are its own doing."""
-    recorded_at = getattr(t.file, "recorded_at", None)
+    recorded_at = getattr(records, "recorded_at", None)
     if recorded_at is None:
         return None
     table = recorded_at(record_id)
     if table is None:
         return None
-    match = t.match(match_id)
     given = {match.table} if match.table else set()
-    given_to = getattr(t.file, "given_to", None)
-    if given_to is not None and (held := given_to(match_id)) is not None:
+    given_to = getattr(records, "given_to", None)
+    if given_to is not None and (held := given_to(match.match_id)) is not None:
         given.add(held)
     if not given or table in given:
         return None
     where = " or ".join(sorted(given))
     return (
-        f"record {record_id} was recorded at {table}; match {match_id} was given to {where} "
-        f"(only the organizer links it by hand: tournament link)"
+        f"record {record_id} was recorded at {table}; match {match.match_id} was given to "
+        f"{where} (only the organizer links it by hand: tournament link)"
     )
 
 
-def vouched_length(t: Any, record_id: str) -> tuple[int | None, str]:
+def vouched_length(records: Any, record_id: str) -> tuple[int | None, str]:
     """(events of ``record_id`` that count or None for all, why the rest does not)."""
-    vouched = getattr(t.file, "vouched", None)
+    vouched = getattr(records, "vouched", None)
     if vouched is None:
         return None, ""
     found = vouched(record_id)
     return found.length, found.why
 
 
-def decide(t: Any) -> Decisions:
-    """For every drawn match with a record: which record, and how much of it, counts."""
-    raw_heads = t.file.heads()
+def decide(
+    records: Any, matches: Sequence[TournamentMatch], links: Sequence[tuple[str, str, str]]
+) -> Decisions:
+    """For every drawn match with a record: which record, and how much of it, counts.
+
+    ``links``: (record id, drawn match id, linked by) of the tournament's links.
+    """
+    raw_heads = records.heads()
     if not raw_heads:
         return Decisions()
-    drawn = {m.match_id for m in t.matches()}
+    drawn = {m.match_id: m for m in matches}
     record_of = {m: m for m in raw_heads if m in drawn}
     problems: dict[str, str] = {}
-    for record_id, match_id, linked_by in t.record_links.entries():
+    for record_id, match_id, linked_by in links:
         if record_id not in raw_heads or match_id not in drawn:
             continue
         explicit = linked_by != LINKED_BY_IMPORT
@@ -109,20 +114,20 @@ def decide(t: Any) -> Decisions:
                     f"{match_id}'s own record counts"
                 )
             continue
-        why = None if explicit else wrong_table(t, record_id, match_id)
+        why = None if explicit else wrong_table(records, record_id, drawn[match_id])
         if why is not None:
             problems[match_id] = f"not counted: {why}"
             continue
         record_of[match_id] = record_id
     choices: dict[str, Choice] = {}
     for match_id, record_id in record_of.items():
-        length, why = vouched_length(t, record_id)
+        length, why = vouched_length(records, record_id)
         choices[match_id] = Choice(match_id, record_id, length, raw_heads[record_id], why)
     return Decisions(choices, problems)
 
 
 def counted_events(
-    t: Any, choice: Choice, replay: Callable[[list[Event]], Any]
+    records: Any, choice: Choice, replay: Callable[[list[Event]], Any]
 ) -> tuple[list[Event], Any, str | None]:
     """(the events that count, their replayed state, why the rest does not count).
 
@@ -131,7 +136,7 @@ def counted_events(
     counts: the match as it stood at its last seal, or nothing. Raises what ``replay``
     raises on the part that counts.
     """
-    events = t.file.events(choice.record_id)
+    events = records.events(choice.record_id)
     if choice.length is None:
         return events, replay(events), None
     try:

@@ -157,7 +157,11 @@ def link_waiting(t: Tournament) -> ImportResult:
 
 def _store_import(t: Tournament, paths: list[Path | str], by: Session | None):
     """The store's import (a server's records take no sign-in: ``by`` is for a file)."""
-    return t.file.import_jsonl(paths) if by is None else t.file.import_jsonl(paths, by=by)
+    if by is None:
+        return t.file.import_jsonl(paths)
+    file = t.file
+    assert isinstance(file, TournamentFile), "a sign-in is a file's (the server takes none)"
+    return file.import_jsonl(paths, by=by)
 
 
 def _import_each(
@@ -200,12 +204,18 @@ def _import_each(
 
 def _keep_seals(t: Tournament, path: Path, mids: list[str], result: ImportResult) -> None:
     """The desk's locks of the matches taken from its file come along (the store checks
-    each, in the desk's file and over the record here: ``TournamentFile.import_seal``)."""
+    each, in the desk's file and over the record here: ``Seals.import_from``)."""
+    kept = t.file
+    if not isinstance(kept, TournamentFile):
+        result.refused.append(
+            f"{path}: locks not kept: a server takes a desk's locks from its push"
+        )
+        return
     try:
         with TournamentFile.open(path, create=False, read_only=True) as source:
             for mid in mids:
                 try:
-                    t.file.import_seal(source, mid)
+                    kept.seals.import_from(source.seals, mid)
                 except StoreError as error:
                     result.refused.append(f"{path}: match {mid}: lock not kept: {error}")
     except (StoreError, OSError) as error:
@@ -343,7 +353,7 @@ def _link_found(t: Tournament, result: ImportResult) -> ImportResult:
                 why[rid] = f"{who[rid]} meet in no drawn match still without a record"
             elif len(found) > 1:
                 why[rid] = f"{who[rid]} meet in " + " and ".join(m for m, _, _ in found)
-            elif (elsewhere := wrong_table(t, rid, found[0][0])) is not None:
+            elif (elsewhere := wrong_table(t.file, rid, t.match(found[0][0]))) is not None:
                 why[rid] = elsewhere  # issue 18 item 9: one table never decides another's
             else:
                 claims.setdefault(found[0][0], []).append(rid)

@@ -37,7 +37,7 @@ class RecordLinks:
         if self.records.events(match_id):
             raise TournamentError(f"match {match_id} already has a record under its own id")
         self._refuse_clash(record_id, match_id)
-        with self.tables.transaction() as writer:
+        with self.tables.signed_transaction() as writer:  # links are under the guard
             added = writer.execute(
                 "INSERT INTO tournament_links VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (record_id, match_id, utc_now(), by),

@@ -4,23 +4,18 @@ The match record names its pairs by side (``match_opened``); the tournament know
 pairs by id. A side is matched to a pair by the ``#<id>`` the tournament writes
 into the opening payload, else by the two players seated on that side, else by
 the pair's name. Outcomes are cached per match keyed by the head of its hash
-chain, so an unchanged record is not replayed again.
+chain, so an unchanged record is not replayed again (``results``, ``outcome_cache``).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee_desk.match.envelope import Event
-from referee_desk.tournament.deciding import counted_events, decide
 from referee_desk.tournament.errors import OutcomeError
 from referee_desk.tournament.model import Decision, MatchOutcome, Pair, Penalty, level_index
-
-if TYPE_CHECKING:
-    from referee_desk.tournament.repository import Tournament
 
 #: Bumped when the reading of a record changes: cached outcomes are replayed again.
 CACHE_VERSION = "d2"
@@ -82,13 +77,13 @@ def _pending_referral(state: Any, events: Sequence[Event], rulings: Sequence[Eve
     """
     if not getattr(state, "referred", ()):
         return False
-    voided = getattr(state, "voided_seqs", frozenset())
+    voided: frozenset[int] = getattr(state, "voided_seqs", frozenset())
     referred_at = _referral_seq(events, voided)
     return not any(r.seq > referred_at for r in rulings)
 
 
 def _rulings(state: Any, events: Sequence[Event]) -> list[Event]:
-    voided = getattr(state, "voided_seqs", frozenset())
+    voided: frozenset[int] = getattr(state, "voided_seqs", frozenset())
     return [e for e in events if e.type == "committee_ruling" and e.seq not in voided]
 
 
@@ -204,7 +199,7 @@ def replay_events(events: Sequence[Event]) -> Any:
     return replay(list(events))
 
 
-def _check_ruleset(state: Any, frozen: str, record_id: str) -> None:
+def check_ruleset(state: Any, frozen: str, record_id: str) -> None:
     """A record counts only under the ruleset frozen at the draw (every match alike)."""
     played = state.ruleset.name
     if played != frozen:
@@ -212,78 +207,3 @@ def _check_ruleset(state: Any, frozen: str, record_id: str) -> None:
             f"record {record_id} was played under the ruleset {played}, "
             f"the tournament's is {frozen} (frozen at the draw)"
         )
-
-
-def outcomes_from_file(t: Tournament) -> dict[str, MatchOutcome]:
-    """Outcomes of every drawn match with a record in the file (cached by chain head).
-
-    A record that cannot be read as an outcome is left out and reported by
-    ``outcome_problems``.
-    """
-    from referee_desk.tournament.state import resolve
-
-    # Which record decides each drawn match, and how much of it counts (one owner).
-    decided = decide(t)
-    t.outcome_problems = dict(decided.problems)
-    choices = decided.choices
-    if not choices:
-        return {}
-
-    # Which pairs play each match is known only after earlier results; resolve in
-    # passes until no new match gains its pairs (each pass adds at least one round).
-    pm = t.pair_map()
-    matches = t.matches()
-    cache = {
-        m: (h, json.loads(o))
-        for m, h, o in t.tables.rows(
-            "SELECT match_id, head_hash, outcome_json FROM tournament_outcome_cache"
-        )
-    }
-    outcomes: dict[str, MatchOutcome] = {}
-    fresh: list[tuple[str, str, str]] = []
-    done: set[str] = set()
-    while True:
-        st = resolve(matches, t.groups(), outcomes, t.settings, t.lots())
-        new = [
-            s
-            for s in st.matches
-            if s.match.match_id in choices
-            and s.match.match_id not in done
-            and s.pair_a is not None
-            and s.pair_b is not None
-        ]
-        if not new:
-            break
-        for s in new:
-            mid = s.match.match_id
-            done.add(mid)
-            choice = choices[mid]
-            key = f"{choice.head[1]}:{s.pair_a}:{s.pair_b}:{CACHE_VERSION}"
-            if choice.length is not None:  # not all vouched for: cached only while live
-                key += f":live{choice.length}"
-            if mid in cache and cache[mid][0] == key:
-                outcomes[mid] = outcome_from_dict(cache[mid][1])
-                continue
-            try:
-                events, state, problem = counted_events(t, choice, replay_events)
-                if problem is not None:
-                    t.outcome_problems[mid] = problem
-                if not events:
-                    continue
-                _check_ruleset(state, t.ruleset.name, choice.record_id)
-                o = outcome_from_state(state, events, pm[s.pair_a], pm[s.pair_b], mid)
-            except (ValueError, ImportError) as error:
-                t.outcome_problems[mid] = str(error)
-                continue
-            outcomes[mid] = o
-            if problem is None:
-                fresh.append((mid, key, json.dumps(outcome_to_dict(o), ensure_ascii=False)))
-    if fresh and not t.tables.read_only:
-        with t.tables.transaction() as writer:
-            writer.executemany(
-                "INSERT INTO tournament_outcome_cache VALUES (?, ?, ?) ON CONFLICT (match_id) "
-                "DO UPDATE SET head_hash = excluded.head_hash, "
-                "outcome_json = excluded.outcome_json",
-                fresh,
-            )
-    return outcomes

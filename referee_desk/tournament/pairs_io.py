@@ -102,7 +102,7 @@ def read_pairs(path: str | Path) -> list[PairRow]:
     if p.stat().st_size > MAX_LIST_BYTES:
         raise PairError(f"{where}: larger than {MAX_LIST_BYTES // (1024 * 1024)} MB")
     if p.suffix.lower() in (".xlsx", ".xlsm"):
-        from openpyxl import load_workbook
+        from openpyxl import load_workbook  # type: ignore[import-untyped]
 
         try:
             wb = load_workbook(p, read_only=True, data_only=True)

@@ -7,14 +7,24 @@ opens the match. Run again after each round: later matches gain their openings.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from referee_desk.tournament.errors import DrawError
+from referee_desk.tournament.model import TournamentMatch
 
 if TYPE_CHECKING:
     from referee_desk.store.postgres.server import TournamentServer
-    from referee_desk.tournament.repository import Tournament
+
+
+class DrawnMatches(Protocol):
+    """What publishing reads of a tournament (a ``Tournament`` is one): its drawn
+    matches and the opening each one's desk records."""
+
+    def matches(self) -> Sequence[TournamentMatch]: ...
+
+    def opening_payload(self, match_id: str) -> dict[str, Any]: ...
 
 
 @dataclass
@@ -27,7 +37,7 @@ class PublishReport:
     """(match, table) for tables the server has no desk for."""
 
 
-def publish(t: Tournament, server: TournamentServer) -> PublishReport:
+def publish(t: DrawnMatches, server: TournamentServer) -> PublishReport:
     """Assign every drawn match that has a table to that table's desk on ``server``."""
     report = PublishReport()
     labels = {d.table_label for d in server.desks()}

@@ -9,15 +9,18 @@ either through ``store.tables``, so results and documents are the same from both
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
-from referee_desk.store.postgres.address import is_server_url
+from referee_desk.store.errors import StoreError
+from referee_desk.store.opener import Store, open_store
 from referee_desk.store.tables import FileTables, Records, Tables
-from referee_desk.store.tournament_file import TournamentFile, utc_now
+from referee_desk.store.tournament_file import utc_now
 from referee_desk.tournament.draw_plan import assign_in_turn, plan_draw
 from referee_desk.tournament.elimination import round_count, round_label
 from referee_desk.tournament.errors import DrawError, TournamentError
@@ -30,14 +33,21 @@ from referee_desk.tournament.model import (
     TournamentInfo,
     TournamentMatch,
 )
+from referee_desk.tournament.outcome_cache import OutcomeCache
 from referee_desk.tournament.pair_registry import PairRegistry
+from referee_desk.tournament.publishing import publish
+from referee_desk.tournament.results import DrawnTournament, derive_outcomes
 from referee_desk.tournament.schema import (
     EXTENSION_NAME,
+    GUARDED_TABLES,
     TOURNAMENT_SCHEMA_VERSION,
     migrate_schema,
 )
 from referee_desk.tournament.server_schema import migrate_server_schema
 from referee_desk.tournament.state import TournamentState, resolve
+
+if TYPE_CHECKING:
+    from referee_desk.store.postgres.server import TournamentServer
 
 
 class Tournament:
@@ -45,21 +55,32 @@ class Tournament:
 
     ``file`` is the store's records: the ``TournamentFile``, or on a server its
     ``ServerRecords`` (events, match ids, heads, seal info, import); ``tables`` runs
-    our SQL in the same store.
+    our SQL in the same store; ``server`` is the tournament server the organizer opened
+    (None for a file, and for a reader such as the hall page).
     """
 
-    def __init__(self, file: Records, tables: Tables | None = None) -> None:
+    def __init__(
+        self,
+        file: Records,
+        tables: Tables | None = None,
+        server: TournamentServer | None = None,
+    ) -> None:
         self.file = file
-        if tables is None:
-            if not isinstance(file, TournamentFile):
-                raise TypeError("a store other than a tournament file brings its own tables")
-            tables = FileTables(file)
-        self.tables: Tables = tables
+        #: a tournament file's own tables unless the store brought its own
+        self.tables: Tables = tables if tables is not None else FileTables(file)  # type: ignore[arg-type]
+        #: the tournament server's connection (None in a file): publishing and claims
+        self.server = server
         self.path = str(file.path)
         if not self.tables.read_only:
             migrate = migrate_schema if self.tables.dialect == "sqlite" else migrate_server_schema
             self.tables.ensure_extension(EXTENSION_NAME, TOURNAMENT_SCHEMA_VERSION, migrate)
+            # The draw, lots and links decide results: under the file's signed guard
+            # (once, for a file from before; a desk that may not sign over the guard as
+            # it stands leaves that to one that may: its own writes are refused anyway).
+            with contextlib.suppress(StoreError):
+                self.tables.guard(GUARDED_TABLES)
         self.record_links = RecordLinks(self.tables, file)
+        self.outcome_cache = OutcomeCache(self.tables, self.path)
         self.registry = PairRegistry(self.tables, on_server=self.tables.dialect != "sqlite")
         self._outcomes: dict[str, MatchOutcome] | None = None
         self.outcome_problems: dict[str, str] = {}
@@ -73,8 +94,11 @@ class Tournament:
             writer.execute(sql, params)
 
     def _write(self):
-        """A write transaction on the store (its own, so failures read clearly)."""
-        return self.tables.transaction()
+        """A write transaction on the store (its own, so failures read clearly).
+
+        Signed: the guard must verify before and is re-signed after (``GUARDED_TABLES``).
+        """
+        return self.tables.signed_transaction()
 
     # -- opening -------------------------------------------------------------------
     @classmethod
@@ -102,11 +126,9 @@ class Tournament:
         once drawn, every drawn match is given to its table's desk (``publish``) or kept
         for it, and other ids (a desk's own) may be claimed again. Nothing on a file.
         """
-        if not self.on_server:
+        server = self.server
+        if server is None:
             return
-        from referee_desk.tournament.publishing import publish
-
-        server = self.file.server
         if self.drawn:
             publish(self, server)
             server.reserve([m.match_id for m in self.matches()])
@@ -138,44 +160,36 @@ class Tournament:
                 raise TournamentError(f"{self.path}: already holds a tournament (just created)")
 
     @classmethod
+    def from_store(cls, store: Store) -> Tournament:
+        """The tournament over a store ``open_store`` opened (a file or a server)."""
+        return cls(store.records, store.tables, store.server)
+
+    @classmethod
     def open(cls, path: str | Path, read_only: bool = False) -> Tournament:
         """Open an existing tournament; a desk's file without one is refused untouched.
 
         ``path`` may be the organizer's address of a tournament server.
         """
-        if is_server_url(str(path)):
-            t = cls._connect(path, create=False)
-            where = t.path
-        else:
-            file = TournamentFile.open(path, create=False, read_only=read_only)
-            if not FileTables(file).has_extension(EXTENSION_NAME):
-                file.close()
-                raise TournamentError(f"{path}: no tournament in this file (create one first)")
-            t = cls(file)
-            where = str(path)
+        t = cls._connect(path, create=False, read_only=read_only)
         if t._row_info() is None:
             t.close()
-            raise TournamentError(f"{where}: no tournament here yet (create one first)")
+            raise TournamentError(f"{t.path}: no tournament here yet (create one first)")
         return t
 
     @classmethod
-    def _connect(cls, path: str | Path, *, create: bool) -> Tournament:
-        """The tournament's store: a server for an address, else the file."""
-        if not is_server_url(str(path)):
-            return cls(TournamentFile.open(path, create=create))
-        from referee_desk.store.postgres.server import TournamentServer
-        from referee_desk.store.postgres.tables import ServerTables
-        from referee_desk.store.postgres.tournament_records import ServerRecords
-
-        server = TournamentServer.open(str(path))
+    def _connect(cls, path: str | Path, *, create: bool, read_only: bool = False) -> Tournament:
+        """The tournament's store, from the one opener (a server's address, or a file)."""
+        store = open_store(path, create=create, read_only=read_only)
         try:
-            tables = ServerTables(server)
-            if not create and not tables.has_extension(EXTENSION_NAME):
-                # Reading a server makes nothing on it: only ``create`` adds our tables.
-                raise TournamentError(f"{server.shown}: no tournament here yet (create one first)")
-            return cls(ServerRecords(server), tables)
+            if not create and not store.tables.has_extension(EXTENSION_NAME):
+                # Reading a store makes nothing in it: only ``create`` adds our tables.
+                where = store.name
+                if store.on_server:
+                    raise TournamentError(f"{where}: no tournament here yet (create one first)")
+                raise TournamentError(f"{where}: no tournament in this file (create one first)")
+            return cls.from_store(store)
         except BaseException:
-            server.close()
+            store.close()
             raise
 
     def close(self) -> None:
@@ -445,10 +459,22 @@ class Tournament:
     def outcomes(self) -> dict[str, MatchOutcome]:
         """Outcomes of every tournament match that has a record in this file."""
         if self._outcomes is None:
-            from referee_desk.tournament.outcomes import outcomes_from_file
-
-            self._outcomes = outcomes_from_file(self)
+            found = derive_outcomes(self._drawn(), self.file, self.outcome_cache)
+            self._outcomes, self.outcome_problems = found.outcomes, found.problems
         return self._outcomes
+
+    def _drawn(self) -> DrawnTournament:
+        """The draw and organizer data the outcomes are derived over, as plain values."""
+        return DrawnTournament(
+            matches=self.matches(),
+            groups=self.groups(),
+            settings=self.settings,
+            lots=self.lots(),
+            pairs=self.pair_map(),
+            ruleset_name=self.ruleset.name,
+            links=self.links(),
+            linked_by={m: by for _, m, by in self.record_links.entries()},
+        )
 
     def invalidate(self) -> None:
         """Forget derived results (after an import or a new event)."""

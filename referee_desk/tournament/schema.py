@@ -12,6 +12,11 @@ import sqlite3
 #: Version of these tables (registered in the store's ``extensions`` table when present).
 TOURNAMENT_SCHEMA_VERSION = 2
 EXTENSION_NAME = "tournament"
+#: The tables that decide results, kept under the file's signed guard (issue 18 item 5):
+#: written only through ``Tables.signed_transaction``; a change behind the desk's back is
+#: named by ``verify`` and refuses the open. The outcome cache is not among them: it is
+#: checked against this computer's own derivation instead (``outcome_cache``).
+GUARDED_TABLES = ("tournament_draw", "tournament_links", "tournament_lots", "tournament_matches")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament_info (

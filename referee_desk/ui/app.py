@@ -17,7 +17,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QApplication
 
-from referee_desk.store.postgres.address import is_server_url
+from referee_desk.store.opener import is_server_address
 from referee_desk.ui.language import LanguageManager
 from referee_desk.ui.main_window import MainWindow
 from referee_desk.ui.platform_check import platform_problem
@@ -42,7 +42,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 def open_desk(window: MainWindow, file: str | None) -> None:
     """Open FILE (then the match chooser), or the sample tournament with a match open."""
-    if file and is_server_url(file):  # the tournament server: a table's or the organizer's
+    if file and is_server_address(file):  # the tournament server: a table's or the organizer's
         from referee_desk.ui.server_desk import names_a_table, open_desk_on_server
 
         if names_a_table(file):
@@ -54,7 +54,7 @@ def open_desk(window: MainWindow, file: str | None) -> None:
         return
     if file:
         if window.open_tournament(Path(file)):
-            window.open_match_dialog()
+            window.match.open_match_dialog()
         return
     path = build_sample_tournament()
     if not window.open_tournament(path):
@@ -65,12 +65,12 @@ def open_desk(window: MainWindow, file: str | None) -> None:
     except (ValueError, OSError):
         match_id = liveliest_match(window.tf)
     if match_id is None:
-        window.open_match_dialog()
+        window.match.open_match_dialog()
         return
-    referee = window.tf.match_referee(match_id) or QCoreApplication.translate(
+    referee = window.tf.people.match_referee(match_id) or QCoreApplication.translate(
         "MainWindow", "Sample referee"
     )
-    window.open_match(match_id, referee)
+    window.match.open_match(match_id, referee)
 
 
 def has_chinese_font() -> bool:

@@ -31,8 +31,16 @@ from referee_desk.ui.fitting import TextFitter
 from referee_desk.ui.think_timer import ThinkTimer
 
 if TYPE_CHECKING:
-    from referee_desk.ui.main_window import MainWindow
+    from PySide6.QtGui import QUndoStack
+    from PySide6.QtWidgets import QMainWindow
+
+    from referee_desk.ui.event_model import EventLogModel
+    from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
+    from referee_desk.ui.main_review import Review
+    from referee_desk.ui.main_session import MatchChange, MatchController
     from referee_desk.ui.session import MatchSession
+    from referee_desk.ui.settings import DeskSettings
+    from referee_desk.ui.violation_menu import ViolationMenu
 
 #: Entry actions that stay available once the match is locked: notes (the store refuses
 #: anything else but committee rulings, issue 4/5) and the end announcement.
@@ -56,10 +64,33 @@ _ENTRY_ACTIONS = (
 
 
 class MatchDisplay:
-    """Paints one window's match view from the replayed state."""
+    """Paints one window's match view from the replayed state.
 
-    def __init__(self, window: MainWindow, monotonic: Callable[[], float]) -> None:
-        self.w = window
+    It is given the widgets it paints (the window and its form), what it shows (the
+    open match, the reviewed event, the event log's model, the violation menu, the
+    settings' bottom seat) and the undo stack it reads; it changes none of them."""
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        ui: Ui_MainWindow,
+        *,
+        settings: DeskSettings,
+        model: EventLogModel,
+        match: MatchController,
+        review: Review,
+        violations: ViolationMenu,
+        undo_stack: QUndoStack,
+        monotonic: Callable[[], float],
+    ) -> None:
+        self.window = window
+        self.ui = ui
+        self.settings = settings
+        self.model = model
+        self.match = match
+        self.review = review
+        self.violations = violations
+        self.undo_stack = undo_stack
         self.monotonic = monotonic
         self.look = styles.Look()
         self.dealer_labels: tuple[QWidget, ...] = ()
@@ -79,7 +110,7 @@ class MatchDisplay:
     def never_grow(self) -> None:
         """Texts never widen the window: labels and buttons take the room the layout
         gives them (long texts wrap or shrink), so only the user resizes it."""
-        ui = self.w.ui
+        ui = self.ui
         ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
         for widget in (
             ui.titleLabel,
@@ -117,7 +148,7 @@ class MatchDisplay:
             ui.eventDetailLabel,
         ):
             label.setWordWrap(True)
-        for button in self.w.findChildren(QPushButton):
+        for button in self.window.findChildren(QPushButton):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             button.setSizePolicy(ignored, preferred)
         header = ui.headerLayout
@@ -132,7 +163,7 @@ class MatchDisplay:
 
     def make_fitters(self) -> None:
         """Levels, seats and entry buttons shrink to their room instead of being cut."""
-        ui = self.w.ui
+        ui = self.ui
 
         def text(widget: Any) -> str:
             return widget.text()
@@ -144,7 +175,7 @@ class MatchDisplay:
                 lambda _w, size: self.look.level_at(size),
                 largest=lambda: 50 * self.look.scale,
                 smallest=16,
-                parent=self.w,
+                parent=self.window,
             ),
             TextFitter(
                 (ui.seatTop, ui.seatBottom, ui.seatLeft, ui.seatRight),
@@ -153,7 +184,7 @@ class MatchDisplay:
                 largest=lambda: 16 * self.look.scale,
                 smallest=9,
                 padding=12,
-                parent=self.w,
+                parent=self.window,
             ),
             TextFitter(
                 (ui.trumpLabel,),
@@ -161,16 +192,16 @@ class MatchDisplay:
                 lambda _w, size: self.look.level_at(size),
                 largest=lambda: 28 * self.look.scale,
                 smallest=12,
-                parent=self.w,
+                parent=self.window,
             ),
             TextFitter(
-                tuple(self.w.findChildren(QPushButton)),
+                tuple(self.window.findChildren(QPushButton)),
                 text,
                 lambda _w, size: self.look.button_at(size),
                 largest=lambda: 15 * self.look.scale,
                 smallest=8,
                 padding=18,
-                parent=self.w,
+                parent=self.window,
             ),
         )
 
@@ -180,9 +211,9 @@ class MatchDisplay:
             fitter.refit(force=True)
 
     def style_labels(self) -> None:
-        ui = self.w.ui
+        ui = self.ui
         look = self.look
-        self.w.setStyleSheet(look.base)
+        self.window.setStyleSheet(look.base)
         for label in (ui.nsRoleLabel, ui.ewRoleLabel):
             label.setStyleSheet(look.role)
         for label in (ui.nsWarningsLabel, ui.ewWarningsLabel):
@@ -197,14 +228,12 @@ class MatchDisplay:
         ui.clockCaption.setStyleSheet(look.info)
         ui.tableCenter.setStyleSheet(look.table_center)
         ui.eventDetailLabel.setStyleSheet(look.detail)
-        menu = getattr(self.w, "violation_menu", None)
-        if menu is not None:
-            menu.setStyleSheet(f"QMenu {{ font-size: {look.pt(15)}; }}")
+        self.violations.style(look.pt(15))
         self.refit()
 
     def fit_rows(self) -> None:
         """Log rows as tall as their text needs (more rows fit on a small screen)."""
-        view = self.w.ui.eventView
+        view = self.ui.eventView
         view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 6)
 
     def resized(self, width: int, height: int) -> None:
@@ -218,6 +247,11 @@ class MatchDisplay:
         self.refresh()
 
     # -- the clock ------------------------------------------------------------------------
+
+    def on_change(self, change: MatchChange) -> None:
+        """The open match changed: anchor the clock to it and repaint."""
+        self.follow_clock(change.session)
+        self.refresh()
 
     def follow_clock(self, session: MatchSession | None) -> None:
         """Anchor the displayed clock to the record (an ended match shows what was left)."""
@@ -245,16 +279,16 @@ class MatchDisplay:
     # -- painting -------------------------------------------------------------------------
 
     def shown_state(self) -> Any:
-        if self.w.session is None:
+        if self.match.session is None:
             return None
-        if self.w.review.row is not None:
-            return self.w.session.state_at(self.w.review.row)
-        return self.w.session.state
+        if self.review.row is not None:
+            return self.match.session.state_at(self.review.row)
+        return self.match.session.state
 
     def refresh(self) -> None:
-        ui = self.w.ui
+        ui = self.ui
         state = self.shown_state()
-        bottom = self.w.settings.bottom_seat
+        bottom = self.settings.bottom_seat
         positions = match_view.table_positions(bottom)
         labels = {
             "top": ui.seatTop,
@@ -272,7 +306,7 @@ class MatchDisplay:
                 dealers.append(label)
         self.dealer_labels = tuple(dealers)
         ui.tableCenter.setText("↺")
-        referee = "" if self.w.session is None else self.w.session.referee
+        referee = "" if self.match.session is None else self.match.session.referee
         ui.titleLabel.setText(
             match_view.title_text(state, referee)
             if state
@@ -300,8 +334,8 @@ class MatchDisplay:
         ui.nextHandLabel.setText(match_view.next_hand_text(state) if state else "")
         status = [match_view.end_text(state), match_view.flags_text(state)] if state else []
         ui.statusLine.setText("\n".join(p for p in status if p))
-        if self.w.review.row is not None and self.w.session is not None:
-            event = self.w.session.events[self.w.review.row]
+        if self.review.row is not None and self.match.session is not None:
+            event = self.match.session.events[self.review.row]
             ui.reviewBanner.setText(
                 QCoreApplication.translate(
                     "MainWindow", "Review %1 (event %2) — ←/→ to step, Esc to leave"
@@ -320,17 +354,17 @@ class MatchDisplay:
     def event_detail(self) -> str:
         """The selected event (else the last) in full: what, consequence, article —
         readable without the mouse however narrow the log's columns are."""
-        if self.w.session is None or not self.w.session.events:
+        if self.match.session is None or not self.match.session.events:
             return ""
-        row = len(self.w.session.events) - 1 if self.w.review.row is None else self.w.review.row
-        model = self.w.model
+        row = len(self.match.session.events) - 1 if self.review.row is None else self.review.row
+        model = self.model
         if row >= model.rowCount():
             return ""
 
         def cell(name: str) -> str:
             return str(model.index(row, COLUMNS.index(name)).data() or "")
 
-        head = " ".join(p for p in (f"#{self.w.session.events[row].seq}", cell("time")) if p)
+        head = " ".join(p for p in (f"#{self.match.session.events[row].seq}", cell("time")) if p)
         what = " ".join(p for p in (cell("seat"), cell("what")) if p)
         text = f"{head} · {what}"
         if cell("consequence"):
@@ -341,12 +375,12 @@ class MatchDisplay:
 
     def why_disabled(self, action: QAction) -> str:
         """Why an entry key does nothing now (issue 10, item 8: no key is silent)."""
-        state = None if self.w.session is None else self.w.session.state
+        state = None if self.match.session is None else self.match.session.state
         if state is None:
             return QCoreApplication.translate(
                 "MainWindow", "No match is open: open or start one first (Ctrl+M)."
             )
-        if self.w.review.row is not None:
+        if self.review.row is not None:
             return QCoreApplication.translate(
                 "MainWindow", "Review mode: Esc returns to the live match."
             )
@@ -356,25 +390,23 @@ class MatchDisplay:
                 "The match is over: only notes (N) and, once a committee member signs in, "
                 "committee rulings (V 9) can follow.",
             )
-        if action is self.w.ui.actionUndo:
+        if action is self.ui.actionUndo:
             return QCoreApplication.translate("MainWindow", "Nothing to undo at this desk.")
         return QCoreApplication.translate("MainWindow", "Not available now.")
 
-    def explain_key(self, key: Any) -> bool:
-        """A key of a disabled action: say why in the status bar. True if it was one."""
-        for action in self.w.actions():
+    def explain_key(self, key: Any) -> str | None:
+        """Why a key of a disabled action does nothing now (None: not such a key)."""
+        for action in self.window.actions():
             if action.isEnabled() or action.shortcut().isEmpty():
                 continue
             if action.shortcut().matches(key) == action.shortcut().SequenceMatch.ExactMatch:
-                self.w.last_message = self.why_disabled(action)
-                self.w.statusBar().showMessage(self.w.last_message, 8000)
-                return True
-        return False
+                return self.why_disabled(action)
+        return None
 
     def update_enabled(self) -> None:
-        ui = self.w.ui
-        state = None if self.w.session is None else self.w.session.state
-        live = state is not None and self.w.review.row is None
+        ui = self.ui
+        state = None if self.match.session is None else self.match.session.state
+        live = state is not None and self.review.row is None
         locked = bool(state is not None and state.end is not None and state.end.recorded)
         for name in _ENTRY_ACTIONS:
             action: QAction = getattr(ui, name)
@@ -382,7 +414,7 @@ class MatchDisplay:
             if name in _IN_REVIEW:
                 enabled = state is not None and (not locked or name in _AFTER_END)
             if name == "actionUndo":
-                enabled = enabled and self.w.entries.can_undo
+                enabled = enabled and self.undo_stack.canUndo()
             action.setEnabled(enabled)
         for button, action in (
             (ui.bidButton, ui.actionBid),
@@ -395,14 +427,14 @@ class MatchDisplay:
         ):
             button.setEnabled(action.isEnabled())
         # After the end, the committee may still rule (8.11): once signed in at this desk.
-        committee = self.w.committee is not None
-        for key, action in self.w.violation_actions.items():
+        committee = self.match.committee is not None
+        for key, action in self.violations.offered.items():
             action.setEnabled(live and (not locked or (key == "9" and committee)))
         if locked and live and committee:
             ui.violationButton.setEnabled(True)
             ui.actionViolation.setEnabled(True)
-        self.w.actionCommitteeSignIn.setEnabled(self.w.tf is not None and not self.w.tf.read_only)
-        ui.actionLeaveReview.setEnabled(self.w.review.row is not None)
+        self.match.sign_in_action.setEnabled(self.match.can_sign_in())
+        ui.actionLeaveReview.setEnabled(self.review.row is not None)
         clock = None if state is None else state.clock
         if clock is None or not clock.started:
             ui.pauseButton.setText(QCoreApplication.translate("MainWindow", "Start clock (P)"))
@@ -413,11 +445,11 @@ class MatchDisplay:
 
     def tick(self) -> None:
         """Repaint the clock and the thinking timer (computed, never counted)."""
-        ui = self.w.ui
+        ui = self.ui
         now = self.monotonic()
-        if self.w.review.row is not None and self.w.session is not None:
-            event = self.w.session.events[self.w.review.row]
-            clock = self.w.session.state.clock
+        if self.review.row is not None and self.match.session is not None:
+            event = self.match.session.events[self.review.row]
+            clock = self.match.session.state.clock
             left = clock.limit_ms - (event.clock_ms or 0)
             ui.clockCaption.setVisible(clock.has_limit)  # no "time left" without a limit
             if clock.has_limit:
@@ -442,7 +474,7 @@ class MatchDisplay:
                 # 12.8: no time limit, so no countdown and no time-out to watch for.
                 ui.clockLabel.setText(no_limit_text())
                 ui.clockLabel.setStyleSheet(self.look.clock("normal", paused))
-            ended = self.w.session is not None and self.w.session.state.end is not None
+            ended = self.match.session is not None and self.match.session.state.end is not None
             ui.pausedLabel.setVisible(paused or not self.anchor.started)
             if ended:
                 ui.pausedLabel.setText(QCoreApplication.translate("MainWindow", "MATCH OVER"))
@@ -459,13 +491,13 @@ class MatchDisplay:
                 self.anchor.running
                 and self.anchor.has_limit
                 and left <= 0
-                and self.w.session is not None
-                and self.w.session.state.end is None
+                and self.match.session is not None
+                and self.match.session.state.end is None
                 and self._timeout_refreshed is not self.anchor
             ):
                 # Time is up: replay once at this moment so the match layer can end it.
                 self._timeout_refreshed = self.anchor
-                QTimer.singleShot(0, self.w.session.refresh)
+                QTimer.singleShot(0, self.match.session.refresh)
         if self.think.running:
             remaining = self.think.remaining_s()
             if remaining > 0:

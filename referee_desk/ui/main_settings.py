@@ -1,56 +1,80 @@
 """Language, settings, seat rotation, the shortcut list and the about box.
 
-``DeskPreferences`` acts on the window's ``DeskSettings``; strings keep the
-``MainWindow`` translation context.
+``DeskPreferences`` acts on the ``DeskSettings`` and the ``LanguageManager`` it is given,
+and says what changed (``seats_changed``, ``server_changed``) for the display and the
+server sync to follow; strings keep the ``MainWindow`` translation context.
 """
 
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QDialog, QMessageBox
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from referee_desk.ui.dialogs.settings_dialog import SettingsDialog
+from referee_desk.ui.language import LanguageManager
+from referee_desk.ui.main_session import RunDialog, ShowMessage
+from referee_desk.ui.settings import DeskSettings
+from referee_desk.ui.violation_menu import ViolationMenu
 
-if TYPE_CHECKING:
-    from referee_desk.ui.main_window import MainWindow
 
-
-class DeskPreferences:
+class DeskPreferences(QObject):
     """The desk's settings and help, for one window."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self.w = window
+    seats_changed = Signal()
+    """the bottom seat (or the language) changed: repaint"""
+    server_changed = Signal()
+    """the settings name another server: the sync restarts"""
+
+    def __init__(
+        self,
+        window: QWidget,
+        settings: DeskSettings,
+        languages: LanguageManager,
+        violations: ViolationMenu,
+        *,
+        run_dialog: RunDialog,
+        show_message: ShowMessage,
+        point_size: Callable[[float], str],
+    ) -> None:
+        super().__init__(window)
+        self.window = window
+        self.settings = settings
+        self.languages = languages
+        self.violations = violations
+        self.run_dialog = run_dialog
+        self.show_message = show_message
+        self.point_size = point_size
 
     def set_language(self, language: str) -> None:
         """Switch the interface language now (no restart) and remember it."""
-        self.w.settings.language = language
-        self.w.languages.apply(language)
+        self.settings.language = language
+        self.languages.apply(language)
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.w.settings, self.w)
+        dialog = SettingsDialog(self.settings, self.window)
 
         def done(result: int) -> None:
             if result == QDialog.DialogCode.Accepted:
-                self.w.settings.bottom_seat = dialog.bottom_seat
-                if dialog.server_url != self.w.settings.server_address:
-                    self.w.settings.server_url = dialog.server_url
-                    self.w.desk_sync.restart()
-                if dialog.language != self.w.languages.current:
+                self.settings.bottom_seat = dialog.bottom_seat
+                if dialog.server_url != self.settings.server_address:
+                    self.settings.server_url = dialog.server_url
+                    self.server_changed.emit()
+                if dialog.language != self.languages.current:
                     self.set_language(dialog.language)
-                self.w.refresh_view()
+                self.seats_changed.emit()
 
-        self.w.run_dialog(dialog, done)
+        self.run_dialog(dialog, done)
 
     def rotate_seats(self) -> None:
         """Turn the diagram a quarter so the referee's nearest seat is at the bottom."""
-        self.w.settings.bottom_seat = self.w.settings.bottom_seat.next_in_play
-        self.w.refresh_view()
+        self.settings.bottom_seat = self.settings.bottom_seat.next_in_play
+        self.seats_changed.emit()
 
     def shortcut_lines(self) -> list[str]:
-        actions = [a for a in self.w.actions() if not a.shortcut().isEmpty() and a.isVisible()]
+        actions = [a for a in self.window.actions() if not a.shortcut().isEmpty() and a.isVisible()]
         lines = [f"{a.shortcut().toString()}\t{a.text().replace('&', '')}" for a in actions]
         lines.append(  # the tab bar's own key (not an action of the window)
             "Ctrl+Tab\t" + QCoreApplication.translate("MainWindow", "Match view / Tournament tab")
@@ -72,7 +96,7 @@ class DeskPreferences:
         actions = [tuple(line.split("\t", 1)) for line in self.shortcut_lines()]
         violations = [
             (key, a.text().replace("&", "").split("  ", 1)[-1])
-            for key, a in self.w.violation_actions.items()
+            for key, a in self.violations.offered.items()
         ]
         typing = "".join(f"<p>{html.escape(line)}</p>" for line in self.typing_lines())
         text = (
@@ -81,13 +105,13 @@ class DeskPreferences:
             f"<td valign='top'>{rows(violations)}{typing}</td>"
             "</tr></table>"
         )
-        box = self.w.show_message(
+        box = self.show_message(
             QCoreApplication.translate("MainWindow", "Keyboard shortcuts"),
             text,
             QMessageBox.Icon.NoIcon,
         )
         box.setTextFormat(Qt.TextFormat.RichText)
-        box.setStyleSheet(f"QLabel {{ font-size: {self.w.display.look.pt(11.5)}; }}")
+        box.setStyleSheet(f"QLabel {{ font-size: {self.point_size(11.5)}; }}")
 
     @staticmethod
     def typing_lines() -> list[str]:
@@ -123,7 +147,7 @@ class DeskPreferences:
         ]
 
     def show_about(self) -> None:
-        self.w.show_message(
+        self.show_message(
             QCoreApplication.translate("MainWindow", "About Referee Desk"),
             QCoreApplication.translate(
                 "MainWindow",

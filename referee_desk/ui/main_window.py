@@ -7,13 +7,15 @@ serves the mouse, the keyboard and the tests.
 
 This module builds the window and keeps file opening, recovery and backups (tests patch
 ``BACKUP_EVERY`` here). The rest is done by collaborating objects that own their state:
-``MatchController`` (``main_session``: the open match and the committee member),
-``EntryActions`` (``main_entries``: one dialog per entry, the undo stack, the end
+``MatchController`` (``main_session``: the open match, the committee member and the one
+change signal, ``changed``, that every screen follows), ``EntryActions``
+(``main_entries``: one dialog per entry, recorded through the undo stack, and the end
 announcement), ``MatchDisplay`` (``main_display``: painting, sizes, clock and thinking
-timer), ``Review`` (``main_review``: the reviewed event, the violation filter) and
-``DeskPreferences`` (``main_settings``: language, settings, help). Their strings are
-translated in the ``MainWindow`` context explicitly, since lupdate names the context
-after the class a string is written in.
+timer), ``Review`` (``main_review``: the reviewed event, the violation filter),
+``ViolationMenu`` (``violation_menu``: the offered violations) and ``DeskPreferences``
+(``main_settings``: language, settings, help). Each is given what it needs and none
+imports this module. Their strings are translated in the ``MainWindow`` context
+explicitly, since lupdate names the context after the class a string is written in.
 """
 
 from __future__ import annotations
@@ -21,16 +23,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtGui import QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
     QHeaderView,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QPushButton,
     QSizePolicy,
@@ -42,7 +43,6 @@ from referee_desk.rules.seats import PLAY_ORDER, Seat
 from referee_desk.store import (
     DamagedFile,
     NotATournamentFile,
-    Session,
     StoreError,
     StoreWriteError,
     TournamentFile,
@@ -51,26 +51,22 @@ from referee_desk.store import (
 from referee_desk.ui.dialogs.bid import hand_start_entries
 from referee_desk.ui.dialogs.match_end import MatchEndDialog
 from referee_desk.ui.dialogs.recover import RecoverDialog
-from referee_desk.ui.dialogs.violations import VIOLATION_MENU, KittyDialog
 from referee_desk.ui.event_model import COLUMNS, EventLogModel, ViolationFilterProxy
 from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
 from referee_desk.ui.language import LanguageManager
-from referee_desk.ui.log_follow import LogFollower
 from referee_desk.ui.main_display import MatchDisplay
 from referee_desk.ui.main_entries import EntryActions
 from referee_desk.ui.main_review import Review
-from referee_desk.ui.main_session import MatchController
+from referee_desk.ui.main_session import MatchChange, MatchController
 from referee_desk.ui.main_settings import DeskPreferences
 from referee_desk.ui.messages import open_message
-from referee_desk.ui.organizer import install_organizer
+from referee_desk.ui.organizer import OrganizerTabs, OrganizerView, install_organizer
 from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.session import MatchSession
 from referee_desk.ui.settings import DeskSettings
-from referee_desk.ui.sync_status import install_sync_status
-from referee_desk.ui.think_timer import ThinkTimer
+from referee_desk.ui.sync_status import DeskSync
+from referee_desk.ui.violation_menu import ViolationMenu
 
-#: The violation menu keys of committee entries (8.11 ruling, 8.8 decision).
-_COMMITTEE_KEYS = ("9", "0")
 #: Rolling backups: one after every this many events, and one on close (issue 5).
 BACKUP_EVERY = 20
 
@@ -78,7 +74,9 @@ BACKUP_EVERY = 20
 class MainWindow(QMainWindow):
     """The window: its form, the event log models, files and dialogs; the rest is done by
     collaborators that own their state (``match``, ``entries``, ``review``, ``display``,
-    ``prefs``), the way Anki's ``aqt`` keeps the reviewer apart from the main window."""
+    ``prefs``, ``violations``), the way Anki's ``aqt`` keeps the reviewer apart from the
+    main window. The window builds them, gives each what it needs and wires their
+    signals; none of them reaches back into it."""
 
     #: The open tournament file changed (opened, reopened after recovery, or closed).
     file_changed = Signal()
@@ -99,37 +97,87 @@ class MainWindow(QMainWindow):
         self.last_message = ""
         # Shown after the title: the server address (without password) when on a server.
         self.title_note = ""
+        self.organizer: OrganizerView | None = None
+        self.organizer_tabs: OrganizerTabs | None = None
 
-        self.ui = Ui_MainWindow()
-        self.ui.setupUi(self)
-        self.display = MatchDisplay(self, monotonic)
-        self.review = Review(self)
-        self.match = MatchController(self)
-        self.entries = EntryActions(self)
-        self.prefs = DeskPreferences(self)
-        self.display.setup()
+        self.ui = ui = Ui_MainWindow()
+        ui.setupUi(self)
+        #: Every entry recorded at this desk (``EntryActions`` pushes, the display reads).
+        self.undo_stack = QUndoStack(self)
         self.model = EventLogModel(self)
         self.proxy = ViolationFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.ui.eventView.setModel(self.proxy)
-        header = self.ui.eventView.horizontalHeader()
+        ui.eventView.setModel(self.proxy)
+        self.match = MatchController(
+            self,
+            settings,
+            lambda: self.tf,
+            self.run_dialog,
+            self.show_message,
+            status=self.statusBar().showMessage,
+            show_match_view=self.show_match_view,
+            server_shown=lambda: self.organizer is not None and self.organizer.on_server,
+        )
+        self.review = Review(
+            ui.eventView, self.model, self.proxy, ui.violationsOnlyCheck, self.match
+        )
+        self.violations = ViolationMenu(self, ui.violationButton, ui.actionKitty)
+        self.display = MatchDisplay(
+            self,
+            ui,
+            settings=settings,
+            model=self.model,
+            match=self.match,
+            review=self.review,
+            violations=self.violations,
+            undo_stack=self.undo_stack,
+            monotonic=monotonic,
+        )
+        self.entries = EntryActions(
+            self,
+            self.match,
+            self.review,
+            self.violations,
+            self.undo_stack,
+            think=self.display.think,
+            repaint_clock=self.display.tick,
+            run_dialog=self.run_dialog,
+            show_message=self.show_message,
+            dialog_open=lambda: self.active_dialog is not None,
+        )
+        self.prefs = DeskPreferences(
+            self,
+            settings,
+            self.languages,
+            self.violations,
+            run_dialog=self.run_dialog,
+            show_message=self.show_message,
+            point_size=lambda size: self.display.look.pt(size),
+        )
+        self.display.setup()
+        header = ui.eventView.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COLUMNS.index("consequence"), QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
-        self.ui.eventView.setWordWrap(False)
+        ui.eventView.setWordWrap(False)
         self.display.fit_rows()
-        self.ui.eventView.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.ui.eventView.selectionModel().currentRowChanged.connect(self.review.on_row_changed)
-        self.log_follower = LogFollower(self.ui.eventView, lambda: self.review.row is not None)
-        for watched in (self, self.ui.eventView, self.ui.violationsOnlyCheck):
+        ui.eventView.setTextElideMode(Qt.TextElideMode.ElideRight)
+        for watched in (self, ui.eventView, ui.violationsOnlyCheck):
             watched.installEventFilter(self)
-        self._build_violation_menu()
-        self.display.style_labels()
-        self._build_committee_action()
+        ui.menuFile.insertAction(ui.actionExportReport, self.match.sign_in_action)
         self._connect_actions()
+        # The one change signal of the open match: every screen follows it, in this order.
+        self.match.changed.connect(self._show_record)
+        self.match.changed.connect(self.review.on_change)
+        self.match.changed.connect(self.display.on_change)
+        self.match.changed.connect(self.entries.on_change)
+        self.match.committee_changed.connect(self.display.update_enabled)
+        self.review.moved.connect(self.display.refresh)
+        self.undo_stack.canUndoChanged.connect(lambda _can: self.display.update_enabled())
+        self.prefs.seats_changed.connect(self.display.refresh)
         self.timer = QTimer(self)
         self.timer.setInterval(200)
-        self.timer.timeout.connect(self.tick)
+        self.timer.timeout.connect(self.display.tick)
         self.timer.start()
         geometry = settings.window_geometry
         if geometry is not None:
@@ -139,25 +187,34 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
         self._fit_to_screen()
         self.retranslate()
-        self.refresh_view()
+        self.display.refresh()
         # The organizer's tab (pairs, draw, bracket, standings, exports) sits beside
-        # the match view.
-        install_organizer(self)
-        for widget in (*self.organizer.findChildren(QPushButton), self.organizer.ui.infoLabel):
+        # the match view; it shows live results as the open match changes.
+        self.organizer_tabs = install_organizer(self)
+        organizer = self.organizer = cast(OrganizerView, self.organizer_tabs.organizer)
+        self.match.changed.connect(lambda _change: organizer.results_changed())
+        for widget in (*organizer.findChildren(QPushButton), organizer.ui.infoLabel):
             widget.setSizePolicy(QSizePolicy.Policy.Ignored, widget.sizePolicy().verticalPolicy())
         # Ignored widths: the buttons share the row by stretch, else they get none at all.
-        buttons = self.organizer.ui.buttonsLayout
+        buttons = organizer.ui.buttonsLayout
         for index in range(buttons.count()):
             buttons.setStretch(index, 1 if buttons.itemAt(index).widget() is not None else 0)
-        install_sync_status(self)  # the server sync label and its background pusher
+        # The server sync label and its background pusher: restarted with the file or
+        # the server, woken by every change of the open match.
+        self.desk_sync = DeskSync(self.statusBar(), settings, lambda: self.tf)
+        self.file_changed.connect(self.desk_sync.restart)
+        self.prefs.server_changed.connect(self.desk_sync.restart)
+        self.match.changed.connect(self.desk_sync.wake)
 
     # ------------------------------------------------------------------ setup
 
     def eventFilter(self, watched: Any, event: QEvent) -> bool:
         """Keys of disabled entry actions are explained instead of ignored."""
         if event.type() == QEvent.Type.KeyPress and self.active_dialog is None:
-            combined = QKeySequence(event.keyCombination())
-            if self.display.explain_key(combined):
+            reason = self.display.explain_key(QKeySequence(event.keyCombination()))
+            if reason is not None:
+                self.last_message = reason
+                self.statusBar().showMessage(reason, 8000)
                 return True
         return super().eventFilter(watched, event)
 
@@ -223,37 +280,28 @@ class MainWindow(QMainWindow):
         for button, action in buttons.items():
             button.clicked.connect(action.trigger)
 
-    def _build_committee_action(self) -> None:
-        """File › Committee sign-in (built here: the form predates it)."""
-        self.actionCommitteeSignIn = QAction(self)
-        self.actionCommitteeSignIn.setObjectName("actionCommitteeSignIn")
-        self.actionCommitteeSignIn.triggered.connect(self.match.committee_sign_in)
-        self.ui.menuFile.insertAction(self.ui.actionExportReport, self.actionCommitteeSignIn)
+    def _show_record(self, change: MatchChange) -> None:
+        """The event log shows the open match's record (another match: its preset's
+        violations are offered, issue 12)."""
+        session = change.session
+        if change.opened:
+            self.violations.offer(GUILIN_2009 if session is None else session.state.ruleset)
+        if session is not None:
+            self.model.set_record(session.events, session.state)
+            QTimer.singleShot(0, self.ui.eventView.scrollToBottom)
+        else:
+            self.model.set_record([], None)
 
-    def _build_violation_menu(self) -> None:
-        self.violation_menu = QMenu(self)
-        #: Every menu entry (key, dialog class, action); a key may serve two presets
-        #: (2: 劳改 or 藏张, 3: open bid or failed throw), one of them shown.
-        self.violation_entries: list[tuple[str, type, QAction]] = []
-        for key, dialog_class in VIOLATION_MENU:
-            action = self.violation_menu.addAction("")
-            action.triggered.connect(
-                lambda _c=False, cls=dialog_class: self.entries.open_violation(cls)
-            )
-            self.violation_entries.append((key, dialog_class, action))
-        self.offer_violations()
-
-    def offer_violations(self) -> None:
-        """Show the violations the match's preset has, hide the others (issue 12)."""
-        ruleset = GUILIN_2009 if self.session is None else self.session.state.ruleset
-        for _key, dialog_class, action in self.violation_entries:
-            action.setVisible(dialog_class.offered(ruleset))
-        self.ui.actionKitty.setVisible(KittyDialog.offered(ruleset))
+    def show_match_view(self) -> None:
+        """Bring the match view to the front (a match key pressed on the organizer's tab)."""
+        tabs = self.organizer_tabs
+        if tabs is not None and tabs.currentIndex() != 0:
+            tabs.setCurrentIndex(0)
 
     @property
-    def violation_actions(self) -> dict[str, QAction]:
-        """The violation menu's offered entries by key (1-9, 0)."""
-        return {key: action for key, _cls, action in self.violation_entries if action.isVisible()}
+    def session(self) -> MatchSession | None:
+        """The open match (owned by ``match``)."""
+        return self.match.session
 
     # ------------------------------------------------------------ translation
 
@@ -269,16 +317,14 @@ class MainWindow(QMainWindow):
             if self.title_note
             else self.tr("Referee Desk")
         )
-        self.actionCommitteeSignIn.setText(self.tr("Committee sign-in…"))
-        for key, dialog_class, action in self.violation_entries:
-            title = dialog_class.title()
-            action.setText(f"&{key}  {title} ({dialog_class.ARTICLE})")
+        self.match.sign_in_action.setText(self.tr("Committee sign-in…"))
+        self.violations.retranslate()
         self.model.headerDataChanged.emit(
             Qt.Orientation.Horizontal, 0, self.model.columnCount() - 1
         )
         if self.session is not None:
             self.model.set_record(self.session.events, self.session.state)
-        self.refresh_view()
+        self.display.refresh()
 
     # ------------------------------------------------------------ files, recovery, backups
 
@@ -389,8 +435,8 @@ class MainWindow(QMainWindow):
         return self.run_dialog(dialog, done)
 
     def close_tournament(self) -> None:
-        self.set_session(None)
-        self.committee = None
+        self.match.set_session(None)
+        self.match.committee = None
         if self.tf is not None:
             self.tf.close()
             self.tf = None
@@ -423,79 +469,6 @@ class MainWindow(QMainWindow):
             dialog.resize(min(dialog.width(), room.width()), min(dialog.height(), room.height()))
         dialog.open()
         return dialog
-
-    # ------------------------------------------------------------ the collaborators' faces
-    # The window's public surface (organizer, app and tests use it) delegates to the
-    # object that owns the state.
-
-    @property
-    def session(self) -> MatchSession | None:
-        return self.match.session
-
-    @property
-    def committee(self) -> Session | None:
-        return self.match.committee
-
-    @committee.setter
-    def committee(self, value: Session | None) -> None:
-        self.match.committee = value
-
-    @property
-    def review_row(self) -> int | None:
-        return self.review.row
-
-    @property
-    def undo_stack(self) -> QUndoStack:
-        return self.entries.undo_stack
-
-    @property
-    def think(self) -> ThinkTimer:
-        return self.display.think
-
-    def open_match(self, match_id: str, referee: str, signed_in: Any = None) -> MatchSession:
-        return self.match.open_match(match_id, referee, signed_in)
-
-    def open_match_dialog(self) -> None:
-        self.match.open_match_dialog()
-
-    def set_session(self, session: MatchSession | None) -> None:
-        self.match.set_session(session)
-
-    def committee_sign_in(self) -> QDialog | None:
-        return self.match.committee_sign_in()
-
-    def export_report(self, path: str | Path) -> bool:
-        return self.match.export_report(path)
-
-    def push_entry(self, events: list[Any], text: str) -> None:
-        self.entries.push_entry(events, text)
-
-    def open_violation(self, dialog_class: type) -> QDialog | None:
-        return self.entries.open_violation(dialog_class)
-
-    def show_match_view(self) -> None:
-        self.entries.show_match_view()
-
-    def refresh_view(self) -> None:
-        self.display.refresh()
-
-    def tick(self) -> None:
-        self.display.tick()
-
-    def step_review(self, delta: int) -> None:
-        self.review.step(delta)
-
-    def leave_review(self) -> None:
-        self.review.leave()
-
-    def set_violations_only(self, enabled: bool) -> None:
-        self.review.set_violations_only(enabled)
-
-    def set_language(self, language: str) -> None:
-        self.prefs.set_language(language)
-
-    def shortcut_lines(self) -> list[str]:
-        return self.prefs.shortcut_lines()
 
     def closeEvent(self, event: Any) -> None:
         self.settings.window_geometry = self.saveGeometry()

@@ -89,6 +89,8 @@ def trump_text(state: MatchState) -> str:
     if hand is None or hand.level is None:
         return ""
     level = texts.level_label(hand.level)
+    if hand.trump_decided and hand.trump is None:  # 无主 · 打 5, not 主 无主
+        return QCoreApplication.translate("MatchView", "No trump · playing %1").replace("%1", level)
     trump = texts.trump_text(hand.trump) if hand.trump_decided else "?"
     if hand.trump_decided and hand.trump is not None and hand.trump.value in "HD":
         trump = f"<span style='color:#c00000'>{trump}</span>"  # red suits in red

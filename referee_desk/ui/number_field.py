@@ -10,9 +10,16 @@ range or not a multiple of the step. Up/Down still step.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QRegularExpression, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QMouseEvent, QRegularExpressionValidator
-from PySide6.QtWidgets import QLineEdit, QWidget
+from PySide6.QtCore import QCoreApplication, QRect, QRegularExpression, Qt, Signal
+from PySide6.QtGui import (
+    QFocusEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QRegularExpressionValidator,
+)
+from PySide6.QtWidgets import QLineEdit, QStyle, QStyleOptionFrame, QWidget
 
 _MINUS = "−"
 
@@ -48,11 +55,19 @@ class NumberField(QLineEdit):
         self._step = max(1, step)
 
     def setSpecialValueText(self, text: str) -> None:
-        """Shown (and read as the minimum) when the field holds no number: "no change"."""
+        """Shown (and read as the minimum) when the field holds no number: "no change".
+
+        Drawn by ``paintEvent``, not as Qt's placeholder: right-aligned, Qt's placeholder
+        ends where the text cursor stands, which then covered its last character (不变).
+        """
         self._special = text
-        self.setPlaceholderText(text)
+        self.update()
         if self.value() == self._minimum:
             self.clear()  # the minimum is shown as the special text
+
+    def placeholderText(self) -> str:  # type: ignore[override]
+        """The special value text (the field's example), for the dialogs' checks."""
+        return self._special or super().placeholderText()
 
     def minimum(self) -> int:
         return self._minimum
@@ -103,6 +118,29 @@ class NumberField(QLineEdit):
         return value
 
     # -- behaviour --------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """The special value text while empty, as Qt draws a placeholder, but ending a
+        few pixels before the text cursor at the right edge."""
+        super().paintEvent(event)
+        if not self._special or self.text():
+            return
+        option = QStyleOptionFrame()
+        self.initStyleOption(option)
+        style = self.style()
+        rect = style.subElementRect(QStyle.SubElement.SE_LineEditContents, option, self)
+        rect = rect.marginsRemoved(self.textMargins())
+        metrics = self.fontMetrics()
+        cursor = max(1, style.pixelMetric(QStyle.PixelMetric.PM_TextCursorWidth, option, self))
+        top = rect.y() + (rect.height() - metrics.height() + 1) // 2
+        # QLineEdit's own 2 px margin each side, then room for the cursor and a gap.
+        line = QRect(rect.x() + 2, top, rect.width() - 4 - cursor - 3, metrics.height())
+        painter = QPainter(self)
+        painter.setClipRect(rect)
+        painter.setPen(self.palette().placeholderText().color())
+        text = metrics.elidedText(self._special, Qt.TextElideMode.ElideRight, line.width())
+        painter.drawText(line, int(self.alignment()), text)
+        painter.end()
 
     def focusInEvent(self, event: QFocusEvent) -> None:
         """Select the content, so typing replaces it (after a click too, on release)."""

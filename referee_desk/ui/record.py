@@ -55,7 +55,7 @@ class StoreMatchRecord:
         )
 
     def locked(self) -> bool:
-        return self.tf.seal(self._match_id) is not None
+        return self.tf.seals.latest(self._match_id) is not None
 
 
 def new_match_id() -> str:

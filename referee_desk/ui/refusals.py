@@ -1,8 +1,9 @@
 """Why an entry was refused, in the interface language (issue 10, item 2).
 
-The match layer's ``EventRefused`` is worded by its key (``match.refusal_wording``);
-a store error by its ``key`` when it has one, else by its class; card notation errors
-of the rules core by their class, naming the token typed. The English line of an
+The match layer's ``EventRefused`` is worded by its key (``match.refusal_wording``), a
+store error by its ``key`` when it has one (both from :mod:`referee_desk.phrasebook`),
+else by its class (Qt translations); card notation errors of the rules core by their
+class, naming the token typed. The English line of an
 error is shown only in the English interface: the Chinese desk never shows it.
 """
 
@@ -10,12 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
 from referee_desk.match.errors import EventRefused
 from referee_desk.match.refusal_wording import word_refusal
+from referee_desk.phrasebook import STORE_REFUSALS, render
 from referee_desk.rules.errors import CardNotationError, RulesError
 from referee_desk.store import (
     AccessRefused,
@@ -46,45 +47,6 @@ from referee_desk.tournament.errors import (
     TournamentError,
 )
 from referee_desk.ui.texts import wording_language
-
-#: Store keys (``StoreError.keyed``) → (English, Chinese) templates with ``{param}``.
-STORE_PHRASES: dict[str, tuple[str, str]] = {
-    "store.wrong_pin": ("sign in as {name}: wrong name or PIN", "以 {name} 登录：姓名或 PIN 不对"),
-    "store.unknown_person": ("{name} is not set up in this file", "此文件中没有 {name} 这个人"),
-    "store.not_referee": (
-        "{name} is not this match's referee",
-        "{name} 不是这场比赛的裁判",
-    ),
-    "store.locked": (
-        "the match is locked: only notes and committee rulings may follow",
-        "比赛已锁定：只能再记录备注和仲裁裁决",
-    ),
-    "store.nothing_to_lock": ("match {match}: no events to lock", "比赛 {match} 没有可锁定的记录"),
-    "store.imported_seal_refused": (
-        "match {match}: the desk's lock was not kept: {reason}",
-        "比赛 {match}：未保留桌面的封存：{reason}",
-    ),
-    "store.events_missing": ("events of the match are missing", "比赛记录有缺失"),
-    "store.desk_key_unreadable": (
-        "{path}: the desk's signing key cannot be read",
-        "{path}：无法读取本机的签名密钥",
-    ),
-    "store.desk_key_unwritable": (
-        "{path}: the desk's signing key cannot be written",
-        "{path}：无法保存本机的签名密钥",
-    ),
-    "store.no_organizer_key": ("{path}: no organizer key", "{path}：没有组织者密钥"),
-    "store.organizer_key_exists": (
-        "{path}: an organizer key exists already",
-        "{path}：组织者密钥已存在",
-    ),
-    "store.passphrase_too_short": (
-        "the passphrase needs at least {minimum} characters",
-        "密码至少需要 {minimum} 个字符",
-    ),
-    "store.wrong_passphrase": ("wrong passphrase", "密码不对"),
-    "store.damaged": ("{path}: the file is damaged", "{path}：文件已损坏"),
-}
 
 
 def _by_class(error: BaseException) -> str:
@@ -171,9 +133,12 @@ def _tournament_by_class(error: TournamentError) -> str:
     return f"{text}（{detail}）" if detail else text
 
 
-def _fill(template: str, params: Mapping[str, Any]) -> str | None:
+def _store_phrase(key: object, params: Mapping[str, object], language: str) -> str | None:
+    """A keyed store refusal from the phrasebook; None for a key or params it lacks."""
+    if not isinstance(key, str) or key not in STORE_REFUSALS:
+        return None
     try:
-        return template.format_map(dict(params))
+        return render(key, params, language)
     except (KeyError, IndexError, ValueError):
         return None
 
@@ -190,11 +155,9 @@ def refusal_message(error: BaseException) -> str:
     if isinstance(error, EventRefused):
         return word_refusal(error, language)
     if isinstance(error, StoreError | StoreWriteError):
-        key = getattr(error, "key", None)
-        if key in STORE_PHRASES:
-            worded = _fill(STORE_PHRASES[key][0 if english else 1], getattr(error, "params", {}))
-            if worded is not None:
-                return worded
+        worded = _store_phrase(getattr(error, "key", None), getattr(error, "params", {}), language)
+        if worded is not None:
+            return worded
         if english:
             return str(error)
         if isinstance(error, ServerError):

@@ -94,7 +94,7 @@ class DeskStart:
             ).replace("%1", str(len(pulled)))
         )
         if self.w.session is None and self.w.active_dialog is None:
-            self.w.open_match_dialog()
+            self.w.match.open_match_dialog()
 
     def _not_reached(self, error: BaseException) -> None:
         self.error = refusal_message(error) if isinstance(error, ValueError) else str(error)

@@ -5,12 +5,14 @@ once into the session's kept ``Replayer``, which raises ``EventRefused`` with th
 reason) → written to the record (the store; a write error leaves nothing changed)
 → only then added to the events in memory and announced with ``changed``. The UI
 never computes a rule; a preview folds the draft into a scratch replayer, writing
-nothing.
+nothing. Undo is an entry too: ``undo`` records the corrections the match layer says
+an undo means (``match.drafting.undo_entries``), so it needs no undo stack (the
+window's ``QUndoStack`` is a thin face over it, ``ui.undo``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -18,6 +20,7 @@ from typing import Any, Protocol
 from PySide6.QtCore import QObject, Signal
 
 from referee_desk import match as match_api
+from referee_desk.match.drafting import undo_entries
 from referee_desk.match.envelope import Event
 from referee_desk.store import AppendConflict
 
@@ -146,6 +149,11 @@ class MatchSession(QObject):
             if written:
                 self.refresh()
         return written
+
+    def undo(self, entry: Sequence[Event], reason: str) -> list[Event]:
+        """Undo an entry: the corrections voiding its events are checked and written as
+        one entry (a refusal writes none); nothing is deleted."""
+        return self.submit_many(undo_entries(entry, reason))
 
     def reload(self) -> None:
         """Read the record again (after another desk appended to the same match)."""

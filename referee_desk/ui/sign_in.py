@@ -13,7 +13,7 @@ from referee_desk.store import Session, TournamentFile
 
 def may_self_register(tf: TournamentFile) -> bool:
     """Without an organizer in the file, a new name registers itself with its PIN."""
-    return not tf.people_with_role("organizer")
+    return not tf.people.people_with_role("organizer")
 
 
 def referee_sign_in(tf: TournamentFile, name: str, pin: str) -> Session | None:
@@ -21,11 +21,11 @@ def referee_sign_in(tf: TournamentFile, name: str, pin: str) -> Session | None:
 
     Raises ``AccessRefused`` (recorded) for a wrong PIN, ``ValueError`` for a PIN too short.
     """
-    if not pin and not tf.access_enabled():
+    if not pin and not tf.people.access_enabled():
         return None
-    if pin and tf.person_role(name) is None and may_self_register(tf):
-        tf.add_person(name, "referee", pin)
-    return tf.login(name, pin)
+    if pin and tf.people.person_role(name) is None and may_self_register(tf):
+        tf.people.add_person(name, "referee", pin)
+    return tf.people.login(name, pin)
 
 
 def committee_sign_in(tf: TournamentFile, name: str, pin: str) -> Session:
@@ -33,7 +33,7 @@ def committee_sign_in(tf: TournamentFile, name: str, pin: str) -> Session:
 
     The first committee member of a file without an organizer registers with their PIN.
     """
-    first = not tf.people_with_role("committee") and tf.person_role(name) is None
+    first = not tf.people.people_with_role("committee") and tf.people.person_role(name) is None
     if first and may_self_register(tf):
-        tf.add_person(name, "committee", pin)
-    return tf.login(name, pin, role="committee")
+        tf.people.add_person(name, "committee", pin)
+    return tf.people.login(name, pin, role="committee")

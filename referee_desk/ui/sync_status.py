@@ -10,19 +10,21 @@ reads 已同步 (synced), N 条待上传 (N events waiting) or 冲突 (conflict)
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 from referee_desk.store.postgres.address import redact
 from referee_desk.store.postgres.sync import SyncState, sync_state
 from referee_desk.store.postgres.wording import conflict_words, trouble_words
+from referee_desk.ui.settings import DeskSettings
 from referee_desk.ui.texts import wording_language
 
 if TYPE_CHECKING:
+    from referee_desk.store import TournamentFile
     from referee_desk.store.postgres.pusher import BackgroundPusher
-    from referee_desk.ui.main_window import MainWindow
 
 
 def state_text(state: SyncState, last_error: str | None = None) -> str:
@@ -113,24 +115,28 @@ class SyncStatusLabel(QLabel):
 
 
 class DeskSync:
-    """The open file's pusher and its label; restarted when the file or server changes."""
+    """The open file's pusher and its label; ``restart`` when the file or server changes,
+    ``wake`` after every entry (the window wires both)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self.w = window
-        self.label = SyncStatusLabel(window)
+    def __init__(
+        self,
+        status_bar: QStatusBar,
+        settings: DeskSettings,
+        file: Callable[[], TournamentFile | None],
+    ) -> None:
+        self.settings = settings
+        self.file = file
+        self.label = SyncStatusLabel(status_bar)
         self.pusher: BackgroundPusher | None = None
-        self._bridge = _StateBridge(window)
+        self._bridge = _StateBridge(status_bar)
         self._bridge.state_changed.connect(self._on_state, Qt.ConnectionType.QueuedConnection)
-        window.statusBar().addPermanentWidget(self.label)
-        window.file_changed.connect(self.restart)
-        # Every append resets the event log's model: push soon (never blocks).
-        window.model.modelReset.connect(self.wake)
+        status_bar.addPermanentWidget(self.label)
 
     def restart(self) -> None:
         """Stop the old pusher; start one for the open file when a server is set."""
         self.stop()
-        url = self.w.settings.server_url
-        tf = self.w.tf
+        url = self.settings.server_url
+        tf = self.file()
         if tf is None or not url or tf.path.name == SAMPLE_FILE_NAME:
             self.label.clear_state()
             return
@@ -139,7 +145,8 @@ class DeskSync:
         self.label.show_state(sync_state(tf), url, None)
         self.pusher = BackgroundPusher(tf.path, url, on_state=self._emit).start()
 
-    def wake(self) -> None:
+    def wake(self, *_change: object) -> None:
+        """Push soon (never blocks): the open match changed."""
         if self.pusher is not None:
             self.pusher.wake()
 
@@ -161,9 +168,3 @@ class DeskSync:
         if pusher is None:  # a late report of a pusher already stopped
             return
         self.label.show_state(state, pusher.url, pusher.last_error)
-
-
-def install_sync_status(window: MainWindow) -> DeskSync:
-    """Put the sync label in the window's status bar; ``window.desk_sync`` owns it."""
-    window.desk_sync = DeskSync(window)
-    return window.desk_sync

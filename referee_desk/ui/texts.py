@@ -10,9 +10,10 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
+from referee_desk.phrasebook import Language
 from referee_desk.rules.cards import Rank, Suit
 from referee_desk.rules.seats import Seat, Side
-from referee_desk.rules.wording import Language, describe
+from referee_desk.rules.wording import describe
 
 
 def wording_language() -> Language:

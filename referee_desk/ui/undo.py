@@ -1,9 +1,11 @@
-"""Undo of an entry by recording a correction (never by deleting).
+"""The undo stack's face of an entry: undo records a correction (never deletes).
 
-Each recorded entry is pushed as a ``RecordedEntry`` whose first ``redo`` does
-nothing (the events are already on disk). ``undo`` records one ``correction``
-(action ``void``) per event of the entry, newest first, with the reason the referee
-gave; if the match layer or the store refuses, ``error`` is set and nothing changed.
+The desk keeps a ``QUndoStack`` (the Qt conventions), but an undo is the session's
+headless operation, ``MatchSession.undo``: one ``correction`` (action ``void``) per
+event of the entry, newest first, with the reason the referee gave
+(``match.drafting.undo_entries``). ``RecordedEntry`` only carries the entry and that
+reason to it; if the match layer or the store refuses, ``error`` is set and nothing
+changed.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from referee_desk.ui.session import MatchSession
 
 
 class RecordedEntry(QUndoCommand):
+    """One entry on the undo stack; ``reason`` is set before ``undo``."""
+
     def __init__(self, session: MatchSession, events: list[Event], text: str) -> None:
         super().__init__(text)
         self.session = session
@@ -22,26 +26,14 @@ class RecordedEntry(QUndoCommand):
         self.reason = ""
         self.error: BaseException | None = None
         self.corrections: list[Event] = []
-        self._recorded = True
 
     def redo(self) -> None:
-        """Entries are recorded when entered; re-doing a voided entry is a new entry."""
-        if self._recorded:
-            return
-        self._recorded = True
+        """Nothing: an entry is recorded when entered (the stack's first redo), and
+        re-doing a voided entry is a new entry."""
 
     def undo(self) -> None:
         self.error = None
-        if not self.reason:
-            self.error = ValueError("a correction needs a reason")
-            return
-        entries = [
-            ("correction", {"target_seq": e.seq, "action": "void", "reason": self.reason})
-            for e in reversed(self.events)
-        ]
         try:
-            self.corrections = self.session.submit_many(entries)
+            self.corrections = self.session.undo(self.events, self.reason)
         except (ValueError, OSError) as error:
             self.error = error
-            return
-        self._recorded = False

@@ -96,7 +96,7 @@ def main() -> int:
         def decided_on_screen() -> int:
             return sum(
                 int(m.index(r, 3).data())
-                for m in view.standings_models.values()
+                for m in view.display.standings_models.values()
                 for r in range(m.rowCount())
             )
 

@@ -17,7 +17,7 @@ def test_organizer_key_workflow_from_the_command_line(tmp_path: Path, monkeypatc
     path = tmp_path / "cup.sqlite"
     with TournamentFile.open(path, tournament_id="cli-cup") as tf:
         record(tf, "m1", 3)
-        tf.lock_match("m1")
+        tf.seals.lock("m1")
     assert main(["keys", "organizer-create"]) == 0
     assert main(["keys", "organizer-create"]) == 1  # never overwritten by accident
     assert main(["keys", "adopt", str(path)]) == 0
@@ -26,7 +26,7 @@ def test_organizer_key_workflow_from_the_command_line(tmp_path: Path, monkeypatc
     second = desk_signer().fingerprint
     with TournamentFile.open(path, create=False) as tf:
         record(tf, "m2", 3)
-        tf.lock_match("m2")
+        tf.seals.lock("m2")
     capsys.readouterr()
     assert main(["verify", str(path)]) == 1
     assert second in capsys.readouterr().err

@@ -130,11 +130,11 @@ def _ruled(t: Tournament, folder: Path, payload: dict) -> str:
     events = simulate_match(mid, t.opening_payload(mid), "NS", "pending")
     write_jsonl(events, folder / "m.jsonl")
     assert import_records(t, [folder / "m.jsonl"]).ok
-    t.file.add_person("仲裁委员会", "committee", "2468")
+    t.file.people.add_person("仲裁委员会", "committee", "2468")
     draft = new_event(
         t.file.events(mid), "committee_ruling", payload, "仲裁委员会", "2026-11-29T14:00:00.000Z"
     )
-    t.file.append(draft, by=t.file.login("仲裁委员会", "2468", role="committee"))
+    t.file.append(draft, by=t.file.people.login("仲裁委员会", "2468", role="committee"))
     t.invalidate()
     return mid
 

@@ -71,7 +71,7 @@ def test_not_sealed_in_red_then_sealed_with_the_head(cup, tmp_path: Path) -> Non
     sealed = tmp_path / "sealed.sqlite"
     shutil.copy(cup, sealed)
     with TournamentFile.open(sealed, create=False) as tf:
-        seal = tf.lock_match("GL2026-R2-T4", by="王磊")
+        seal = tf.seals.lock("GL2026-R2-T4", by="王磊")
         status = seal_status(tf, "GL2026-R2-T4")
     assert status is not None and status.head_hash == seal.head_hash and status.seq == seal.head_seq
     text = report(sealed, tmp_path / "s.pdf")
@@ -84,7 +84,7 @@ def test_the_seal_names_the_key_that_signed_it(cup, tmp_path: Path) -> None:
     sealed = tmp_path / "sealed.sqlite"
     shutil.copy(cup, sealed)
     with TournamentFile.open(sealed, create=False) as tf:
-        tf.lock_match("GL2026-R2-T4", by="王磊")
+        tf.seals.lock("GL2026-R2-T4", by="王磊")
         status = seal_status(tf, "GL2026-R2-T4")
         fingerprint = file_fingerprint(tf)
     assert status is not None and status.valid is True

@@ -71,7 +71,7 @@ def test_revoke_in_a_detailed_hand_uses_the_points_the_tricks_give():
     for trick in tricks[:12]:
         t.ev("trick", trick.payload(), after=25)
     points = t.state.current_hand.defenders_points
-    assert "differs" in t.refused(
+    assert "differ from" in t.refused(
         "revoke", {"seat": "E", "kind": "wrong_follow", "defenders_points": points + 5}
     )
     assert "not recorded yet" in t.refused(

@@ -54,7 +54,7 @@ def test_reinforce_raises_what_a_counter_needs(table):
     )
     table.ev("bid", {"seat": "S", "kind": "counter", "cards": ["LJ", "C3", "C3", "C3"]})
     assert "2.1" in table.refused("bidding_closed", {"dealer": "W", "trump": "D"})
-    assert "trump is C" in table.refused("bidding_closed", {"dealer": "S", "trump": "D"})
+    assert "trump is ♣" in table.refused("bidding_closed", {"dealer": "S", "trump": "D"})
     table.ev("bidding_closed", {"dealer": "S", "trump": "C"})
 
 
@@ -80,7 +80,7 @@ def test_later_hands_bid_without_lj_and_no_bid_is_no_trump(table):
     assert "level cards only" in table.refused(
         "bid", {"seat": "E", "kind": "dark", "cards": ["LJ", "C4"]}
     )
-    assert "trump is NT" in table.refused("bidding_closed", {"dealer": "S", "trump": "H"})
+    assert "trump is no-trump" in table.refused("bidding_closed", {"dealer": "S", "trump": "H"})
     table.ev("bidding_closed", {"dealer": "S", "trump": "NT"})
     assert table.state.current_hand.trump_label == "NT"
 
@@ -124,7 +124,7 @@ def test_false_bid_trump_named_by_non_offenders_or_no_trump(table):
     assert "8.6" in table.refused("false_bid_trump", {"seat": None, "trump": "S"})
     assert "8.6" in table.refused("bidding_closed", {"dealer": "S", "trump": "C"})
     table.ev("false_bid_trump", {"seat": None, "trump": "NT"})
-    assert "trump is NT" in table.refused("bidding_closed", {"dealer": "S", "trump": "C"})
+    assert "trump is no-trump" in table.refused("bidding_closed", {"dealer": "S", "trump": "C"})
     table.ev("bidding_closed", {"dealer": "S", "trump": "NT"})
     hand = table.state.current_hand
     assert hand.trump is None and hand.trump_label == "NT"
@@ -143,7 +143,7 @@ def test_wrong_dealer_replays_the_hand_by_bidding_race(table):
     assert state.hands[-1].status == "voided"
     assert state.next_dealer is None
     levels = dict(state.levels)
-    assert "dealer must be null" in table.refused("hand_started", {"dealer": "W"})
+    assert "decided by the bidding race" in table.refused("hand_started", {"dealer": "W"})
     table.ev("hand_started", {"dealer": None})
     table.ev("bid", {"seat": "S", "kind": "dark", "cards": ["LJ", "S3"]})
     table.ev("bidding_closed", {"dealer": "S", "trump": "S"})

@@ -51,7 +51,7 @@ def test_wrong_play_by_declarer_and_defender(table):
 def test_wrong_play_card_count_must_match(table):
     table.race_hand("N", "H")
     msg = table.refused("wrong_play", {"seat": "E", "cards_exposed": 2, "cards": ["HA"]})
-    assert "cards_exposed is 2" in msg
+    assert "2 cards exposed but 1" in msg
 
 
 def test_revoke_choice_a_non_offending_defenders_take_deal_up_two(table):
@@ -97,7 +97,9 @@ def test_penalty_choice_by_offending_side_is_refused(table):
 def test_revoke_b_needs_points_as_they_stand(table):
     table.race_hand("N", "H")
     table.ev("revoke", {"seat": "E", "kind": "card_count"})
-    assert "defenders' points" in table.refused("penalty_choice", {"seat": "N", "choice": "B"})
+    assert "defenders' captured points" in table.refused(
+        "penalty_choice", {"seat": "N", "choice": "B"}
+    )
     table.ev("penalty_choice", {"seat": "N", "choice": "A"})
 
 

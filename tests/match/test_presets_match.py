@@ -114,7 +114,7 @@ def test_kitty_buried_cards_or_points() -> None:
     assert refusal(t, "kitty_buried", {"seat": "N", "points": 10}).key == "kitty.twice"
     g = Table().start()
     g.race_hand("N", "H")
-    assert "guilin-2009 has no kitty" in g.refused("kitty_buried", {"seat": "N", "points": 10})
+    assert "Guilin 2009 has no kitty" in g.refused("kitty_buried", {"seat": "N", "points": 10})
 
 
 def test_summary_dig_multiplies_the_kitty() -> None:

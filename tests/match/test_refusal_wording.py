@@ -17,7 +17,8 @@ import pytest
 
 from referee_desk import match as match_api
 from referee_desk.match.errors import EventRefused
-from referee_desk.match.refusal_wording import REFUSALS, word_key, word_refusal
+from referee_desk.match.refusal_wording import word_key, word_refusal
+from referee_desk.phrasebook import REFUSALS
 from referee_desk.rules.ruleset import get_ruleset
 
 MATCH = Path(match_api.__file__).parent

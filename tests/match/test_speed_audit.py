@@ -1,9 +1,10 @@
 """The replay's follow audit skips only follows whose verdict cannot be "illegal".
 
-``follow_findings`` settles most follows by counting (5.1, single leads), by the
-greatest possible key, or because the suit held has no two identical cards; every
-other follow goes to ``check_follow``. Here the findings are compared with judging
-every follow of a hand by ``check_follow`` against the cards the record proves the
+The audit (``FollowAudit``, run trick by trick; ``follow_findings`` over a whole hand)
+settles most follows by counting (5.1, single leads), by the greatest possible key, or
+because the suit held has no two identical cards; every other follow goes to
+``check_follow``. Here the findings are compared with judging every follow of a hand
+(and of every prefix of it) by ``check_follow`` against the cards the record proves the
 seat held, on seeded random hands with deliberate revokes.
 """
 
@@ -14,6 +15,7 @@ import random
 import pytest
 
 from referee_desk.match.fold.audit import follow_findings
+from referee_desk.match.fold.memo import card_of, cards_of
 from referee_desk.match.simulate import deal
 from referee_desk.rules.cards import Card, Rank, Suit, format_card
 from referee_desk.rules.errors import RulesError
@@ -78,7 +80,6 @@ def _trick_cards(plays, seq):
 
 def _every_follow_judged(trick_cards, ctx, ruleset):
     """Section 5 applied to every follow, with no short cut (the reference)."""
-    from referee_desk.match.fold.memo import cards_of
 
     later: dict[Seat, list[str]] = {s: [] for s in Seat}
     found = []
@@ -106,17 +107,72 @@ def _every_follow_judged(trick_cards, ctx, ruleset):
     return tuple(sorted(found, key=lambda f: f[0]))
 
 
+def _left_suit(trick_cards, number, seat, ctx) -> str | None:
+    """The lead's suit when ``seat``'s follow in trick ``number`` left it, else None."""
+    seats, tokens, _ = trick_cards[number - 1]
+    suit = ctx.effective_suit(card_of(tokens[0][0]))
+    cards = tokens[seats.index(Seat(seat))]
+    return suit if any(ctx.effective_suit(card_of(c)) != suit for c in cards) else None
+
+
+def _named(finding) -> tuple[str, int, str]:
+    """(seat, trick, article) of a finding ``(seq, article, "X in trick k: …")``."""
+    seat, rest = finding[2].split(" in trick ", 1)
+    return seat, int(rest.split(":", 1)[0]), finding[1]
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_audit_findings_equal_judging_every_follow(seed):
-    """4.1–4.5 and 5: the same flags, article and wording as the full judgement."""
+    """4.1–4.5 and 5: at the hand's end the trick-by-trick audit has flagged every follow
+    that judging each one against the whole record finds illegal, with the same article;
+    a follow that left the suit is left to the void flag (8.3), which the seat's later
+    play of that suit raises."""
     flagged = 0
     for ruleset in RULESETS:
         ctx, trick_cards = _record(seed, ruleset)
-        follow_findings.cache_clear()
         fast = follow_findings(trick_cards, ctx, ruleset)
-        assert fast == _every_follow_judged(trick_cards, ctx, ruleset)
-        flagged += len(fast)
+        reference = _every_follow_judged(trick_cards, ctx, ruleset)
+        in_suit = sorted(
+            _named(f)
+            for f in reference
+            if not _left_suit(trick_cards, _named(f)[1], _named(f)[0], ctx)
+        )
+        assert sorted(_named(f) for f in fast) == in_suit
+        for f in reference:
+            seat, number, _ = _named(f)
+            suit = _left_suit(trick_cards, number, seat, ctx)
+            if suit is not None:  # the void flag's proof: the seat plays the suit later
+                assert any(
+                    ctx.effective_suit(card_of(c)) == suit
+                    for seats, tokens, _ in trick_cards[number:]
+                    for c in tokens[list(seats).index(Seat(seat))]
+                )
+        flagged += len(reference)
     assert flagged > 0  # the sample does contain revokes
+
+
+#: Seeds whose hands hold wrong follows inside the lead's suit (the rest leave the suit).
+IN_SUIT_SEEDS = (3, 4, 8, 9, 11, 12, 16, 18, 20, 22)
+
+
+@pytest.mark.parametrize("seed", IN_SUIT_SEEDS)
+def test_each_follow_is_flagged_at_the_trick_that_first_proves_it(seed):
+    """8.3 / 4.x: a follow is flagged once, at the first trick after which the cards the
+    seat has shown make it illegal (judged afresh on every prefix of the hand), with the
+    reason as it reads then; 4.5's exemption off, so every verdict is final at once."""
+    ruleset = RULESETS[0]
+    assert not ruleset.triple_lead_spares_tractors
+    ctx, trick_cards = _record(seed, ruleset)
+    fast = follow_findings(trick_cards, ctx, ruleset)
+    assert fast and len(set(map(_named, fast))) == len(fast)  # each once
+    seq_of = [seq for _, _, seq in trick_cards]
+    for finding in fast:
+        seat, number, article = _named(finding)
+        m = seq_of.index(finding[0]) + 1
+        through_m = {_named(f): f for f in _every_follow_judged(trick_cards[:m], ctx, ruleset)}
+        before = {_named(f) for f in _every_follow_judged(trick_cards[: m - 1], ctx, ruleset)}
+        assert (seat, number, article) in through_m and (seat, number, article) not in before
+        assert through_m[seat, number, article][2] == finding[2]
 
 
 def test_audit_flags_a_kept_back_pair():
@@ -143,7 +199,7 @@ def test_audit_flags_a_kept_back_pair():
             12,
         ),
     )
-    follow_findings.cache_clear()
     found = follow_findings(trick_cards, ctx, ruleset)
-    assert [(seq, rule) for seq, rule, _ in found] == [(10, "4.1")]
+    # Provable at trick 3 (seq 12), when E shows the second ♥7.
+    assert [(seq, rule) for seq, rule, _ in found] == [(12, "4.1")]
     assert found[0][2].startswith("E in trick 1: ")

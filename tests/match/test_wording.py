@@ -18,9 +18,11 @@ from test_review_helpers import started
 
 from referee_desk.match import Event, replay
 from referee_desk.match.state import Consequence
+from referee_desk.phrasebook import CONSEQUENCES as TEMPLATES
+from referee_desk.phrasebook import FREE_TEXT_ARGS, render
 from referee_desk.rules import wording
 from referee_desk.rules.result import hand_result, result_from_levels_up
-from referee_desk.rules.wording import FREE_TEXT_ARGS, TEMPLATES, WordingError, describe, render
+from referee_desk.rules.wording import WordingError, describe
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_events"
 #: ASCII words allowed in Chinese wording: card notation (LJ, BJ) only; single letters
@@ -54,9 +56,15 @@ def test_glossary_localizes_sides_seats_roles_trumps():
     c = Consequence.make(
         5, "2.1", "bidding_closed", 1, hand=1, dealer="E", side="EW", level="J", trump="NT"
     )
-    assert c.text == "hand 1: dealer E, declarers EW at level J, trump no-trump"
-    assert describe(c, "zh_CN") == "第 1 盘：东坐庄，庄家方东西打 J，主 无主"
+    assert c.text == "hand 1: dealer E, declarers EW at level J, no trump"
+    assert describe(c, "zh_CN") == "第 1 盘：东坐庄，庄家方东西打 J，无主"
     assert describe(c, "en") == c.text
+    # Issue 19: a suit reads "trump ♥" / "主 ♥", no trump "no trump" / "无主" (not "主 无主").
+    c = Consequence.make(
+        5, "2.1", "bidding_closed", 1, hand=1, dealer="E", side="EW", level="J", trump="H"
+    )
+    assert c.text == "hand 1: dealer E, declarers EW at level J, trump ♥"
+    assert describe(c, "zh_CN") == "第 1 盘：东坐庄，庄家方东西打 J，主 ♥"
     c = Consequence.make(
         7, "8.2", "wrong_play", 1, seat="N", role="declarers", cards=1, per_card=10, delta=10
     )

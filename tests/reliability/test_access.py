@@ -17,10 +17,10 @@ from referee_desk.store.synthetic import draft, record
 def guarded(tmp_path: Path):
     tf = TournamentFile.open(tmp_path / "cup.sqlite")
     record(tf, "r1-t1", 3, referee="王裁判")  # entered before PINs were set up
-    tf.add_person("王裁判", "referee", "739155")
-    tf.add_person("李裁判", "referee", "739155")
-    tf.add_person("周主任", "committee", "246810")
-    tf.assign_referee("r1-t1", "王裁判")
+    tf.people.add_person("王裁判", "referee", "739155")
+    tf.people.add_person("李裁判", "referee", "739155")
+    tf.people.add_person("周主任", "committee", "246810")
+    tf.people.assign_referee("r1-t1", "王裁判")
     yield tf
     tf.close()
 
@@ -38,25 +38,28 @@ def test_pins_are_stored_only_as_salted_scrypt_hashes(guarded: TournamentFile) -
 
 def test_wrong_pin_is_refused_and_recorded(guarded: TournamentFile) -> None:
     with pytest.raises(AccessRefused, match="wrong name or PIN"):
-        guarded.login("王裁判", "000000")
+        guarded.people.login("王裁判", "000000")
     with pytest.raises(AccessRefused):
-        guarded.login("无名氏", "739155")
-    assert [r["action"] for r in guarded.refusals()] == ["sign in as 王裁判", "sign in as 无名氏"]
-    assert guarded.login("王裁判", "739155").role == "referee"
+        guarded.people.login("无名氏", "739155")
+    assert [r["action"] for r in guarded.people.refusals()] == [
+        "sign in as 王裁判",
+        "sign in as 无名氏",
+    ]
+    assert guarded.people.login("王裁判", "739155").role == "referee"
 
 
 def test_only_the_matchs_referee_enters_events(guarded: TournamentFile) -> None:
     with pytest.raises(AccessRefused, match="sign in with your PIN"):
         guarded.append(draft("r1-t1", 3))
-    other = guarded.login("李裁判", "739155")
+    other = guarded.people.login("李裁判", "739155")
     with pytest.raises(AccessRefused, match="not this match's referee"):
         guarded.append(draft("r1-t1", 3), by=other)
-    committee = guarded.login("周主任", "246810")
+    committee = guarded.people.login("周主任", "246810")
     with pytest.raises(AccessRefused, match="the referee does"):
         guarded.append(draft("r1-t1", 1), by=committee)  # clock_started is the referee's
     assert len(guarded.events("r1-t1")) == 3
-    assert len(guarded.refusals()) == 3
-    referee = guarded.login("王裁判", "739155")
+    assert len(guarded.people.refusals()) == 3
+    referee = guarded.people.login("王裁判", "739155")
     assert guarded.append(draft("r1-t1", 3), by=referee).referee == "王裁判"
 
 
@@ -73,10 +76,10 @@ def _ruling(tf: TournamentFile, by: str) -> object:
 def test_after_locking_only_the_committee_adds_a_ruling(guarded: TournamentFile) -> None:
     """Issue 5: after a match is locked only the committee role can add a ruling;
     issue 4: only notes (the match's referee) and committee rulings can follow."""
-    referee = guarded.login("王裁判", "739155")
-    other = guarded.login("李裁判", "739155")
-    committee = guarded.login("周主任", "246810")
-    seal = guarded.lock_match("r1-t1", "周主任", session=committee)
+    referee = guarded.people.login("王裁判", "739155")
+    other = guarded.people.login("李裁判", "739155")
+    committee = guarded.people.login("周主任", "246810")
+    seal = guarded.seals.lock("r1-t1", "周主任", session=committee)
     with pytest.raises(AccessRefused, match="only the arbitration committee can add a ruling"):
         guarded.append(_ruling(guarded, "王裁判"), by=referee)
     with pytest.raises(AccessRefused, match="only notes and committee rulings can follow"):
@@ -87,11 +90,11 @@ def test_after_locking_only_the_committee_adds_a_ruling(guarded: TournamentFile)
         guarded.append(draft("r1-t1", 3), by=other)
     assert len(guarded.events("r1-t1")) == 3
     note = guarded.append(draft("r1-t1", 3), by=referee)  # the referee's note may follow
-    assert guarded.seal("r1-t1").head_hash == note.hash != seal.head_hash  # re-sealed
+    assert guarded.seals.latest("r1-t1").head_hash == note.hash != seal.head_hash  # re-sealed
     stored = guarded.append(_ruling(guarded, "周主任"), by=committee)
-    assert guarded.seal("r1-t1").head_hash == stored.hash  # re-sealed again
-    assert guarded.verify() is None
-    assert [(r["person"], r["action"]) for r in guarded.refusals()] == [
+    assert guarded.seals.latest("r1-t1").head_hash == stored.hash  # re-sealed again
+    assert guarded.checks.verify() is None
+    assert [(r["person"], r["action"]) for r in guarded.people.refusals()] == [
         ("王裁判", "append committee_ruling"),
         ("王裁判", "append clock_started"),
         (None, "append note"),
@@ -101,6 +104,6 @@ def test_after_locking_only_the_committee_adds_a_ruling(guarded: TournamentFile)
 
 def test_the_guard_is_what_refuses(guarded: TournamentFile, monkeypatch) -> None:
     """Remove the protection and the same attempt goes through: the test can fail."""
-    other = guarded.login("李裁判", "739155")
+    other = guarded.people.login("李裁判", "739155")
     monkeypatch.setattr(People, "authorize", lambda *args: None)
     assert guarded.append(draft("r1-t1", 3), by=other).seq == 4

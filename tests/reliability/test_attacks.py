@@ -33,9 +33,9 @@ def make_file(path: Path, *, backup_every: int | None = None) -> None:
     with TournamentFile.open(path, tournament_id="cup-18", backup_every=backup_every) as tf:
         record(tf, "r1-t1", 6)
         record(tf, "r1-t2", 4)
-        tf.lock_match("r1-t1", "王裁判")
+        tf.seals.lock("r1-t1", "王裁判")
         record(tf, "r1-t3", 3)
-        tf.lock_match("r1-t3", "王裁判")
+        tf.seals.lock("r1-t3", "王裁判")
 
 
 def raw(path: Path) -> sqlite3.Connection:
@@ -73,7 +73,7 @@ def desk_does_not_sign_over(path: Path) -> None:
     try:
         with TournamentFile.open(path, create=False) as tf:
             record(tf, "r9-t9", 2)
-            tf.lock_match("r9-t9", "王裁判")
+            tf.seals.lock("r9-t9", "王裁判")
     except StoreError:
         return  # refused: nothing signed
 
@@ -190,7 +190,7 @@ def test_item3_the_next_lock_does_not_launder_a_guard_tamper(tmp_path: Path, cap
     path = tmp_path / "cup.sqlite"
     make_file(path)
     with TournamentFile.open(path, create=False) as tf:
-        tf.add_person("主办方", "organizer", "2468")
+        tf.people.add_person("主办方", "organizer", "2468")
     conn = raw(path)
     tamper(conn)
     conn.close()
@@ -280,21 +280,21 @@ def test_item7_raw_insert_then_register_desk_key_does_not_resign(tmp_path: Path,
         with tf.transaction() as conn:
             plant_committee(conn)
         with pytest.raises(StoreError, match="does not verify"):
-            tf.register_desk_key()
+            tf.seals.register_desk_key()
     assert verdict(path, capsys)[0] != 0
 
 
 def test_item7_a_referee_cannot_re_register_a_committee_members_pin(tmp_path: Path) -> None:
     path = tmp_path / "club.sqlite"
     with TournamentFile.open(path, tournament_id="club-18") as tf:
-        tf.add_person("王裁判", "referee", "739155")
-        tf.add_person("周主任", "committee", "246810")
-        referee = tf.login("王裁判", "739155")
+        tf.people.add_person("王裁判", "referee", "739155")
+        tf.people.add_person("周主任", "committee", "246810")
+        referee = tf.people.login("王裁判", "739155")
         with pytest.raises(StoreError, match="registered already"):
-            tf.add_person("周主任", "committee", "1111", by=referee)
+            tf.people.add_person("周主任", "committee", "1111", by=referee)
         with pytest.raises(StoreError):
-            tf.login("周主任", "1111")
-        assert tf.login("周主任", "246810").role == "committee"
+            tf.people.login("周主任", "1111")
+        assert tf.people.login("周主任", "246810").role == "committee"
 
 
 def _guess(path: str, tries: int, queue) -> None:
@@ -302,7 +302,7 @@ def _guess(path: str, tries: int, queue) -> None:
     with TournamentFile.open(path, create=False) as tf:
         for guess in range(tries):
             try:
-                tf.login("王裁判", f"{1000 + guess:04d}")
+                tf.people.login("王裁判", f"{1000 + guess:04d}")
                 found += 1
             except StoreError as error:
                 if "wrong name or PIN" in str(error):
@@ -315,7 +315,7 @@ def test_item8_racing_processes_check_no_more_pins_than_the_lockout_allows(tmp_p
 
     path = tmp_path / "club.sqlite"
     with TournamentFile.open(path, tournament_id="club-18") as tf:
-        tf.add_person("王裁判", "referee", "739155")
+        tf.people.add_person("王裁判", "referee", "739155")
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     workers = [context.Process(target=_guess, args=(str(path), 8, queue)) for _ in range(4)]
@@ -330,31 +330,31 @@ def test_item8_racing_processes_check_no_more_pins_than_the_lockout_allows(tmp_p
 def test_item8_no_sign_in_where_the_count_cannot_be_written(tmp_path) -> None:
     path = tmp_path / "club.sqlite"
     with TournamentFile.open(path, tournament_id="club-18") as tf:
-        tf.add_person("王裁判", "referee", "739155")
+        tf.people.add_person("王裁判", "referee", "739155")
     with TournamentFile.open(path, create=False, read_only=True) as tf:
         for guess in range(3):
             with pytest.raises(StoreError, match="could not be counted"):
-                tf.login("王裁判", f"{guess:04d}")
+                tf.people.login("王裁判", f"{guess:04d}")
         with pytest.raises(StoreError, match="could not be counted"):
-            tf.login("王裁判", "739155")
+            tf.people.login("王裁判", "739155")
 
 
 def test_item7_lock_match_needs_a_sign_in_in_a_file_with_pins(tmp_path: Path) -> None:
     path = tmp_path / "club.sqlite"
     with TournamentFile.open(path, tournament_id="club-18") as tf:
-        tf.add_person("王裁判", "referee", "739155")
-        tf.add_person("李裁判", "referee", "739156")
-        referee = tf.login("王裁判", "739155")
-        tf.assign_referee("r1-t1", "王裁判")
+        tf.people.add_person("王裁判", "referee", "739155")
+        tf.people.add_person("李裁判", "referee", "739156")
+        referee = tf.people.login("王裁判", "739155")
+        tf.people.assign_referee("r1-t1", "王裁判")
         from referee_desk.store.synthetic import draft
 
         tf.append(draft("r1-t1", 0, "王裁判"), by=referee)
         with pytest.raises(StoreError, match="sign in"):
-            tf.lock_match("r1-t1")
+            tf.seals.lock("r1-t1")
         with pytest.raises(StoreError, match="not this match's referee"):
-            tf.lock_match("r1-t1", session=tf.login("李裁判", "739156"))
-        assert tf.seal("r1-t1") is None
-        assert tf.lock_match("r1-t1", session=referee).sealed_by == "王裁判"
+            tf.seals.lock("r1-t1", session=tf.people.login("李裁判", "739156"))
+        assert tf.seals.latest("r1-t1") is None
+        assert tf.seals.lock("r1-t1", session=referee).sealed_by == "王裁判"
 
 
 def test_item6_import_into_a_file_with_pins_needs_a_sign_in(tmp_path: Path, capsys) -> None:
@@ -368,9 +368,9 @@ def test_item6_import_into_a_file_with_pins_needs_a_sign_in(tmp_path: Path, caps
     export_events(other, tmp_path / "rec.jsonl")
     path = tmp_path / "club.sqlite"
     with TournamentFile.open(path, tournament_id="club-18") as tf:
-        tf.add_person("王裁判", "referee", "739155")
-        tf.assign_referee("r1-t1", "王裁判")
-        tf.append(draft("r9-t9", 0, "王裁判"), by=tf.login("王裁判", "739155"))
+        tf.people.add_person("王裁判", "referee", "739155")
+        tf.people.assign_referee("r1-t1", "王裁判")
+        tf.append(draft("r9-t9", 0, "王裁判"), by=tf.people.login("王裁判", "739155"))
     assert main(["import", str(tmp_path / "rec.jsonl"), "--into", str(path)]) == 1
     assert "sign in" in capsys.readouterr().err
     with TournamentFile.open(path, create=False, read_only=True) as tf:

@@ -16,7 +16,7 @@ def test_control_characters_and_long_ids_are_not_echoed_raw(tmp_path: Path, caps
     path = tmp_path / "cup.sqlite"
     with TournamentFile.open(path, tournament_id="cup-18") as tf:
         record(tf, "r1-t1", 3)
-        tf.lock_match("r1-t1")
+        tf.seals.lock("r1-t1")
     conn = sqlite3.connect(path)
     conn.execute("DELETE FROM match_seals")  # tamper: verify names the match below
     hostile = "\x1b[2J\r\nOK " + "x" * 900_000
@@ -145,3 +145,25 @@ def test_a_disk_full_before_opening(full_disk: Path) -> None:
         TournamentFile.open(full_disk / "new.sqlite")
     assert not any(p.name.startswith("new.sqlite") for p in full_disk.iterdir())
     assert not list(full_disk.glob("*.partial"))
+
+
+def test_a_write_to_a_file_opened_on_a_full_disk_says_the_disk_is_full(
+    full_disk: Path, tmp_path: Path, capsys
+) -> None:
+    """Issue 18, input: ``import --into`` an intact file on a disk already full said "the
+    file is read-only"; it says the disk was full, and the file is unchanged."""
+    path = full_disk / "cup.sqlite"
+    with TournamentFile.open(path, tournament_id="full-18") as tf:
+        record(tf, "m", 3)
+    source = tmp_path / "more.sqlite"
+    with TournamentFile.open(source, tournament_id="full-18") as tf:
+        record(tf, "n", 2)
+    assert main(["export", "jsonl", str(source), "-o", str(tmp_path / "n.jsonl")]) == 0
+    before = path.read_bytes()
+    _fill(full_disk)
+    capsys.readouterr()
+    assert main(["import", str(tmp_path / "n.jsonl"), "--into", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "the disk was full when" in err and "free some space" in err, err
+    assert "read-only:" not in err and "damaged" not in err
+    assert path.read_bytes() == before

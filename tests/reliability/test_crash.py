@@ -43,7 +43,7 @@ def kill_drill(path: Path, kills: int, seed: int) -> int:
         for match_id, seq, digest in reported:
             assert seen.events[match_id][seq].digest == digest, ("not witnessed", match_id, seq)
         with TournamentFile.open(path, create=False) as tf:  # check=True: integrity + chains
-            assert tf.chain_problem() is None
+            assert tf.checks.chains() is None
             for match_id, seq, digest in {r for r in reported}:
                 rows = tf.connection.execute(
                     "SELECT hash FROM events WHERE match_id = ? AND seq = ?", (match_id, seq)
@@ -51,7 +51,7 @@ def kill_drill(path: Path, kills: int, seed: int) -> int:
                 assert rows == [(digest,)], (match_id, seq)
             assert tf.count() >= len(reported)
     with TournamentFile.open(path, create=False) as tf:
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
     return len(reported)
 
 

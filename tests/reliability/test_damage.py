@@ -31,7 +31,7 @@ def original(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     with TournamentFile.open(path) as tf:
         for table in range(3):
             record(tf, f"r1-t{table}", 40)
-        tf.lock_match("r1-t0", "组委会")
+        tf.seals.lock("r1-t0", "组委会")
         events = {m: tf.events(m) for m in tf.match_ids()}
     return path, events
 
@@ -151,7 +151,7 @@ def test_rolling_backups_and_restore(tmp_path: Path) -> None:
     assert aside.exists()  # the damaged file is kept, never deleted
     with TournamentFile.open(path, create=False) as tf:
         assert len(tf.events("r1-t1")) == 35
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
 
 
 def test_restore_refuses_a_damaged_backup(tmp_path: Path) -> None:

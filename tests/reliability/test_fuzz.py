@@ -60,7 +60,7 @@ class Target:
             # Accepted: then it was a valid record, and re-importing is a no-op.
             assert report.total_added >= 0
             assert import_jsonl(tf, [source]).total_added == 0
-            assert tf.verify() is None
+            assert tf.checks.verify() is None
 
 
 @pytest.fixture(scope="module")

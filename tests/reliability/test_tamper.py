@@ -21,7 +21,7 @@ from tamper import change_payload, mutate_file, mutate_lines
 from referee_desk.cli.main import main
 from referee_desk.match.envelope import Event
 from referee_desk.store import TournamentFile
-from referee_desk.store import verify as verify_module
+from referee_desk.store import checks as checks_module
 from referee_desk.store.interchange import export_events, verify_path
 from referee_desk.store.jsonl import read_jsonl, write_jsonl
 from referee_desk.store.synthetic import record
@@ -35,7 +35,7 @@ def cup(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[Even
         for table in range(3):
             match_id = f"r2-t{table}"
             record(tf, match_id, 12 + table)
-            tf.lock_match(match_id, "组委会")
+            tf.seals.lock(match_id, "组委会")
     log = folder / "cup.jsonl"
     export_events(path, log)
     return path, log, [i.event for i in read_jsonl(log)]
@@ -138,7 +138,7 @@ def test_forged_chain_inside_the_tournament_file_breaks_the_seal(cup, tmp_path: 
 
 def test_the_drill_fails_without_the_hash_chain(cup, tmp_path: Path, monkeypatch) -> None:
     """Remove the protection (chain check) and the drill must notice something slips."""
-    monkeypatch.setattr(verify_module, "chain_problem", lambda *a, **k: None)
+    monkeypatch.setattr(checks_module, "chain_problem", lambda *a, **k: None)
     with pytest.raises(AssertionError):
         jsonl_drill(cup, tmp_path, trials=40, seed=1)
 
@@ -148,7 +148,7 @@ def test_the_forgery_passes_without_the_seal(cup, tmp_path: Path, monkeypatch) -
     path, _, events = cup
     log = tmp_path / "forged.jsonl"
     write_jsonl(forge_tail(events, "r2-t1", keep=5), log)
-    monkeypatch.setattr(TournamentFile, "seal_problem", lambda self, m, e: None)
+    monkeypatch.setattr(checks_module.Checks, "seal_problem", lambda self, m, e: None)
     assert verify_path(log, against=path) is None
 
 

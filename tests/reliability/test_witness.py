@@ -67,7 +67,7 @@ def test_desk_killed_while_another_closes_normally(tmp_path: Path) -> None:
     holder.close()
     with TournamentFile.open(path, create=False) as tf:
         assert len(tf.events("A")) == 4 and len(tf.events("B")) == 3
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
 
 
 def fifty(tmp_path: Path) -> Path:
@@ -170,7 +170,7 @@ def test_restoring_an_older_copy_by_hand_is_named(tmp_path: Path) -> None:
     path = tmp_path / "cup.sqlite"
     with TournamentFile.open(path, backup_every=5) as tf:
         record(tf, "M", 5)
-        older = tf.make_backup()
+        older = tf.backups.make()
         record(tf, "M", 3)
     shutil.copyfile(older, path)
     with pytest.raises(DamagedFile, match=r"events 6–8 .* missing") as refused:
@@ -281,7 +281,7 @@ def test_a_journal_that_cannot_be_written_never_fails_a_saved_event(tmp_path: Pa
     with TournamentFile.open(path, create=False) as tf:
         assert record(tf, "M", 2)[-1].seq == 4
         assert tf.witness.failed
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
 
 
 def test_a_large_journal_is_compacted_on_a_clean_close_only_when_safe(
@@ -299,4 +299,4 @@ def test_a_large_journal_is_compacted_on_a_clean_close_only_when_safe(
     lines = journal_path(path).read_bytes().splitlines()
     assert len(lines) == 2
     with TournamentFile.open(path, create=False) as tf:
-        assert len(tf.events("M")) == 30 and tf.verify() is None
+        assert len(tf.events("M")) == 30 and tf.checks.verify() is None

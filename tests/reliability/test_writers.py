@@ -33,7 +33,7 @@ def test_two_desk_processes_lose_and_duplicate_nothing(tmp_path: Path) -> None:
     reported = [c for out, _ in outputs for c in committed(out.splitlines(keepends=True))]
     assert len(reported) == 160
     with TournamentFile.open(path, create=False) as tf:
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
         for match_id in tf.match_ids():
             events = tf.events(match_id)
             assert [e.seq for e in events] == list(range(1, len(events) + 1))
@@ -83,11 +83,11 @@ def test_full_disk_fails_clearly_and_leaves_the_file_consistent(tmp_path: Path) 
                 stored += 1
         unsaved = draft("m", stored, text="长" * 900)
         assert len(tf.events("m")) == stored
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
         tf.connection.execute("PRAGMA max_page_count = 1073741823")
         assert tf.append(unsaved).seq == stored + 1  # the entry the desk kept saves later
     with TournamentFile.open(path, create=False) as tf:
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
 
 
 @pytest.mark.skipif(not hasattr(os, "setuid"), reason="needs POSIX users")
@@ -133,5 +133,5 @@ def test_read_only_file_opens_for_reading_and_refuses_appends(tmp_path: Path) ->
     assert first == "True 3"
     assert message.startswith("not saved: the file is read-only")
     with TournamentFile.open(path, create=False) as tf:
-        assert len(tf.events("m")) == 3 and tf.verify() is None
+        assert len(tf.events("m")) == 3 and tf.checks.verify() is None
     shutil.rmtree(folder, ignore_errors=True)

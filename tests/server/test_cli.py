@@ -112,6 +112,7 @@ def test_organizer_gives_a_claimed_match_to_the_other_desk(hall, desk_file, caps
 
 
 def test_sync_follow_pushes_as_the_file_grows_until_interrupted(hall, desk_file) -> None:
+    import select
     import signal
     import subprocess
     import sys
@@ -132,12 +133,22 @@ def test_sync_follow_pushes_as_the_file_grows_until_interrupted(hall, desk_file)
             while srv.head("R1-T1")[0] < 7 and time.monotonic() < deadline:
                 time.sleep(0.2)
             assert srv.events("R1-T1") == tf.events("R1-T1")
-        time.sleep(1.0)  # the state line follows within a quarter second
+        # Wait for the state line itself (not a fixed sleep): it follows the push.
+        assert proc.stdout is not None
+        seen: list[str] = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 0.5)
+            if ready:
+                line = proc.stdout.readline()
+                seen.append(line)
+                if "sync: synced" in line or not line:
+                    break
+        assert any("sync: synced" in line for line in seen), seen
     finally:
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
-    assert "sync: synced" in out
 
 
 def _drawn_cup(tmp_path, capsys):
@@ -180,8 +191,12 @@ def test_a_drawn_match_played_at_a_desk_counts_in_the_standings(hall, tmp_path, 
     code, _, err = _run(capsys, "sync", str(table), desk_url)
     assert code == 1 and "is not registered on the server" in err  # the lock waits for its key
     code, out, _ = _run(capsys, "server", "keys", hall.organizer_url)
-    assert "offered, not registered" in out  # the desk offered its key with the refused lock
-    assert _run(capsys, "server", "keys", hall.organizer_url, "--approve", "all")[0] == 0
+    assert "not registered: 1" in out  # the desk offered its key with the refused lock
+    from referee_desk.store import keys
+
+    fingerprint = keys.desk_signer().fingerprint
+    assert fingerprint in out  # the fingerprint the desk's `keys show` prints
+    assert _run(capsys, "server", "keys", hall.organizer_url, "--approve", fingerprint)[0] == 0
     assert _run(capsys, "sync", str(table), desk_url)[0] == 0
     code, out, err = _run(capsys, "server", "collect", hall.organizer_url, str(cup))
     assert code == 0, err

@@ -84,7 +84,13 @@ def test_server_killed_during_pushes_desks_keep_recording_and_catch_up(own_clust
     with ThreadPoolExecutor(4) as pool:
         futures = [pool.submit(desk, n) for n in range(4)]
         started.wait()
-        time.sleep(0.8)
+        # Kill mid-match: once every desk has pushed some events, not after a fixed sleep.
+        deadline = time.monotonic() + 60
+        with TournamentServer.open(organizer_url) as watching:
+            while time.monotonic() < deadline:
+                if len(watching.match_ids()) == 4 and watching.count() >= 4 * 10:
+                    break
+                time.sleep(0.02)
         own_cluster.kill()  # SIGKILL: no shutdown, in-flight transactions die
         killed_at = time.monotonic()
         time.sleep(1.5)
@@ -124,10 +130,11 @@ def test_a_desk_offline_for_a_whole_match_then_syncing(hall, tmp_path) -> None:
     assert verify_path(out, against=path) is None
     with TournamentFile.open(path) as tf:  # the lock waits for the organizer to know the key
         assert [c.kind for c in sync_state(tf).conflicts] == ["seal"]
-    from referee_desk.store.postgres.seals import approve_offers, seals
+    from referee_desk.store.postgres.seals import approve_offers, key_offers, seals
 
     with TournamentServer.open(hall.organizer_url) as organizer:
-        assert len(approve_offers(organizer, ["all"])) == 1
+        (offer,) = key_offers(organizer)
+        assert len(approve_offers(organizer, [offer.fingerprint])) == 1
     assert sync_file(str(path), hall.desk_urls[1]).seals == 1
     with TournamentFile.open(path) as tf:
         assert sync_state(tf).status == "synced"

@@ -76,7 +76,7 @@ def _open_organizer(qtbot: Any, window: MainWindow, url: str) -> Any:
 def _wins(window: MainWindow) -> dict[str, int]:
     """Pair -> wins, as the standings tables on the screen show them."""
     shown: dict[str, int] = {}
-    for model in window.organizer.standings_models.values():
+    for model in window.organizer.display.standings_models.values():
         for row in range(model.rowCount()):
             pair = model.index(row, 1).data()
             shown[pair] = int(model.index(row, 3).data())
@@ -102,9 +102,9 @@ def test_the_organizers_address_opens_the_servers_tournament(qtbot, bare_window,
         expected_groups = sorted(s.group for s in state.standings)
         expected_rows = {s.group: [r.pair_id for r in s.rows] for s in state.standings}
         match_count = len(t.matches())
-    assert sorted(view.standings_models) == expected_groups
+    assert sorted(view.display.standings_models) == expected_groups
     for group, ids in expected_rows.items():
-        assert view.standings_models[group]._ids == ids
+        assert view.display.standings_models[group]._ids == ids
     assert view.matches_model.rowCount() == match_count
     assert view.scene.items()  # the bracket is drawn
     # The password is never shown: not in the title, the info line or the status line.
@@ -193,7 +193,7 @@ def test_an_import_from_the_organizer_view_lands_on_the_server(
     record = tmp_path / "usb.jsonl"
     played = simulate_match(match_id, opening, winner="NS")
     write_jsonl(played, record)
-    result = window.organizer.import_records([record])
+    result = window.organizer.records_import.import_records([record])
     assert result is not None and result.added == {match_id: len(played)}
     with Tournament.open(server_cup) as t:
         assert t.state().match(match_id).status == "decided"
@@ -210,15 +210,15 @@ def test_exports_from_the_server_tournament(qtbot, bare_window, server_cup, tmp_
     match_id, opening, _table = _first_ready(server_cup)
     record = tmp_path / "played.jsonl"
     write_jsonl(simulate_match(match_id, opening, winner="NS"), record)
-    view.import_records([record])
+    view.records_import.import_records([record])
     if view.message_box is not None:
         view.message_box.close()
     written: list[str] = []
     view.export_finished.connect(lambda _kind, path: written.append(path))
     bracket = tmp_path / "bracket.xlsx"
     report = tmp_path / "match.pdf"
-    assert view.export_document("bracket", bracket) is not None
-    assert view.export_document("match", report, match_id) is not None
+    assert view.exports.export_document("bracket", bracket) is not None
+    assert view.exports.export_document("match", report, match_id) is not None
     qtbot.waitUntil(lambda: len(written) == 2, timeout=30000)
     assert "桂林杯" in str(load_workbook(bracket).active["A1"].value)
     text = "".join(page.extract_text() for page in PdfReader(report).pages)

@@ -18,9 +18,12 @@ changes, the README must change with it. Two checks:
 from __future__ import annotations
 
 import argparse
+import io
 import re
 import shlex
+import sys
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -28,7 +31,7 @@ from referee_desk.cli import main as cli_main
 
 REPO = Path(__file__).resolve().parents[2]
 TITLE = "### The hall: one server, many desks"
-SUPERUSER_EXAMPLE = "postgresql://postgres:hall-secret@localhost:5432/cup"
+SUPERUSER_EXAMPLE = "postgresql://postgres@localhost:5432/cup"
 LAPTOP_EXAMPLE = "192.168.1.10"
 
 
@@ -137,12 +140,18 @@ class Walk:
     """The section's commands with the organizer's own values, run one by one."""
 
     def __init__(self, admin_url: str, folder: Path) -> None:
-        self.admin_url = admin_url
+        self.admin_url = _without_password(admin_url)
         self.folder = folder
         self.variables: dict[str, str] = {}
         self.outputs: list[tuple[str, str]] = []
+        #: address without password -> the password (what the organizer types when asked)
+        self.passwords = {self.admin_url: _password(admin_url)}
+        #: the README's example address of a role -> the real one, without password
+        self.roles: dict[str, str] = {}
 
     def substitute(self, line: str) -> str:
+        for example, real in self.roles.items():
+            line = line.replace(example, real)
         line = line.replace(SUPERUSER_EXAMPLE, self.admin_url)
         line = line.replace(LAPTOP_EXAMPLE, "127.0.0.1")
         line = line.replace("/tmp/cup", str(self.folder / "cup"))
@@ -155,10 +164,36 @@ class Walk:
         argv = _argv(self.substitute(line))
         if "--follow" in argv and argv[0] == "tournament":
             argv += ["--count", "0"]  # the view once; in the hall it runs until Ctrl+C
-        code = cli_main.main(argv)
+        if argv[:2] == ["server", "keys"] and "all" in argv:
+            # At a terminal the organizer answers for each key after comparing it with the
+            # desk's `keys show`; here the walk's own desks offered them: name each one.
+            argv = [a for a in argv if a not in ("--approve", "all")] + _offered_keys(argv[2])
+        if argv[:2] == ["server", "remember"]:  # the password typed when asked
+            sys.stdin = io.StringIO(self.passwords[argv[2]] + "\n")
+        try:
+            code = cli_main.main(argv)
+        finally:
+            sys.stdin = sys.__stdin__
         out, err = capsys.readouterr()
         self.outputs.append((line, out + err))
         return code, out + err
+
+
+def _offered_keys(url: str) -> list[str]:
+    from referee_desk.store.postgres.seals import key_offers
+    from referee_desk.store.postgres.server import TournamentServer
+
+    with TournamentServer.open(url) as organizer:
+        return [f for o in key_offers(organizer) for f in ("--approve", o.fingerprint)]
+
+
+def _without_password(url: str) -> str:
+    password = urlsplit(url).password
+    return url.replace(f":{password}@", "@", 1) if password is not None else url
+
+
+def _password(url: str) -> str:
+    return unquote(urlsplit(url).password or "")
 
 
 def _addresses(init_output: str) -> dict[str, str]:
@@ -175,14 +210,16 @@ def test_the_sections_commands_run_against_a_real_server(
     pg_database, tmp_path, monkeypatch, capsys
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PGPASSFILE", str(tmp_path / "pgpass"))  # what server remember fills
+    monkeypatch.delenv("PGPASSWORD", raising=False)
     walk = Walk(pg_database, tmp_path)
     addresses: dict[str, str] = {}
     ran = 0
     for line in sh_lines(hall_section()):
-        assignment = re.match(r"(ORG|TABLE(\d+))='postgresql://", line)
-        if assignment:  # the organizer pastes the address server init printed
-            label = "organizer" if assignment.group(1) == "ORG" else f"{assignment.group(2)}号桌"
-            walk.variables[assignment.group(1)] = addresses[label]
+        assignment = re.match(r"(ORG|TABLE(\d+))='(postgresql://[^']*)'", line)
+        if assignment:  # the address server init printed, without its password
+            assert ":" not in assignment.group(3).split("//")[1].split("@")[0], line
+            walk.variables[assignment.group(1)] = walk.substitute(assignment.group(3))
             continue
         if line.startswith("mkdir -p "):
             Path(walk.substitute(line).split(maxsplit=2)[2]).mkdir(parents=True, exist_ok=True)
@@ -200,6 +237,12 @@ def test_the_sections_commands_run_against_a_real_server(
         if argv[:2] == ["server", "init"]:
             addresses = _addresses(output)
             assert "organizer" in addresses and "1号桌" in addresses, output
+            for label, url in addresses.items():
+                role = urlsplit(url).username
+                example = "cup_organizer" if label == "organizer" else f"cup_t{role[-2:]}"
+                plain = _without_password(url)
+                walk.roles[f"postgresql://{example}@{LAPTOP_EXAMPLE}:5432/cup"] = plain
+                walk.passwords[plain] = _password(url)
         if argv[:2] == ["tournament", "matches"]:
             # The rehearsal says GA-R1-M01 is 1号桌's match.
             assert re.search(r"^GA-R1-M01\s.*\s1号桌\s", output, flags=re.M), output

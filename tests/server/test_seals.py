@@ -33,7 +33,7 @@ def _locked_file(desk_file, name: str, matches: dict[str, int]):
     path = desk_file(name, matches)
     with TournamentFile.open(path) as tf:
         for match_id in matches:
-            tf.lock_match(match_id, by="王磊")
+            tf.seals.lock(match_id, by="王磊")
     return path
 
 
@@ -67,7 +67,7 @@ def _one_seal(desk_file, hall, name: str = "t1"):
     path = _locked_file(desk_file, name, {"R1-T1": 4})
     with TournamentFile.open(path) as tf, TournamentServer.open(hall.desk_urls[0]) as desk:
         push(tf, desk)  # the events land; the seal is refused (key not registered yet)
-        seal = tf.seal("R1-T1")
+        seal = tf.seals.latest("R1-T1")
         tournament_id = tf.tournament_id
     assert seal is not None
     return path, seal, tournament_id
@@ -83,7 +83,7 @@ def test_a_forged_seal_is_refused_on_insert(hall, desk_file) -> None:
         dataclasses.replace(seal, sealed_at="2020-01-01T00:00:00.000Z"),
     ]
     with TournamentServer.open(hall.desk_urls[0]) as desk, TournamentFile.open(path) as tf:
-        public_key = tf.seals_.signatures.public_key(seal.key_fingerprint)
+        public_key = tf.signatures.public_key(seal.key_fingerprint)
         for forged in forgeries:
             message = seal_message(
                 tid,
@@ -139,7 +139,7 @@ def test_a_seal_must_lock_the_servers_own_record(hall, desk_file) -> None:
 def test_only_the_organizer_registers_keys_and_seals_are_append_only(hall, desk_file) -> None:
     path, seal, _tid = _one_seal(desk_file, hall)
     with TournamentFile.open(path) as tf:
-        public_key = tf.seals_.signatures.public_key(seal.key_fingerprint)
+        public_key = tf.signatures.public_key(seal.key_fingerprint)
     refusal = "only the organizer registers signing keys"
     with (
         TournamentServer.open(hall.desk_urls[0]) as desk,
@@ -182,7 +182,7 @@ def test_a_version_1_server_is_migrated_with_its_events(pg_database, desk_file, 
     assert upgrade_server(pg_database) == 1
     assert upgrade_server(pg_database) == 5  # again: nothing to do
     with TournamentFile.open(path) as tf:
-        tf.lock_match("R1-T1", by="王磊")
+        tf.seals.lock("R1-T1", by="王磊")
         with TournamentServer.open(report.organizer.url(pg_database)) as organizer:
             assert organizer.meta()["schema_version"] == "5"
             assert len(organizer.events("R1-T1")) == 6
@@ -206,7 +206,7 @@ def test_cli_registers_keys_pushes_seals_and_verify_reports_them(hall, desk_file
     assert main(["verify", hall.organizer_url]) == 0
     out = capsys.readouterr().out
     with TournamentFile.open(path) as tf:
-        fingerprint = tf.seal("R1-T1").key_fingerprint
+        fingerprint = tf.seals.latest("R1-T1").key_fingerprint
     assert f"seal R1-T1: event 5 signed by key {fingerprint}" in out
     assert "locked by 王磊: valid" in out
     assert main(["server", "keys", hall.desk_urls[0], "--key", "ab" * 32]) == 1

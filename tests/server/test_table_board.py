@@ -213,7 +213,7 @@ def test_the_desk_that_lost_takes_the_servers_record_with_one_command(
     with TournamentFile.open(fork) as tf, TournamentServer.open(hall.organizer_url) as server:
         assert [e.hash for e in tf.events("R1-T1")] == server.hashes("R1-T1")
         assert len(tf.events("R1-T7")) == 3
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
     report = sync_file(str(fork), hall.desk_urls[0])
     assert report.conflicts == ()
 

@@ -365,7 +365,7 @@ def test_copy_onto_the_server_takes_the_locked_matches_seals(hall, tmp_path, cap
     _build(capsys, str(cup), pairs, None, sim)
     with Tournament.open(cup) as t:
         final = t.matches()[-1].match_id
-        t.file.lock_match(final, by="王磊")
+        t.file.seals.lock(final, by="王磊")
     out = _ok(capsys, "tournament", "copy", str(cup), hall.organizer_url)
     assert "1 seals sent (checked by the server)" in out
     with TournamentServer.open(hall.organizer_url) as server:
@@ -380,3 +380,41 @@ def test_copy_onto_the_server_takes_the_locked_matches_seals(hall, tmp_path, cap
     _ok(capsys, "export", "match", hall.organizer_url, "--match", final, "-o", str(report))
     text = _pdf_text(report)
     assert "已封存 Sealed" in text and seal.key_fingerprint[:16] in text.replace(" ", "")
+
+
+def test_one_invalid_event_in_a_desks_match_does_not_block_the_archive(
+    hall, tmp_path, capsys
+) -> None:
+    """Issue 18 item 13: a desk (its table's password, raw SQL) appends an event the store
+    refuses to its own match; ``tournament copy "$ORG" archive.sqlite`` copies the other
+    records and names that one (exit 1), instead of copying nothing."""
+    from referee_desk.match.envelope import Event
+    from referee_desk.store.postgres.sync import INSERT_SQL
+    from referee_desk.store.synthetic import draft
+
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    cup, sim = tmp_path / "cup.sqlite", tmp_path / "sim"
+    _build(capsys, str(cup), pairs, None, sim)
+    _ok(capsys, "tournament", "copy", str(cup), hall.organizer_url)
+    with Tournament.open(hall.organizer_url) as t:
+        mine = next(m for m in t.matches() if m.table == "1号桌" and m.match_id in t.file.heads())
+        last = t.file.events(mine.match_id)[-1]
+    opening = draft(mine.match_id, 0)  # a second opening, its clock reading made up
+    bad = Event(
+        mine.match_id, last.seq + 1, opening.type, last.recorded_at, 1, "某人", opening.payload
+    ).sealed(last.hash)
+    with psycopg.connect(hall.desk_urls[0]) as desk:
+        desk.execute(
+            INSERT_SQL,
+            (bad.match_id, bad.seq, bad.prev_hash, bad.hash, bad.canonical_json().decode()),
+        )
+    archive = tmp_path / "archive.sqlite"
+    code, out, err = _run(capsys, "tournament", "copy", hall.organizer_url, str(archive))
+    assert code == 1, err
+    assert "copied 8 pairs, 7 drawn matches, 6 records" in out
+    assert f"match {mine.match_id} NOT copied (the rest is): event {bad.seq}:" in out
+    with Tournament.open(archive) as copy, Tournament.open(cup) as home:
+        held = copy.file.heads()
+        assert mine.match_id not in held
+        assert held == {m: h for m, h in home.file.heads().items() if m != mine.match_id}

@@ -102,7 +102,7 @@ def test_seals_and_backups_fsync_at_once(tmp_path: Path, never_by_time: None) ->
         assert sync.pending == 0
         record(tf, "M", 1)
         assert sync.pending == 1
-        tf.lock_match("M")
+        tf.seals.lock("M")
         assert sync.pending == 0
         record(tf, "N", 1)
         tf.append(draft("N", 1), lock=True)  # locking with the event: durable at once
@@ -146,7 +146,7 @@ def test_a_killed_desk_never_loses_its_unsynced_journal_lines(tmp_path: Path) ->
     with pytest.raises(DamagedFile, match=r"events \d+–30 were saved and witnessed"):
         TournamentFile.open(copy, create=False, read_only=True)
     with TournamentFile.open(path, create=False) as tf:  # the undamaged original: all 30
-        assert len(tf.events("M")) == 30 and tf.verify() is None
+        assert len(tf.events("M")) == 30 and tf.checks.verify() is None
 
 
 def test_zeroed_blocks_left_by_a_power_cut_are_no_damage(tmp_path: Path) -> None:
@@ -158,7 +158,7 @@ def test_zeroed_blocks_left_by_a_power_cut_are_no_damage(tmp_path: Path) -> None
     journal.write_bytes(journal.read_bytes() + b"\0" * 300)
     with TournamentFile.open(tmp_path / "cup.sqlite", create=False) as tf:
         record(tf, "M", 2)
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
     seen = parse(journal.read_bytes())
     assert seen.damaged_line is None and max(seen.events["M"]) == 4
     broken = journal.read_bytes().replace(b"\0" * 300, b"\0" * 299 + b"X")
@@ -217,7 +217,7 @@ def test_a_line_torn_by_a_kill_inside_write_is_no_damage_and_hides_nothing(
         journal.write_bytes(whole + last[:cut])
         with TournamentFile.open(path, create=False) as tf:
             record(tf, "M", 1)
-            assert tf.verify() is None
+            assert tf.checks.verify() is None
             head = tf.head("M")[0]
         seen = parse(journal.read_bytes())
         assert seen.damaged_line is None and max(seen.events["M"]) == head

@@ -51,7 +51,7 @@ def test_import_round_trip_is_identical_and_idempotent(cup: Path, tmp_path: Path
         assert again.total_added == 0 and set(again.unchanged) == {"r1-t1", "r1-t2"}
         with TournamentFile.open(cup) as original:
             assert tf.all_events() == original.all_events()
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
 
 
 def test_import_extends_a_match_already_partly_present(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ def locked(tmp_path: Path) -> Path:
     path = tmp_path / "cup.sqlite"
     with TournamentFile.open(path, tournament_id=f"trust-{tmp_path.name}", backup_every=5) as tf:
         record(tf, "r1-t1", 8)
-        tf.lock_match("r1-t1", "王裁判")
+        tf.seals.lock("r1-t1", "王裁判")
         record(tf, "r1-t2", 4)
     return path
 
@@ -102,11 +102,11 @@ def test_a_downgraded_forgery_is_never_resigned_on_another_computer(
     downgrade_with_forged_hmac_seals(locked, drop_guard=True)
     desk = other_computer(monkeypatch, tmp_path, "desk2")
     with TournamentFile.open(locked, create=False) as tf:  # upgraded
-        seal = tf.seal("r1-t1")
+        seal = tf.seals.latest("r1-t1")
         assert seal is not None and seal.scheme == "hmac-sha256" and seal.key_fingerprint is None
         assert "seal_secret" not in tf.meta()
         record(tf, "r1-t3", 3)
-        tf.lock_match("r1-t3")  # an ordinary lock afterwards does not re-sign it either
+        tf.seals.lock("r1-t3")  # an ordinary lock afterwards does not re-sign it either
     verify_fails(locked, capsys, "r1-t1", "HMAC", "proves nothing")
     verify_fails(locked, capsys, "r1-t1", "HMAC", key=desk.fingerprint)
     verify_fails(locked, capsys, key=real)
@@ -149,5 +149,5 @@ def test_a_genuine_old_seal_stays_flagged_until_locked_again(tmp_path: Path, cap
         assert tf.seal_info("m1") is not None and not tf.seal_info("m1").valid
     verify_fails(path, capsys, "m1", "HMAC")
     with TournamentFile.open(path, create=False) as tf:
-        assert tf.lock_match("m1", "王裁判").head_hash == head
+        assert tf.seals.lock("m1", "王裁判").head_hash == head
     assert main(["verify", str(path)]) == 0

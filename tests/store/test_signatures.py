@@ -33,7 +33,7 @@ def locked(tmp_path: Path) -> Path:
     path = tmp_path / "cup.sqlite"
     with TournamentFile.open(path, tournament_id=f"cup-{tmp_path.name}", backup_every=5) as tf:
         record(tf, "r1-t1", 8)
-        tf.lock_match("r1-t1", "王裁判")
+        tf.seals.lock("r1-t1", "王裁判")
         record(tf, "r1-t2", 4)
     return path
 
@@ -136,8 +136,8 @@ def test_deleted_seal_is_also_named_by_the_witness(locked, capsys) -> None:
 )
 def test_people_referees_and_meta_are_guarded(locked, capsys, statement, words) -> None:
     with TournamentFile.open(locked, create=False) as tf:
-        tf.add_person("王裁判", "referee", "739155")
-        tf.assign_referee("r1-t1", "王裁判")
+        tf.people.add_person("王裁判", "referee", "739155")
+        tf.people.assign_referee("r1-t1", "王裁判")
     conn = raw(locked)
     conn.execute(statement)
     conn.close()
@@ -201,16 +201,16 @@ def test_a_desk_that_created_the_file_accepts_the_organizers_handover(tmp_path) 
     path = tmp_path / "cup.sqlite"
     with TournamentFile.open(path, tournament_id="handover-cup") as tf:
         record(tf, "m1", 3)
-        tf.lock_match("m1")
+        tf.seals.lock("m1")
         organizer = Signer(Ed25519PrivateKey.generate(), "organizer", "organizer")
-        tf.adopt_organizer_key(organizer)  # on the creating desk: it signs the handover
+        tf.seals.adopt_organizer_key(organizer)  # on the creating desk: it signs the handover
     keys_module.pin("handover-cup", desk_signer().fingerprint)  # what this desk knew
     with TournamentFile.open(path, create=False, read_only=True) as tf:
         assert tf.key_fingerprint == organizer.fingerprint
-        assert tf.verify() is None  # the desk's own key handed the file over
+        assert tf.checks.verify() is None  # the desk's own key handed the file over
     keys_module.pin("handover-cup", "0" * 32)  # a key that never handed over
     with TournamentFile.open(path, create=False, read_only=True, check=False) as tf:
-        problem = tf.verify()
+        problem = tf.checks.verify()
         assert problem is not None and "this computer knew" in str(problem)
     with pytest.raises(UntrustedFile, match="this computer knew"):  # issue 18: open checks it
         TournamentFile.open(path, create=False, read_only=True)

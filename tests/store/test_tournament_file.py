@@ -55,7 +55,7 @@ def test_reopened_file_holds_the_same_events(tmp_path: Path) -> None:
         written = record(tf, "m", 5)
     with TournamentFile.open(path, create=False) as tf:
         assert tf.events("m") == written
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
 
 
 @pytest.mark.parametrize(

@@ -40,8 +40,8 @@ def test_version_0_file_is_migrated_with_a_backup_first(tmp_path: Path) -> None:
         assert tf.events("r1-t1") == events
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             tf.connection.execute("DELETE FROM events")
-        assert tf.lock_match("r1-t1").head_hash == events[-1].hash  # seals work after it
-        assert tf.verify() is None
+        assert tf.seals.lock("r1-t1").head_hash == events[-1].hash  # seals work after it
+        assert tf.checks.verify() is None
     saved = backups(path)
     assert len(saved) == 1
     raw = sqlite3.connect(saved[0].path)

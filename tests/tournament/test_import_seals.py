@@ -21,7 +21,7 @@ def _desk(t, tmp_path: Path) -> tuple[Path, str, str]:
         for m in (first, second):
             for e in record_for(t, m.match.match_id, m.pair_a):
                 tf.append(e)
-            tf.lock_match(m.match.match_id, by="王磊")
+            tf.seals.lock(m.match.match_id, by="王磊")
     return desk, first.match.match_id, second.match.match_id
 
 
@@ -75,7 +75,7 @@ def test_import_keeps_the_desks_seal_and_verify_names_it(
     t = cup(tmp_path, 4)
     desk, one, two = _other_desk(t, tmp_path, monkeypatch)
     with TournamentFile.open(desk, create=False, read_only=True) as tf:
-        desk_key, desk_id = tf.seal(one).key_fingerprint, tf.tournament_id
+        desk_key, desk_id = tf.seals.latest(one).key_fingerprint, tf.tournament_id
     assert desk_id != t.file.tournament_id  # the seal is signed over the desk file's id
     assert desk_key != t.file.key_fingerprint  # and by another computer's key
     res = import_records(t, [desk])
@@ -100,7 +100,7 @@ def test_the_match_report_from_the_organizers_file_says_sealed(tmp_path: Path, m
     t = cup(tmp_path, 4)
     desk, one, _ = _other_desk(t, tmp_path, monkeypatch)
     with TournamentFile.open(desk, create=False, read_only=True) as tf:
-        desk_key = tf.seal(one).key_fingerprint
+        desk_key = tf.seals.latest(one).key_fingerprint
     assert desk_key != t.file.key_fingerprint
     assert import_records(t, [desk]).ok
     out = tmp_path / "report.pdf"
@@ -149,7 +149,7 @@ def test_a_desk_file_whose_seal_does_not_verify_brings_no_seal(tmp_path: Path) -
     conn.close()
     res = import_records(t, [desk])
     assert res.refused and not res.added
-    assert t.file.seal(one) is None and t.file.seal(two) is None
+    assert t.file.seals.latest(one) is None and t.file.seals.latest(two) is None
 
 
 def test_a_version_2_file_is_migrated_and_then_keeps_imported_seals(tmp_path: Path) -> None:
@@ -167,8 +167,8 @@ def test_a_version_2_file_is_migrated_and_then_keeps_imported_seals(tmp_path: Pa
         conn.close()
     t = Tournament.open(tmp_path / "t.sqlite")
     assert t.file.meta()["store_schema_version"] == "3"
-    assert t.file.verify() is None
+    assert t.file.checks.verify() is None
     with TournamentFile.open(desk, create=False) as tf:  # the desk upgrades its own file
-        assert tf.verify() is None
+        assert tf.checks.verify() is None
     assert import_records(t, [desk]).ok
-    assert t.file.seal_info(one).valid and t.file.verify() is None
+    assert t.file.seal_info(one).valid and t.file.checks.verify() is None

@@ -18,7 +18,7 @@ from .test_results_flow import cup
 
 def _with_organizer(tmp_path: Path):
     t = cup(tmp_path, 4)
-    t.file.add_person("主办方", "organizer", "2468")
+    t.file.people.add_person("主办方", "organizer", "2468")
     first = t.state().matches[0]
     path = tmp_path / "r1.jsonl"
     write_jsonl(record_for(t, first.match.match_id, first.pair_a), path)
@@ -34,7 +34,7 @@ def test_an_import_without_a_sign_in_is_refused_and_writes_nothing(tmp_path: Pat
 
 def test_the_organizer_signed_in_imports(tmp_path: Path) -> None:
     t, match_id, path = _with_organizer(tmp_path)
-    by = t.file.login("主办方", "2468")
+    by = t.file.people.login("主办方", "2468")
     result = import_records(t, [path], by)
     assert result.ok and match_id in result.added
 

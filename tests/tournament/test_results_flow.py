@@ -206,8 +206,8 @@ def test_committee_ruling_after_the_referral_releases_the_branch(tmp_path: Path)
         "仲裁委员会",
         "2026-11-29T14:00:00.000Z",
     )
-    t.file.add_person("仲裁委员会", "committee", "2468")  # issue 9: rulings need a sign-in
-    t.file.append(draft, by=t.file.login("仲裁委员会", "2468", role="committee"))
+    t.file.people.add_person("仲裁委员会", "committee", "2468")  # issue 9: rulings need a sign-in
+    t.file.append(draft, by=t.file.people.login("仲裁委员会", "2468", role="committee"))
     t.invalidate()
     st = t.state().match(mid)
     assert st.status is Status.DECIDED and st.winner == m.pair_a

@@ -98,7 +98,7 @@ def desk(window: MainWindow, fake_time: FakeTime) -> MainWindow:
     """The window with a new match open (recorded in the file) and the clock not started."""
     assert window.tf is not None
     record = start_match(window.tf, dict(MATCH_PAYLOAD), REFEREE, now=fake_time.now())
-    window.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
+    window.match.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
     return window
 
 

@@ -30,15 +30,15 @@ def test_nothing_moves_after_the_end(desk: Any, qtbot: Any, fake_time: Any) -> N
     qtbot.waitUntil(lambda: isinstance(desk.active_dialog, MatchEndDialog), timeout=2000)
     shown = desk.ui.clockLabel.text()
     fake_time.advance(120)
-    desk.tick()
+    desk.display.tick()
     assert desk.ui.clockLabel.text() == shown  # announced, not yet confirmed
     ok(desk.active_dialog)
     fake_time.advance(120)
-    desk.tick()
+    desk.display.tick()
     QApplication.processEvents()
     assert desk.ui.clockLabel.text() == shown
     fake_time.advance(300)
-    desk.tick()
+    desk.display.tick()
     assert desk.ui.clockLabel.text() == shown
 
 
@@ -132,7 +132,7 @@ def test_the_four_suits_and_no_trump_draw_at_one_size(
     line: dict[str, int] = {}
     for trump in ("S", "H", "D", "C", "NT"):
         record = start_match(window.tf, dict(MATCH_PAYLOAD), REFEREE, now=fake_time.now())
-        window.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
+        window.match.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
         start_clock(window)
         if trump == "NT":  # a later hand where nobody bids
             play_opening_hand(window, qtbot)

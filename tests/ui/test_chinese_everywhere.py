@@ -116,7 +116,7 @@ class Harvest:
     def look_at_every_violation(self) -> None:
         """Open each violation dialog of the menu (keys 1-8), look, and close it."""
         for menu_key in ("1", "2", "3", "4", "5", "6", "7", "8"):
-            self.window.violation_actions[menu_key].trigger()
+            self.window.violations.offered[menu_key].trigger()
             QApplication.processEvents()
             self.look(f"violation {menu_key}")
             self.window.active_dialog.reject()
@@ -192,7 +192,7 @@ def test_a_match_in_chinese_shows_no_english(chinese: Any, qtbot: Any) -> None:
     seen.look("trick closed")
 
     seen.look_at_every_violation()
-    desk.violation_actions["6"].trigger()
+    desk.violations.offered["6"].trigger()
     keys.type("s")
     keys.key(ENTER, Qt.KeyboardModifier.ControlModifier)  # empty text: refused
     seen.look("warning without text")
@@ -250,7 +250,7 @@ def test_the_tournament_tab_in_chinese_shows_no_english(
         view.ui.sections.setCurrentIndex(index)
         QApplication.processEvents()
         seen.look(f"section {view.ui.sections.tabText(index)}")
-    view.wait_for_exports()
+    view.exports.wait_for_exports()
     assert not seen.found, "\n".join(f"{k} (after {v})" for k, v in seen.found.items())
 
 
@@ -299,7 +299,7 @@ def test_a_three_deck_match_in_chinese_shows_no_english(
     assert desk.active_dialog is None
     seen.look("kitty recorded")
     seen.look_at_every_violation()
-    desk.violation_actions["3"].trigger()
+    desk.violations.offered["3"].trigger()
     dialog = desk.active_dialog
     dialog.ui.cardsTextEdit.setText("SK SK SQ")
     dialog.ui.shownEdit.setText("S2")  # beats nothing: refused
@@ -307,7 +307,7 @@ def test_a_three_deck_match_in_chinese_shows_no_english(
     dialog.ui.shownEdit.setText("SA SA")
     seen.look("throw previewed")
     dialog.reject()
-    desk.violation_actions["2"].trigger()
+    desk.violations.offered["2"].trigger()
     seen.look("concealment")
     desk.active_dialog.reject()
     keys.type("r")

@@ -18,7 +18,7 @@ def test_review_owns_the_reviewed_row(desk: Any, qtbot: Any) -> None:
     review = desk.review
     review.step(-2)
     last = len(desk.session.events) - 1
-    assert review.row == last - 2 and desk.review_row == review.row
+    assert review.row == last - 2 and desk.review.row == review.row
     assert desk.display.shown_state().last_seq == desk.session.events[last - 2].seq
     review.step(+5)  # past the end: back to live
     assert review.row is None
@@ -31,7 +31,7 @@ def test_entries_own_the_undo_stack_and_start_afresh_per_match(desk: Any, qtbot:
     start_clock(desk)
     entries = desk.entries
     assert entries.undo_stack.count() == 1 and entries.can_undo
-    entries.session_changed(None)
+    desk.match.set_session(None)
     assert entries.undo_stack.count() == 0 and not entries.can_undo
     assert entries.announced_end is None
 

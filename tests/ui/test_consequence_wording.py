@@ -21,7 +21,7 @@ def test_zh_log_consequence_column_is_chinese(desk: Any, qtbot: Any) -> None:
     """7.2: D = 100 → b = ⌊(100 − 160)/40⌋ = −2: 庄家方南北升 2 级，连庄."""
     start_clock(desk)
     play_opening_hand(desk, qtbot)  # N wins the race: N–S declare at 3, trump ♥
-    desk.set_language("zh_CN")
+    desk.prefs.set_language("zh_CN")
     preview = summary_hand(desk, 100)
     assert "连庄" in preview and "keep the deal" not in preview
     cells = [c for c in _consequence_column(desk) if c]
@@ -31,7 +31,7 @@ def test_zh_log_consequence_column_is_chinese(desk: Any, qtbot: Any) -> None:
     assert "下一盘：南坐庄" in joined
     assert not re.search(r"\b(declarers|defenders|dealer|hand|trump|deals)\b", joined), joined
     # Switching to English re-words the same consequences.
-    desk.set_language("en")
+    desk.prefs.set_language("en")
     english = " ".join(c for c in _consequence_column(desk) if c)
     assert "defenders EW 100 → declarers NS +2, keep the deal (连庄)" in english
     assert "hand 1: dealer N, declarers NS at level 3, trump ♥" in english

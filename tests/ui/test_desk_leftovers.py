@@ -31,7 +31,7 @@ def test_ctrl_o_shows_the_match_not_the_tournament_tab(
 ) -> None:
     """Item 10: Ctrl+O on the Tournament tab asks before it closes the match, then shows
     the match view with the file's match in progress offered (as a start with FILE)."""
-    desk.set_language("zh_CN")
+    desk.prefs.set_language("zh_CN")
     start_clock(desk)
     path = str(tmp_path / "tournament.sqlite")  # the desk's own file, reopened
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (path, ""))
@@ -50,7 +50,7 @@ def test_ctrl_o_shows_the_match_not_the_tournament_tab(
 def test_new_tournament_asks_before_closing_the_match(desk: Any, qtbot: Any) -> None:
     """Item 10: creating a tournament would close the match in progress: it asks first
     (in Chinese), No keeps the match open, Yes goes on to the new-tournament form."""
-    desk.set_language("zh_CN")
+    desk.prefs.set_language("zh_CN")
     start_clock(desk)
     session = desk.session
     desk.organizer.action_new.trigger()
@@ -74,7 +74,7 @@ def test_new_tournament_asks_before_closing_the_match(desk: Any, qtbot: Any) -> 
 @pytest.mark.parametrize("size", [(1024, 700), (1280, 860)])
 def test_the_winner_line_is_headline_size(desk: Any, qtbot: Any, size: tuple[int, int]) -> None:
     """Item 10: the 'match over: … wins' line is as large as the hand headline."""
-    desk.set_language("zh_CN")
+    desk.prefs.set_language("zh_CN")
     desk.resize(*size)
     start_clock(desk)
     play_opening_hand(desk, qtbot)
@@ -115,8 +115,8 @@ def test_seat_names_stay_large_when_deals_next_shows(
 
     payload = dict(MATCH_PAYLOAD, seats=LONG_NAMES, table="4")
     record = start_match(desk.tf, payload, REFEREE, now=fake_time.now())
-    desk.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
-    desk.set_language("zh_CN")
+    desk.match.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
+    desk.prefs.set_language("zh_CN")
     desk.resize(*size)
     start_clock(desk)
     play_opening_hand(desk, qtbot)
@@ -143,7 +143,7 @@ def test_card_picker_whole_at_1200x820_zh(desk: Any, qtbot: Any, shown: str) -> 
     from tests.ui.conftest import Keyboard
     from tests.ui.test_fits_small_screen import _picker_buttons
 
-    desk.set_language("zh_CN")
+    desk.prefs.set_language("zh_CN")
     desk.resize(1200, 820)
     start_clock(desk)
     play_opening_hand(desk, qtbot)
@@ -172,12 +172,12 @@ def test_card_picker_whole_at_1200x820_zh(desk: Any, qtbot: Any, shown: str) -> 
 def test_revoke_tab_goes_down_the_form_as_drawn(desk: Any, qtbot: Any) -> None:
     """Seen on Xvfb: in 劳改 (V 2) Tab went from 选择者 past the A/B choice to 发生了什么,
     so B could not be reached down the form. Tab follows the rows as drawn."""
-    desk.set_language("zh_CN")
+    desk.prefs.set_language("zh_CN")
     start_clock(desk)
     play_opening_hand(desk, qtbot)
     press(qtbot, desk, Qt.Key.Key_V)
-    qtbot.waitUntil(desk.violation_menu.isVisible, timeout=2000)
-    qtbot.keyClick(desk.violation_menu, Qt.Key.Key_2)
+    qtbot.waitUntil(desk.violations.menu.isVisible, timeout=2000)
+    qtbot.keyClick(desk.violations.menu, Qt.Key.Key_2)
     qtbot.waitUntil(lambda: desk.active_dialog is not None, timeout=2000)
     dialog = desk.active_dialog
     ui = dialog.ui
@@ -200,7 +200,7 @@ def test_summary_headline_names_the_next_dealer_without_gaps(desk: Any, qtbot: A
     """Seen on Xvfb: the zh headline read '下盘 东 坐庄' (spaces inside a Chinese phrase)."""
     from tests.ui.conftest import Keyboard
 
-    desk.set_language("zh_CN")
+    desk.prefs.set_language("zh_CN")
     start_clock(desk)
     play_opening_hand(desk, qtbot)
     keys = Keyboard(qtbot, desk)
@@ -215,7 +215,7 @@ def test_summary_headline_names_the_next_dealer_without_gaps(desk: Any, qtbot: A
 
 def test_f1_lists_the_revoke_b_keys_in_chinese(desk: Any, qtbot: Any) -> None:
     """F1 matches docs/desk.md: 劳改 B is V 2 Tab Tab B Enter (the order the test above drives)."""
-    desk.set_language("zh_CN")
+    desk.prefs.set_language("zh_CN")
     press(qtbot, desk, Qt.Key.Key_F1)
     text = desk.last_message
     assert "劳改选 B：V，2，Tab，Tab，B，回车" in text
@@ -228,7 +228,7 @@ def test_summary_log_row_says_who_took_the_last_trick(desk: Any, qtbot: Any) -> 
     from referee_desk.ui.event_model import COLUMNS
     from tests.ui.conftest import summary_hand
 
-    desk.set_language("zh_CN")
+    desk.prefs.set_language("zh_CN")
     start_clock(desk)
     play_opening_hand(desk, qtbot)
     summary_hand(desk, 85, last_points=10, cards_each=2, last_side="EW")

@@ -16,7 +16,7 @@ from tests.ui.conftest import ok, play_opening_hand, start_clock, summary_hand
 def _record_some(desk: Any, qtbot: Any, fake_time: Any) -> None:
     start_clock(desk)
     play_opening_hand(desk, qtbot)
-    dialog = desk.open_violation(WrongPlayDialog)
+    dialog = desk.entries.open_violation(WrongPlayDialog)
     dialog.ui.seatCombo.setCurrentIndex(dialog.ui.seatCombo.findData("E"))
     ok(dialog)
     fake_time.advance(60)
@@ -56,10 +56,10 @@ def test_rows_newest_last_with_every_column(desk: Any, qtbot: Any, fake_time: An
 def test_filter_keeps_only_violations(desk: Any, qtbot: Any, fake_time: Any) -> None:
     _record_some(desk, qtbot, fake_time)
     proxy = desk.proxy
-    desk.set_violations_only(True)
+    desk.review.set_violations_only(True)
     assert proxy.rowCount() == 1
     assert proxy.index(0, 3).data().startswith("wrong play")
-    desk.set_violations_only(False)
+    desk.review.set_violations_only(False)
     assert proxy.rowCount() == len(desk.session.events)
 
 

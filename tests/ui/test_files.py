@@ -83,7 +83,7 @@ def test_committed_events_survive_and_the_clock_ran_while_closed(
     qtbot.addWidget(first)
     assert first.open_tournament(path)
     record = start_match(first.tf, dict(MATCH_PAYLOAD), REFEREE, now=fake_time.now())
-    first.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
+    first.match.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
     start_clock(first)
     play_opening_hand(first, qtbot)
     count = len(first.session.events)
@@ -93,12 +93,12 @@ def test_committed_events_survive_and_the_clock_ran_while_closed(
     second = MainWindow(settings, languages, monotonic=fake_time.monotonic)
     qtbot.addWidget(second)
     assert second.open_tournament(path)
-    second.set_session(
+    second.match.set_session(
         MatchSession(StoreMatchRecord(second.tf, match_id), REFEREE, clock=fake_time.now)
     )
     assert len(second.session.events) == count
     assert second.session.state.current_hand.status == "playing"
-    second.tick()
+    second.display.tick()
     assert second.ui.clockLabel.text() == "1:30:00"
     second.close()
 
@@ -110,7 +110,7 @@ def test_failed_write_keeps_the_entry_in_its_dialog(desk: Any, qtbot: Any) -> No
     read_only = TournamentFile.open(desk.tf.path, read_only=True)
     try:
         desk.session.record = StoreMatchRecord(read_only, desk.session.match_id)
-        dialog = desk.open_violation(WrongPlayDialog)
+        dialog = desk.entries.open_violation(WrongPlayDialog)
         dialog.ui.seatCombo.setCurrentIndex(dialog.ui.seatCombo.findData("E"))
         dialog.ui.cardsSpin.setValue(3)
         count = len(desk.session.events)
@@ -141,7 +141,7 @@ def test_desk_without_argument_opens_the_sample(window: Any, qtbot: Any) -> None
         assert window.session.events and state.end is None
         assert state.clock.running and state.current_hand.status == "playing"
         assert "-live-" in window.session.match_id  # a live copy; the samples stay as they are
-        assert window.tf.verify() is None
+        assert window.tf.checks.verify() is None
         assert window.ui.titleLabel.text()
     else:
         assert window.active_dialog is not None
@@ -170,7 +170,7 @@ def test_another_desk_recorded_first(desk: Any, qtbot: Any, fake_time: Any) -> N
     )
     try:
         other.submit("note", {"text": "另一台电脑的记录"})
-        dialog = desk.open_violation(WrongPlayDialog)
+        dialog = desk.entries.open_violation(WrongPlayDialog)
         ok(dialog)
         assert desk.active_dialog is dialog
         assert "another desk" in dialog.ui.errorLabel.text()

@@ -52,7 +52,7 @@ def test_committee_sign_in_shows_its_whole_text(
 ) -> None:
     languages.apply(language)
     desk.resize(1024, 700)
-    dialog = desk.committee_sign_in()
+    dialog = desk.match.committee_sign_in()
     qtbot.waitUntil(dialog.isVisible, timeout=2000)
     QApplication.processEvents()
     hint = dialog.hintLabel

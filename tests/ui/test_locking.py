@@ -28,7 +28,7 @@ def forfeit_and_confirm(desk: Any, qtbot: Any) -> None:
     """8.10: a forfeit ends the match; the referee confirms the announced end."""
     start_clock(desk)
     play_opening_hand(desk, qtbot)
-    dialog = desk.open_violation(ForfeitDialog)
+    dialog = desk.entries.open_violation(ForfeitDialog)
     dialog.ui.sideCombo.setCurrentIndex(dialog.ui.sideCombo.findData("NS"))
     ok(dialog)
     qtbot.waitUntil(lambda: isinstance(desk.active_dialog, MatchEndDialog), timeout=2000)
@@ -37,7 +37,7 @@ def forfeit_and_confirm(desk: Any, qtbot: Any) -> None:
 
 
 def committee_signs_in(desk: Any, pin: str = COMMITTEE_PIN) -> Any:
-    dialog = desk.committee_sign_in()
+    dialog = desk.match.committee_sign_in()
     dialog.nameEdit.setText(COMMITTEE)
     dialog.pinEdit.setText(pin)
     dialog.buttonBox.button(QDialogButtonBox.StandardButton.Ok).click()
@@ -53,7 +53,7 @@ def add_note(desk: Any, text: str) -> Any:
 
 
 def rule(desk: Any, text: str) -> Any:
-    dialog = desk.open_violation(CommitteeRulingDialog)
+    dialog = desk.entries.open_violation(CommitteeRulingDialog)
     dialog.ui.textEdit.setPlainText(text)
     ok(dialog)
     return dialog
@@ -69,21 +69,21 @@ def test_confirming_the_end_locks_the_match_and_the_report_prints_the_seal(
     """Issue 5: a locked match carries a keyed signature over its head hash, and the
     head hash printed on the match report exposes a forgery."""
     match_id = desk.session.match_id
-    assert desk.tf.seal(match_id) is None
+    assert desk.tf.seals.latest(match_id) is None
     forfeit_and_confirm(desk, qtbot)
-    seal = desk.tf.seal(match_id)
+    seal = desk.tf.seals.latest(match_id)
     assert seal is not None and seal.head_hash == desk.session.events[-1].hash
     assert seal.head_seq == len(desk.session.events)
-    assert desk.tf.verify() is None
+    assert desk.tf.checks.verify() is None
     report = tmp_path / "report.pdf"
-    assert desk.export_report(report)
+    assert desk.match.export_report(report)
     assert seal.head_hash in pdf_text(report)
     # Reopened elsewhere (another desk), the lock holds: no more play can be entered.
     with TournamentFile.open(desk.tf.path) as other:
         late = new_event(desk.session.events, "clock_paused", {"reason": "x"}, "王磊")
         with pytest.raises(AccessRefused, match="only notes and committee rulings can follow"):
             other.append(late)
-        assert other.refusals()[-1]["action"] == "append clock_paused"
+        assert other.people.refusals()[-1]["action"] == "append clock_paused"
 
 
 def test_after_the_lock_notes_follow_and_only_the_committee_rules(desk: Any, qtbot: Any) -> None:
@@ -91,14 +91,14 @@ def test_after_the_lock_notes_follow_and_only_the_committee_rules(desk: Any, qtb
     locked only the committee role can add a ruling; each refusal is recorded."""
     match_id = desk.session.match_id
     forfeit_and_confirm(desk, qtbot)
-    locked_at = desk.tf.seal(match_id).head_hash
+    locked_at = desk.tf.seals.latest(match_id).head_hash
     # The match's referee adds a note: accepted, and the seal follows the new head.
     add_note(desk, "赛后双方签字确认")
     assert desk.active_dialog is None
     assert desk.session.events[-1].type == "note"
-    assert desk.tf.seal(match_id).head_hash == desk.session.events[-1].hash != locked_at
+    assert desk.tf.seals.latest(match_id).head_hash == desk.session.events[-1].hash != locked_at
     # No committee signed in: the ruling item is off, and the store refuses it anyway.
-    assert not desk.violation_actions["9"].isEnabled()
+    assert not desk.violations.offered["9"].isEnabled()
     count = len(desk.session.events)
     dialog = rule(desk, "改判")
     assert desk.active_dialog is dialog
@@ -108,21 +108,21 @@ def test_after_the_lock_notes_follow_and_only_the_committee_rules(desk: Any, qtb
     dialog.reject()
     # The committee's first member registers with a PIN; a wrong PIN is refused later.
     committee_signs_in(desk)
-    assert desk.committee is not None and desk.committee.role == "committee"
-    desk.committee = None
+    assert desk.match.committee is not None and desk.match.committee.role == "committee"
+    desk.match.committee = None
     desk.session.record.committee = None
     wrong = committee_signs_in(desk, "000000")
     assert desk.active_dialog is wrong and "wrong name or PIN" in wrong.errorLabel.text()
     wrong.reject()
     committee_signs_in(desk)
-    assert desk.violation_actions["9"].isEnabled()
+    assert desk.violations.offered["9"].isEnabled()
     rule(desk, "8.11: 经仲裁委员会裁定, 维持原判")
     assert desk.active_dialog is None
     ruling = desk.tf.events(match_id)[-1]
     assert (ruling.type, ruling.referee) == ("committee_ruling", COMMITTEE)
-    assert desk.tf.seal(match_id).head_hash == ruling.hash
-    assert desk.tf.verify() is None
-    refused = [(r["action"], r["reason"]) for r in desk.tf.refusals()]
+    assert desk.tf.seals.latest(match_id).head_hash == ruling.hash
+    assert desk.tf.checks.verify() is None
+    refused = [(r["action"], r["reason"]) for r in desk.tf.people.refusals()]
     assert refused[0] == (
         "append committee_ruling",
         "the match is locked; only the arbitration committee can add a ruling",
@@ -152,7 +152,7 @@ def test_first_sign_in_registers_the_referee_and_guards_the_match(window: Any) -
     ok(dialog)
     assert window.active_dialog is None
     tf = window.tf
-    assert tf.person_role("王磊") == "referee" and tf.access_enabled()
+    assert tf.people.person_role("王磊") == "referee" and tf.people.access_enabled()
     match_id = window.session.match_id
     assert isinstance(window.session.record, StoreMatchRecord)
     assert window.session.record.signed_in.name == "王磊"
@@ -177,7 +177,7 @@ def test_first_sign_in_registers_the_referee_and_guards_the_match(window: Any) -
     ok(again)
     assert window.active_dialog is again and "wrong name or PIN" in again.ui.errorLabel.text()
     again.reject()
-    assert [r["person"] for r in tf.refusals()] == ["李裁判", None]
+    assert [r["person"] for r in tf.people.refusals()] == ["李裁判", None]
     assert [e.type for e in tf.events(match_id)] == ["match_opened"]
 
 
@@ -192,8 +192,8 @@ def test_without_the_lock_the_referee_could_keep_recording(
         lambda self, event: self.tf.append(event, expected_seq=event.seq, by=self.signed_in),
     )
     forfeit_and_confirm(desk, qtbot)
-    assert desk.tf.seal(desk.session.match_id) is None
+    assert desk.tf.seals.latest(desk.session.match_id) is None
     # Issue 9 item 4: even without the lock a ruling needs the committee's sign-in.
     rule(desk, "无委员会也不能改判")
     assert desk.tf.events(desk.session.match_id)[-1].type == "match_ended"
-    assert "committee" in desk.tf.refusals()[-1]["reason"]
+    assert "committee" in desk.tf.people.refusals()[-1]["reason"]

@@ -41,17 +41,17 @@ def confirm_and_check_locked(desk: Any, qtbot: Any, reason: str, winner: Side) -
     assert desk.session.events[-1].type == "match_ended"
     assert desk.session.events[-1].payload == {"reason": reason, "winner": winner.value}
     # locked in the store (issue 5): the seal is over the match_ended event
-    assert desk.tf.seal(desk.session.match_id).head_hash == desk.session.events[-1].hash
+    assert desk.tf.seals.latest(desk.session.match_id).head_hash == desk.session.events[-1].hash
     # locked: entries are disabled, notes remain; committee rulings once the committee signs in
     assert not desk.ui.actionBid.isEnabled() and not desk.ui.actionHandResult.isEnabled()
     assert desk.ui.actionNote.isEnabled()
-    assert not desk.violation_actions["9"].isEnabled()
-    sign_in = desk.committee_sign_in()
+    assert not desk.violations.offered["9"].isEnabled()
+    sign_in = desk.match.committee_sign_in()
     sign_in.nameEdit.setText("周主任")
     sign_in.pinEdit.setText("246810")
     sign_in.buttonBox.button(QDialogButtonBox.StandardButton.Ok).click()
-    assert desk.violation_actions["9"].isEnabled() and not desk.violation_actions["1"].isEnabled()
-    dialog = desk.open_violation(CommitteeRulingDialog)
+    assert desk.violations.offered["9"].isEnabled() and not desk.violations.offered["1"].isEnabled()
+    dialog = desk.entries.open_violation(CommitteeRulingDialog)
     dialog.ui.textEdit.setPlainText("赛后复核，结果维持")
     ok(dialog)
     assert desk.session.events[-1].type == "committee_ruling"
@@ -85,11 +85,11 @@ def test_time_out_by_level(desk: Any, qtbot: Any, fake_time: Any) -> None:
     play_opening_hand(desk, qtbot)
     summary_hand(desk, 100)  # N–S 3 → 5
     fake_time.advance(121 * 60)
-    desk.tick()
+    desk.display.tick()
     qtbot.waitUntil(lambda: desk.session.state.end is not None, timeout=2000)
     assert desk.ui.clockLabel.text() == "0:00:00"  # it stands where the time ran out
     fake_time.advance(60)
-    desk.tick()
+    desk.display.tick()
     assert desk.ui.clockLabel.text() == "0:00:00"
     dialog = announced(desk, qtbot)
     assert "time-out" in dialog.ui.ruleLabel.text()
@@ -105,7 +105,7 @@ def test_time_out_equal_levels_deal_decides(desk: Any, qtbot: Any, fake_time: An
     assert state.levels[Side.NS] == state.levels[Side.EW] == Rank.THREE
     assert state.deal_holder is Side.EW
     fake_time.advance(120 * 60 + 1)
-    desk.tick()
+    desk.display.tick()
     dialog = announced(desk, qtbot)
     assert dialog.session.state.end.winner is Side.EW
     confirm_and_check_locked(desk, qtbot, "time_out", Side.EW)
@@ -115,7 +115,7 @@ def test_forfeit(desk: Any, qtbot: Any) -> None:
     """8.10: the forfeiting side scores 0; the other side advances."""
     start_clock(desk)
     play_opening_hand(desk, qtbot)
-    dialog = desk.open_violation(ForfeitDialog)
+    dialog = desk.entries.open_violation(ForfeitDialog)
     dialog.ui.sideCombo.setCurrentIndex(dialog.ui.sideCombo.findData("NS"))
     assert "8.10" in dialog.ui.consequenceLabel.text()
     ok(dialog)
@@ -127,25 +127,25 @@ def test_disqualification_after_second_offence(desk: Any, qtbot: Any) -> None:
     start_clock(desk)
     play_opening_hand(desk, qtbot)
     for seat, text in (("E", "讲话"), ("W", "打暗号")):
-        dialog = desk.open_violation(ConductWarningDialog)
+        dialog = desk.entries.open_violation(ConductWarningDialog)
         dialog.ui.seatCombo.setCurrentIndex(dialog.ui.seatCombo.findData(seat))
         dialog.ui.textEdit.setPlainText(text)
         ok(dialog)
     committee_signs_in(desk)  # issue 9: committee entries need its sign-in
-    dialog = desk.open_violation(CommitteeDecisionDialog)
+    dialog = desk.entries.open_violation(CommitteeDecisionDialog)
     dialog.ui.sideCombo.setCurrentIndex(dialog.ui.sideCombo.findData("EW"))
     dialog.ui.kindCombo.setCurrentIndex(dialog.ui.kindCombo.findData("disqualification"))
     dialog.ui.textEdit.setPlainText("第二次违纪，取消资格")
     ok(dialog)
     assert desk.active_dialog is not dialog, dialog.ui.errorLabel.text()
-    desk.committee = desk.session.record.committee = None  # the committee leaves the desk
+    desk.match.committee = desk.session.record.committee = None  # the committee leaves the desk
     confirm_and_check_locked(desk, qtbot, "disqualification", Side.NS)
 
 
 def test_end_dialog_cancel_leaves_match_unlocked_until_confirmed(desk: Any, qtbot: Any) -> None:
     start_clock(desk)
     play_opening_hand(desk, qtbot)
-    dialog = desk.open_violation(ForfeitDialog)
+    dialog = desk.entries.open_violation(ForfeitDialog)
     ok(dialog)
     announced(desk, qtbot).reject()
     assert not desk.session.state.end.recorded

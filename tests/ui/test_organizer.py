@@ -79,7 +79,7 @@ def record_ko(view: Any, folder: Path, match_id: str, way: str, winner: str = "N
 def organizer(window: Any) -> Iterator[OrganizerView]:
     view = window.organizer  # the main window installs it beside the match view
     yield view
-    view.wait_for_exports()
+    view.exports.wait_for_exports()
     QApplication.processEvents()
 
 
@@ -94,11 +94,11 @@ def _pdf_text(path: Path) -> str:
 
 def _samples_cup(view: OrganizerView, tmp_path: Path) -> None:
     """docs/tournament-api.md demo: sample pairs, six groups of two, records linked on import."""
-    view.create_tournament(tmp_path / "cup.sqlite", INFO)
-    assert view.import_pairs(SAMPLE_PAIRS) == 12
-    view.draw(GROUPS, 2026)
+    view.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
+    assert view.pairs_actions.import_pairs(SAMPLE_PAIRS) == 12
+    view.draw_actions.draw(GROUPS, 2026)
     view.refresh()
-    result = view.import_records(SAMPLES)
+    result = view.records_import.import_records(SAMPLES)
     assert result is not None and result.ok
     assert {x.record_id: x.match_id for x in result.linked} == {
         record_id: drawn_match_of_record(view, payload) for record_id, payload in sample_openings()
@@ -129,7 +129,7 @@ def test_install_adds_a_tab_menus_and_follows_the_window_file(
     }
     assert "tournament_info" not in tables
     # A tournament made in the view is opened in the window too (one file, shared).
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
     assert Path(window.tf.path) == tmp_path / "cup.sqlite"
     assert organizer.t is not None and organizer.t.file is window.tf
     assert organizer.ui.titleLabel.text() == INFO.name
@@ -142,12 +142,12 @@ def test_install_adds_a_tab_menus_and_follows_the_window_file(
 def test_export_actions_are_offered_only_when_there_is_something_to_print(
     organizer: OrganizerView, tmp_path: Path
 ) -> None:
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
     actions = organizer.export_actions
     assert not actions["bracket"].isEnabled() and not actions["results"].isEnabled()
     assert actions["scoresheet"].isEnabled()
-    organizer.import_pairs(SAMPLE_PAIRS)
-    organizer.draw(Settings(third_place=True), 1)
+    organizer.pairs_actions.import_pairs(SAMPLE_PAIRS)
+    organizer.draw_actions.draw(Settings(third_place=True), 1)
     organizer.refresh()
     assert all(a.isEnabled() for a in actions.values())
     assert not organizer.action_add_pair.isEnabled()  # the draw is made (repository)
@@ -159,8 +159,8 @@ def test_export_actions_are_offered_only_when_there_is_something_to_print(
 def test_pairs_added_edited_imported_and_refusals_shown(
     organizer: OrganizerView, qtmodeltester: Any, tmp_path: Path
 ) -> None:
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
-    dialog = organizer.add_pair_dialog()
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
+    dialog = organizer.pairs_actions.add_pair_dialog()
     dialog.ui.player1Edit.setText("张伟")
     dialog.ui.player2Edit.setText("王芳")
     dialog.ui.clubEdit.setText("桂林电子")
@@ -168,7 +168,7 @@ def test_pairs_added_edited_imported_and_refusals_shown(
     ok(dialog)
     assert organizer.active_dialog is None
     # A second pair with the same seed is refused by the tournament layer; the dialog stays.
-    dialog = organizer.add_pair_dialog()
+    dialog = organizer.pairs_actions.add_pair_dialog()
     dialog.ui.player1Edit.setText("陈静")
     dialog.ui.player2Edit.setText("赵敏")
     dialog.ui.seedSpin.setValue(1)
@@ -184,7 +184,7 @@ def test_pairs_added_edited_imported_and_refusals_shown(
         w.writerow(["选手1", "选手2", "俱乐部", "种子"])
         w.writerow(["周杰", "徐明", "叠彩水务", "2"])
         w.writerow(["马超", "胡军", "临桂教育", ""])
-    assert organizer.import_pairs(listing) == 2
+    assert organizer.pairs_actions.import_pairs(listing) == 2
     model = organizer.pairs_model
     qtmodeltester.check(model)
     assert model.rowCount() == 4
@@ -193,7 +193,7 @@ def test_pairs_added_edited_imported_and_refusals_shown(
     assert model.index(2, 4).data() == "2" and model.index(3, 4).data() == ""
     # Edit: select the row, change the club.
     organizer.ui.pairsView.selectRow(1)
-    dialog = organizer.edit_pair_dialog()
+    dialog = organizer.pairs_actions.edit_pair_dialog()
     assert dialog.ui.player1Edit.text() == "陈静"
     dialog.ui.clubEdit.setText("象山供电")
     ok(dialog)
@@ -202,7 +202,7 @@ def test_pairs_added_edited_imported_and_refusals_shown(
     # A list that cannot be read: a clear message, nothing registered.
     bad = tmp_path / "bad.csv"
     bad.write_text("name,other\nx,y\n", encoding="utf-8")
-    assert organizer.import_pairs(bad) == 0
+    assert organizer.pairs_actions.import_pairs(bad) == 0
     assert "player1" in organizer.last_message and model.rowCount() == 4
     assert organizer.message_box.icon() == QMessageBox.Icon.Warning
 
@@ -210,14 +210,14 @@ def test_pairs_added_edited_imported_and_refusals_shown(
 def test_pair_list_from_xlsx(organizer: OrganizerView, tmp_path: Path) -> None:
     from openpyxl import Workbook
 
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
     wb = Workbook()
     ws = wb.active
     ws.append(["player1", "player2", "club", "seed"])
     ws.append(["林峰", "高翔", "桂林理工", 1])
     ws.append(["梁斌", "郑浩", "灵川农信", None])
     wb.save(tmp_path / "pairs.xlsx")
-    assert organizer.import_pairs(tmp_path / "pairs.xlsx") == 2
+    assert organizer.pairs_actions.import_pairs(tmp_path / "pairs.xlsx") == 2
     assert [p.player1 for p in organizer.t.pairs()] == ["林峰", "梁斌"]
     assert organizer.t.pairs()[0].seed == 1
 
@@ -229,9 +229,9 @@ def test_draw_dialog_and_the_bracket_on_screen(
     organizer: OrganizerView, qtmodeltester: Any, tmp_path: Path
 ) -> None:
     """Single elimination of 12 with a third-place match: 16 lines, 4 byes to the top seeds."""
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
-    organizer.import_pairs(SAMPLE_PAIRS)
-    dialog = organizer.draw_dialog()
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.pairs_actions.import_pairs(SAMPLE_PAIRS)
+    dialog = organizer.draw_actions.draw_dialog()
     assert isinstance(dialog, OrganizerDrawDialog)
     assert "12" in dialog.ui.seedingLabel.text()
     dialog.ui.formatCombo.setCurrentIndex(
@@ -266,13 +266,13 @@ def test_draw_dialog_and_the_bracket_on_screen(
     # The draw cannot be made twice: the button is off and the layer refuses.
     assert not organizer.ui.drawButton.isEnabled()
     with pytest.raises(ValueError, match="draw"):
-        organizer.draw(Settings(), 1)
+        organizer.draw_actions.draw(Settings(), 1)
 
 
 def test_draw_dialog_tie_break_order_and_refusal(organizer: OrganizerView, tmp_path: Path) -> None:
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
-    organizer.import_pairs(SAMPLE_PAIRS)
-    dialog = organizer.draw_dialog()
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.pairs_actions.import_pairs(SAMPLE_PAIRS)
+    dialog = organizer.draw_actions.draw_dialog()
     dialog.ui.formatCombo.setCurrentIndex(
         dialog.ui.formatCombo.findData(Format.GROUPS_KNOCKOUT.value)
     )
@@ -304,7 +304,7 @@ def test_draw_dialog_tie_break_order_and_refusal(organizer: OrganizerView, tmp_p
         "Tie-break order: 1. match wins > 2. head-to-head > 3. level difference at the end"
         " > 4. drawing of lots"
     )
-    assert sorted(organizer.standings_models) == ["A", "B", "C"]
+    assert sorted(organizer.display.standings_models) == ["A", "B", "C"]
 
 
 # ---------------------------------------------------------------- results from desks
@@ -313,11 +313,11 @@ def test_draw_dialog_tie_break_order_and_refusal(organizer: OrganizerView, tmp_p
 def test_sample_records_decide_the_groups_and_feed_the_bracket(
     window: Any, organizer: OrganizerView, qtmodeltester: Any, tmp_path: Path
 ) -> None:
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
-    organizer.import_pairs(SAMPLE_PAIRS)
-    organizer.draw(GROUPS, 2026)
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.pairs_actions.import_pairs(SAMPLE_PAIRS)
+    organizer.draw_actions.draw(GROUPS, 2026)
     organizer.refresh()
-    result = organizer.import_records(SAMPLES)
+    result = organizer.records_import.import_records(SAMPLES)
     # The summary shows what came in, and which drawn match each desk's own id counts for.
     events = sum(result.added.values())
     assert f"Added: {events} events in {len(SAMPLES)} matches." in organizer.last_message
@@ -331,12 +331,12 @@ def test_sample_records_decide_the_groups_and_feed_the_bracket(
             in organizer.last_message
         )
         assert {pm[a].player1, pm[b].player1} <= set(payload["seats"].values())
-    assert organizer.unlinked_records() == []
+    assert organizer.records_import.unlinked_records() == []
     state = organizer.state
     # Every group is decided; each standings table shows the layer's ranking.
-    assert len(organizer.standings_models) == 6
+    assert len(organizer.display.standings_models) == 6
     for standings in state.standings:
-        model = organizer.standings_models[standings.group]
+        model = organizer.display.standings_models[standings.group]
         qtmodeltester.check(model)
         assert [model.id_at(r) for r in range(model.rowCount())] == [
             row.pair_id for row in standings.rows
@@ -355,7 +355,7 @@ def test_sample_records_decide_the_groups_and_feed_the_bracket(
         if s.match.stage == "KO" and s.match.round == 1:
             assert pm[s.pair_a].name in " ".join(boxes[s.match.match_id].texts())
     # Importing the same files again changes nothing and says so.
-    again = organizer.import_records(SAMPLES)
+    again = organizer.records_import.import_records(SAMPLES)
     assert not again.added and "Added: 0 events in 0 matches." in organizer.last_message
 
 
@@ -366,7 +366,7 @@ def test_knockout_marks_forfeit_and_held_matches(organizer: OrganizerView, tmp_p
     assert len(ready) == 2
     forfeit = record_ko(organizer, tmp_path, ready[0], "forfeit")
     pending = record_ko(organizer, tmp_path, ready[1], "pending")
-    result = organizer.import_records([forfeit, pending])
+    result = organizer.records_import.import_records([forfeit, pending])
     assert result.ok and set(result.added) == set(ready)
     boxes = {b.match_id: b for b in match_boxes(organizer.scene)}
     state = organizer.state
@@ -394,9 +394,9 @@ def test_conflicting_records_are_reported_not_guessed(
     match_id = next(s.match.match_id for s in organizer.state.matches if s.status is Status.READY)
     first = record_ko(organizer, tmp_path, match_id, "passed_a", "NS")
     other = record_ko(organizer, tmp_path, match_id, "passed_a", "EW")
-    assert organizer.import_records([first]).ok
+    assert organizer.records_import.import_records([first]).ok
     winner = organizer.state.match(match_id).winner
-    result = organizer.import_records([other])
+    result = organizer.records_import.import_records([other])
     assert result is not None and [c.match_id for c in result.conflicts] == [match_id]
     assert "Conflicts: 1." in organizer.last_message
     assert f"Conflict in match {match_id}" in organizer.last_message
@@ -419,25 +419,25 @@ def test_two_records_of_one_match_are_linked_by_hand(
     for record_id, winner in (("DESK-A", "NS"), ("DESK-B", "EW")):
         paths.append(tmp_path / f"{record_id}.jsonl")
         write_jsonl(simulate_match(record_id, opening, winner, "passed_a", 1), paths[-1])
-    result = organizer.import_records(paths)
+    result = organizer.records_import.import_records(paths)
     assert result is not None and result.ok and not result.linked
     assert "DESK-A (pairs #" in organizer.last_message
     assert f"of {match_id} are also named by record DESK-B" in organizer.last_message
-    assert organizer.unlinked_records() == ["DESK-A", "DESK-B"]
-    dialog = organizer.link_dialog()
+    assert organizer.records_import.unlinked_records() == ["DESK-A", "DESK-B"]
+    dialog = organizer.records_import.link_dialog()
     dialog.choose("DESK-B", match_id)
     ok(dialog)
     assert organizer.active_dialog is None, dialog.error
     st = organizer.state.match(match_id)
     assert st.status is Status.DECIDED and st.winner == st.pair_b  # DESK-B: E–W won
-    assert organizer.unlinked_records() == ["DESK-A"]
+    assert organizer.records_import.unlinked_records() == ["DESK-A"]
 
 
 def test_unreadable_record_file_is_explained(organizer: OrganizerView, tmp_path: Path) -> None:
     _samples_cup(organizer, tmp_path)
     junk = tmp_path / "junk.jsonl"
     junk.write_text("this is not a record\n", encoding="utf-8")
-    organizer.import_records([junk])
+    organizer.records_import.import_records([junk])
     assert organizer.message_box is not None
     assert "junk.jsonl" in organizer.last_message
     assert organizer.state is not None  # still showing the tournament
@@ -449,9 +449,9 @@ def test_unreadable_record_file_is_explained(organizer: OrganizerView, tmp_path:
 def test_assignment_to_tables_and_referees(
     organizer: OrganizerView, qtbot: Any, tmp_path: Path
 ) -> None:
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
-    organizer.import_pairs(SAMPLE_PAIRS)
-    organizer.draw(Settings(third_place=True), 3)
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.pairs_actions.import_pairs(SAMPLE_PAIRS)
+    organizer.draw_actions.draw(Settings(third_place=True), 3)
     organizer.refresh()
     organizer.ui.sections.setCurrentWidget(organizer.ui.matchesTab)
     model = organizer.matches_model
@@ -471,7 +471,7 @@ def test_assignment_to_tables_and_referees(
     assert organizer.t.match(match_id).table == "5号桌"
     assert model.index(row, OrganizerMatchesModel.TABLE).data() == "5号桌"
     # The call used by the menu and tests, and the bracket box follows.
-    assert organizer.assign(match_id, referee="李静")
+    assert organizer.draw_actions.assign(match_id, referee="李静")
     qtbot.waitUntil(
         lambda: any(
             "李静" in x
@@ -490,9 +490,9 @@ CHOICES = int(Qt.ItemDataRole.UserRole) + 2
 def test_assignment_refused_on_a_read_only_file(
     organizer: OrganizerView, window: Any, tmp_path: Path
 ) -> None:
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
-    organizer.import_pairs(SAMPLE_PAIRS)
-    organizer.draw(Settings(), 3)
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.pairs_actions.import_pairs(SAMPLE_PAIRS)
+    organizer.draw_actions.draw(Settings(), 3)
     window.close_tournament()
     from referee_desk.store.tournament_file import TournamentFile
 
@@ -501,7 +501,7 @@ def test_assignment_refused_on_a_read_only_file(
         window.tf = tf
         organizer.reload()
         assert not organizer.action_import_records.isEnabled()
-        assert not organizer.assign("KO-R1-M002", table="6号桌")
+        assert not organizer.draw_actions.assign("KO-R1-M002", table="6号桌")
         assert "read-only" in organizer.last_message
         assert organizer.state is not None
     finally:
@@ -514,7 +514,7 @@ def test_assignment_refused_on_a_read_only_file(
 
 def _export(organizer: OrganizerView, qtbot: Any, kind: str, path: Path, match_id=None) -> str:
     with qtbot.waitSignal(organizer.export_finished, timeout=30000) as blocker:
-        job = organizer.export_document(kind, path, match_id)
+        job = organizer.exports.export_document(kind, path, match_id)
         assert job is not None
     assert blocker.args == [kind, str(path)]
     return blocker.args[1]
@@ -557,9 +557,11 @@ def test_every_document_is_exported_with_progress_and_can_be_opened(
         for s in organizer.state.matches
         if s.decided_by is Decision.DISQUALIFICATION
     )
-    organizer.select_match(target)
-    assert organizer.selected_match_id() == target
-    _export(organizer, qtbot, "match", out / "match.pdf", organizer.selected_match_id())
+    organizer.draw_actions.select_match(target)
+    assert organizer.draw_actions.selected_match_id() == target
+    _export(
+        organizer, qtbot, "match", out / "match.pdf", organizer.draw_actions.selected_match_id()
+    )
     text = _pdf_text(out / "match.pdf")
     record = organizer.t.file.events(organizer.t.record_id(target))
     assert record[-1].hash[:16] in text.replace("\n", "")
@@ -577,7 +579,7 @@ def test_every_document_is_exported_with_progress_and_can_be_opened(
     assert all(p.player1 in text and p.player2 in text for p in pm.values())
     # Scoresheet: blank to fill by hand, pre-filled with the selected match's header.
     ready = next(s for s in organizer.state.matches if s.status is Status.READY)
-    organizer.select_match(ready.match.match_id)
+    organizer.draw_actions.select_match(ready.match.match_id)
     _export(organizer, qtbot, "scoresheet", out / "sheet.pdf", ready.match.match_id)
     text = _pdf_text(out / "sheet.pdf")
     assert ready.match.match_id in text and pm[ready.pair_a].player1 in text
@@ -590,11 +592,11 @@ def test_export_failures_are_explained_and_the_view_stays_usable(
     _samples_cup(organizer, tmp_path)
     # A match without a record: refused at once with the reason.
     waiting = next(s.match.match_id for s in organizer.state.matches if s.status is Status.READY)
-    assert organizer.export_document("match", tmp_path / "m.pdf", waiting) is None
+    assert organizer.exports.export_document("match", tmp_path / "m.pdf", waiting) is None
     assert f"Match {waiting} has no record" in organizer.last_message
     # A folder that does not exist: the worker's failure comes back as a message.
     with qtbot.waitSignal(organizer.export_failed, timeout=30000) as blocker:
-        organizer.export_document("results", tmp_path / "missing" / "r.pdf")
+        organizer.exports.export_document("results", tmp_path / "missing" / "r.pdf")
     assert blocker.args[0] == "results"
     assert "could not be written" in organizer.last_message
     assert organizer.exports.progress_dialog is None
@@ -630,9 +632,9 @@ def test_new_tournament_dialog_refuses_without_a_name(
 def test_language_switch_needs_no_restart(
     window: Any, organizer: OrganizerView, languages: Any, tmp_path: Path
 ) -> None:
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
-    organizer.import_pairs(SAMPLE_PAIRS)
-    organizer.draw(Settings(third_place=True), 5)
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.pairs_actions.import_pairs(SAMPLE_PAIRS)
+    organizer.draw_actions.draw(Settings(third_place=True), 5)
     organizer.refresh()
     header = Qt.Orientation.Horizontal
     assert window.organizer_tabs.tabText(1) == "Tournament"
@@ -659,10 +661,10 @@ def test_the_view_alone_opens_its_own_file(qtbot: Any, languages: Any, tmp_path:
     view = OrganizerView()
     qtbot.addWidget(view)
     assert view.ui.titleLabel.text() == "No tournament file open"
-    view.create_tournament(tmp_path / "cup.sqlite", INFO)
+    view.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
     try:
         assert view.t is not None and view.ui.titleLabel.text() == INFO.name
-        assert view.import_pairs(SAMPLE_PAIRS) == 12
+        assert view.pairs_actions.import_pairs(SAMPLE_PAIRS) == 12
         # Not a tournament file: explained, the open one stays.
         (tmp_path / "notes.txt").write_text("hello", encoding="utf-8")
         assert not view.open_file(tmp_path / "notes.txt")
@@ -679,10 +681,12 @@ def test_a_three_way_tie_asks_for_the_drawing_of_lots(
     """Issue 6: standings by match wins, then the level difference at the end, then
     head-to-head, then a recorded drawing of lots. A cycle (1 beats 2, 2 beats 3, 3 beats 1)
     with equal margins leaves all three tied until the lots are recorded."""
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
     for p1, p2 in (("张伟", "王芳"), ("陈静", "赵敏"), ("周杰", "徐明")):
         organizer.t.add_pair(p1, p2)
-    organizer.draw(Settings(format=Format.GROUPS_KNOCKOUT, group_count=1, advance_per_group=2), 9)
+    organizer.draw_actions.draw(
+        Settings(format=Format.GROUPS_KNOCKOUT, group_count=1, advance_per_group=2), 9
+    )
     organizer.refresh()
     assert not organizer.action_lots.isEnabled()
     beats = {(1, 2), (2, 3), (3, 1)}
@@ -693,15 +697,15 @@ def test_a_three_way_tie_asks_for_the_drawing_of_lots(
         a, b = m.slot_a.pair_id, m.slot_b.pair_id
         side = "NS" if (a, b) in beats else "EW"
         files.append(record_ko(organizer, tmp_path, m.match_id, "passed_a", side))
-    assert organizer.import_records(files).ok
-    model = organizer.standings_models["A"]
+    assert organizer.records_import.import_records(files).ok
+    model = organizer.display.standings_models["A"]
     notes = {model.index(r, 7).data() for r in range(model.rowCount())}
     assert notes == {"tied: a drawing of lots is needed"}
     assert organizer.action_lots.isEnabled() and organizer.ui.lotsButton.isEnabled()
     assert "tied" in organizer.ui.problemsLabel.text()
     final = next(s for s in organizer.state.matches if s.match.stage == "KO")
     assert final.status is Status.WAITING
-    dialog = organizer.lots_dialog()
+    dialog = organizer.draw_actions.lots_dialog()
     assert sorted(dialog.spins) == [1, 2, 3]
     dialog.spins[1].setValue(2)  # two pairs with lot 2: refused in place
     ok(dialog)
@@ -711,7 +715,7 @@ def test_a_three_way_tie_asks_for_the_drawing_of_lots(
     dialog.spins[2].setValue(2)
     ok(dialog)
     assert organizer.active_dialog is None, dialog.error
-    model = organizer.standings_models["A"]
+    model = organizer.display.standings_models["A"]
     assert [model.id_at(r) for r in range(model.rowCount())] == [3, 2, 1]
     assert [model.index(r, 6).data() for r in range(3)] == ["1", "2", "3"]
     assert not organizer.action_lots.isEnabled()
@@ -726,14 +730,14 @@ def test_results_recorded_in_the_match_tab_show_at_once(
     from referee_desk.ui.record import start_match
     from referee_desk.ui.session import MatchSession
 
-    organizer.create_tournament(tmp_path / "cup.sqlite", INFO)
-    organizer.import_pairs(SAMPLE_PAIRS)
-    organizer.draw(Settings(), 4)
+    organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
+    organizer.pairs_actions.import_pairs(SAMPLE_PAIRS)
+    organizer.draw_actions.draw(Settings(), 4)
     organizer.refresh()
     match_id = next(s.match.match_id for s in organizer.state.matches if s.status is Status.READY)
     payload = organizer.t.opening_payload(match_id)
     record = start_match(window.tf, payload, payload["referee"] or "王磊", match_id=match_id)
-    window.set_session(MatchSession(record, "王磊"))
+    window.match.set_session(MatchSession(record, "王磊"))
     _open_tab(window, organizer)  # showing the tab reads the records again
     assert organizer.state.match(match_id).status is Status.PLAYING
     window.organizer_tabs.setCurrentIndex(0)
@@ -743,7 +747,7 @@ def test_results_recorded_in_the_match_tab_show_at_once(
     # Visible organizer: an entry refreshes it without switching tabs.
     before = organizer.state
     events = window.session.submit_many([("note", {"text": "比赛开始"})])
-    window.push_entry(events, "Note")
+    window.entries.push_entry(events, "Note")
     assert organizer.state is not before
     row = organizer.matches_model.row_of(match_id)
     assert organizer.matches_model.index(row, 6).data() == "playing"

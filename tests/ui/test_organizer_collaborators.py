@@ -22,7 +22,7 @@ def alone(qtbot: Any, tmp_path: Path) -> Iterator[OrganizerView]:
     """The view without a main window, on a tournament file of its own with 12 pairs."""
     view = OrganizerView()
     qtbot.addWidget(view)
-    view.create_tournament(tmp_path / "cup.sqlite", INFO)
+    view.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
     assert view.pairs_actions.import_pairs(SAMPLE_PAIRS) == 12
     yield view
     view.exports.wait_for_exports()
@@ -37,7 +37,7 @@ def test_the_display_owns_the_state_and_the_standings_tables(alone: OrganizerVie
     display.refresh()
     assert display.state is not None and alone.state is display.state
     assert sorted(display.standings_models) == list("ABCDEF")
-    assert alone.standings_models is display.standings_models
+    assert alone.display.standings_models is display.standings_models
     assert set(display.standings_views) == set(display.standings_models)
     assert alone.ui.groupsLayout.count() == 6
     display.show_standings(None, {})  # nothing to show: the tables go

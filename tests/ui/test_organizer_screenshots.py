@@ -58,7 +58,7 @@ def test_render_the_organizer(window: Any, languages: Any, tmp_path: Path, langu
     window.resize(1500, 900)
     _samples_cup(view, tmp_path)
     ready = [s.match.match_id for s in view.state.matches if s.status is Status.READY]
-    view.import_records(
+    view.records_import.import_records(
         [
             record_ko(view, tmp_path, ready[0], "forfeit"),
             record_ko(view, tmp_path, ready[1], "pending"),
@@ -111,7 +111,7 @@ def test_render_the_organizer(window: Any, languages: Any, tmp_path: Path, langu
             assert not _english_left(dialog), (name, _english_left(dialog))
         dialog.close()
         dialog.deleteLater()
-    view.import_records([record_ko(view, tmp_path, ready[0], "passed_a", "EW")])
+    view.records_import.import_records([record_ko(view, tmp_path, ready[0], "passed_a", "EW")])
     shots.append(_save(view.message_box, f"{language}-organizer-import-summary"))
     if zh:
         assert _HAN.search(view.last_message)

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from referee_desk.match.refusal_phrases import REFUSALS
 from referee_desk.match.refusal_wording import word_key
-from referee_desk.rules.wording import TEMPLATES, render
-from referee_desk.ui.refusals import STORE_PHRASES
+from referee_desk.phrasebook import CONSEQUENCES as TEMPLATES
+from referee_desk.phrasebook import REFUSALS, render
+from referee_desk.phrasebook import STORE_REFUSALS as STORE_PHRASES
 
 #: Raw values by placeholder name, as the match layer fills them.
 RAW: dict[str, Any] = {

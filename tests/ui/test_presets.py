@@ -32,7 +32,7 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 def open_preset_match(window: Any, fake_time: Any, preset: str) -> Any:
     payload = dict(MATCH_PAYLOAD, ruleset=get_ruleset(preset).to_dict())
     record = start_match(window.tf, payload, REFEREE, now=fake_time.now())
-    window.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
+    window.match.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
     return window
 
 
@@ -49,8 +49,8 @@ def bid_and_close(keys: Keyboard, seat: str, cards: str) -> None:
 def open_from_menu(desk: Any, qtbot: Any, key: str) -> Any:
     keys = Keyboard(qtbot, desk)
     keys.type("v")
-    qtbot.waitUntil(desk.violation_menu.isVisible, timeout=2000)
-    qtbot.keyClick(desk.violation_menu, key)
+    qtbot.waitUntil(desk.violations.menu.isVisible, timeout=2000)
+    qtbot.keyClick(desk.violations.menu, key)
     qtbot.waitUntil(lambda: desk.active_dialog is not None, timeout=2000)
     return desk.active_dialog
 
@@ -109,7 +109,7 @@ def test_a_new_tournament_chooses_its_preset(window: Any, qtbot: Any) -> None:
 
 def test_guilin_menu_keeps_its_violations_and_no_kitty(desk: Any) -> None:
     """Guilin has 劳改 (8.3) and 明叫 (8.1), no kitty, no throw, no 藏张 (4.7, 12.8)."""
-    offered = {cls for _k, cls, a in desk.violation_entries if a.isVisible()}
+    offered = {cls for _k, cls, a in desk.violations.entries if a.isVisible()}
     assert {RevokeDialog, OpenBidDialog} <= offered
     assert not offered & {ConcealmentDialog, ThrowFailedDialog}
     assert not desk.ui.actionKitty.isVisible()
@@ -124,7 +124,7 @@ def test_three_deck_menu_replaces_revoke_and_open_bid(
     languages.apply("zh_CN")
     desk = open_preset_match(window, fake_time, "three-deck")
     desk.retranslate()
-    menu = {key: a.text() for key, a in desk.violation_actions.items()}
+    menu = {key: a.text() for key, a in desk.violations.offered.items()}
     assert "藏张" in menu["2"] and "甩牌失败" in menu["3"]
     assert not any("劳改" in text or "明叫" in text for text in menu.values())
     assert desk.ui.actionKitty.isVisible()
@@ -134,7 +134,7 @@ def test_three_deck_menu_replaces_revoke_and_open_bid(
 def test_qq_keeps_revoke_and_offers_throws(window: Any, fake_time: Any) -> None:
     """qq-four-deck: 劳改 kept (12.8), throws (12.4), no open bid (12.3), a kitty of 8."""
     desk = open_preset_match(window, fake_time, "qq-four-deck")
-    offered = {cls for _k, cls, a in desk.violation_entries if a.isVisible()}
+    offered = {cls for _k, cls, a in desk.violations.entries if a.isVisible()}
     assert RevokeDialog in offered and ThrowFailedDialog in offered
     assert OpenBidDialog not in offered and ConcealmentDialog not in offered
 

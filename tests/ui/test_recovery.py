@@ -45,8 +45,8 @@ def recorded(desk: Any, qtbot: Any, fake_time: Any, monkeypatch: Any) -> tuple[P
     path, match_id = desk.tf.path, desk.session.match_id
     desk.close_tournament()
     assert desk.open_tournament(path)
-    assert desk.tf.backup_every == 4
-    desk.set_session(
+    assert desk.tf.backups.every == 4
+    desk.match.set_session(
         MatchSession(StoreMatchRecord(desk.tf, match_id), REFEREE, clock=fake_time.now)
     )
     start_clock(desk)
@@ -87,12 +87,12 @@ def test_damaged_file_offers_the_backups_and_restores_the_match(
     assert desk.active_dialog is not dialog
     assert desk.tf is not None and desk.tf.path == path
     assert desk.tf.events(match_id) == events  # every event up to the backup is back
-    assert desk.tf.verify() is None
+    assert desk.tf.checks.verify() is None
     kept = list(path.parent.glob(f"{path.name}.damaged-*"))
     assert len(kept) == 1 and kept[0].stat().st_size > 0  # the damaged file is kept aside
     assert "restored" in desk.last_message and kept[0].name in desk.last_message
     # The referee goes on recording in the restored file.
-    desk.set_session(MatchSession(StoreMatchRecord(desk.tf, match_id), REFEREE))
+    desk.match.set_session(MatchSession(StoreMatchRecord(desk.tf, match_id), REFEREE))
     note(desk, "已从备份恢复")
     assert desk.tf.events(match_id)[-1].payload == {"text": "已从备份恢复"}
 
@@ -150,6 +150,6 @@ def test_failed_write_keeps_the_note_in_its_dialog(desk: Any) -> None:
         ok(dialog)
         assert desk.active_dialog is None
         assert desk.tf.events(desk.session.match_id)[-1].payload == {"text": "场外观众喧哗"}
-        assert desk.tf.verify() is None
+        assert desk.tf.checks.verify() is None
     finally:
         read_only.close()

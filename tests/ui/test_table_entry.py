@@ -235,7 +235,7 @@ def test_free_text_is_submitted_with_ctrl_enter(desk: Any, qtbot: Any) -> None:
     start_clock(desk)
     play_opening_hand(desk, qtbot)
     keys = Keyboard(qtbot, desk)
-    desk.violation_actions["6"].trigger()
+    desk.violations.offered["6"].trigger()
     dialog = desk.active_dialog
     assert isinstance(dialog, ConductWarningDialog)
     keys.type("s")
@@ -285,13 +285,13 @@ def test_revoke_b_after_a_wrong_play_below_zero(desk: Any, qtbot: Any) -> None:
     start_clock(desk)
     play_opening_hand(desk, qtbot)  # N–S declare
     keys = Keyboard(qtbot, desk)
-    desk.violation_actions["1"].trigger()
+    desk.violations.offered["1"].trigger()
     keys.type("e")
     keys.key(TAB)
     keys.type("2")
     keys.key(ENTER)
     assert desk.session.state.current_hand.defenders_points == -20
-    desk.violation_actions["2"].trigger()
+    desk.violations.offered["2"].trigger()
     dialog = desk.active_dialog
     assert isinstance(dialog, RevokeDialog)
     keys.type("n")  # a declarer revokes; E or W chooses
@@ -386,7 +386,7 @@ def test_keys_of_disabled_actions_say_why(desk: Any, qtbot: Any) -> None:
     play_opening_hand(desk, qtbot)
     keys = Keyboard(qtbot, desk)
     desk.ui.eventView.setFocus()
-    desk.step_review(-1)
+    desk.review.step(-1)
     assert not desk.ui.actionBid.isEnabled()
     desk.last_message = ""
     keys.type("b")
@@ -403,7 +403,7 @@ def test_the_window_never_resizes_itself(desk: Any, qtbot: Any, languages: Any) 
     assert desk.minimumSizeHint().width() <= 1024 and desk.minimumSizeHint().height() <= 700
     start_clock(desk)
     play_opening_hand(desk, qtbot)
-    desk.violation_actions["6"].trigger()
+    desk.violations.offered["6"].trigger()
     dialog = desk.active_dialog
     dialog.ui.textEdit.setPlainText("talks to partner about the cards " * 8)
     keys = Keyboard(qtbot, desk)
@@ -416,7 +416,7 @@ def test_the_window_never_resizes_itself(desk: Any, qtbot: Any, languages: Any) 
     consequence = desk.model.index(len(desk.session.events) - 1, COLUMNS.index("consequence"))
     assert consequence.data() and consequence.data() in desk.ui.eventDetailLabel.text()
     assert event.payload["text"].strip()[:40] in desk.ui.eventDetailLabel.text()
-    desk.step_review(-1)  # the selected event's detail follows the selection
+    desk.review.step(-1)  # the selected event's detail follows the selection
     assert f"#{event.seq - 1}" in desk.ui.eventDetailLabel.text()
 
 
@@ -467,7 +467,7 @@ def test_an_empty_text_is_refused_naming_the_box(desk: Any, qtbot: Any, language
     start_clock(desk)
     play_opening_hand(desk, qtbot)
     keys = Keyboard(qtbot, desk)
-    desk.violation_actions["6"].trigger()
+    desk.violations.offered["6"].trigger()
     dialog = desk.active_dialog
     keys.key(ENTER, Qt.KeyboardModifier.ControlModifier)
     assert desk.active_dialog is dialog

@@ -112,12 +112,12 @@ def test_live_window_is_chinese_and_switches_back_without_restart(
     assert _HAN.search(ui.clockCaption.text())
     assert _HAN.search(ui.nsRoleLabel.text() + ui.nsLevelLabel.text())
     assert desk.model.headerData(0, Qt.Orientation.Horizontal) == "时间"
-    desk.set_language("en")
+    desk.prefs.set_language("en")
     assert ui.bidButton.text() == "Bid (B)"
     assert ui.clockCaption.text() == "Time left"
     assert desk.model.headerData(0, Qt.Orientation.Horizontal) == "Time"
     assert desk.settings.language == "en"
-    desk.set_language("zh_CN")
+    desk.prefs.set_language("zh_CN")
     assert ui.bidButton.text() == "叫牌 B"
 
 

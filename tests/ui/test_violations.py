@@ -34,7 +34,7 @@ from tests.ui.test_locking import committee_signs_in
 def open_from_menu(desk: Any, qtbot: Any, key: str) -> Any:
     """V then the number, as on the keyboard."""
     trigger(desk, "actionViolation")
-    menu = desk.violation_menu
+    menu = desk.violations.menu
     qtbot.waitUntil(menu.isVisible, timeout=2000)
     qtbot.keyClick(menu, key)
     qtbot.waitUntil(lambda: desk.active_dialog is not None, timeout=2000)
@@ -237,7 +237,7 @@ def test_forfeit_key_eight(desk: Any, qtbot: Any) -> None:
 
 def test_refused_violation_keeps_dialog(desk: Any, qtbot: Any) -> None:
     """Before the clock starts there is no play: the record refuses, the dialog stays."""
-    dialog = desk.open_violation(WrongPlayDialog)
+    dialog = desk.entries.open_violation(WrongPlayDialog)
     choose(dialog.ui.seatCombo, "E")
     ok(dialog)
     assert desk.active_dialog is dialog
@@ -251,5 +251,5 @@ def test_v_key_opens_the_menu(desk: Any, qtbot: Any) -> None:
     from tests.ui.conftest import press
 
     press(qtbot, desk, Qt.Key.Key_V)
-    qtbot.waitUntil(desk.violation_menu.isVisible, timeout=2000)
-    desk.violation_menu.close()
+    qtbot.waitUntil(desk.violations.menu.isVisible, timeout=2000)
+    desk.violations.menu.close()

@@ -87,7 +87,7 @@ def test_existing_match_is_offered_and_reopened(desk: Any) -> None:
 
 
 def test_pin_is_checked_by_the_store(window: Any) -> None:
-    window.tf.add_person("王磊", "referee", "2468")
+    window.tf.people.add_person("王磊", "referee", "2468")
     dialog = trigger(window, "actionOpenMatch")
     ui = dialog.ui
     for edit, text in (
@@ -119,7 +119,7 @@ def test_clock_start_pause_with_reason_and_resume(desk: Any, qtbot: Any, fake_ti
     press(qtbot, desk, Qt.Key.Key_P)
     assert desk.session.state.clock.running
     fake_time.advance(600)
-    desk.tick()
+    desk.display.tick()
     assert desk.ui.clockLabel.text() == "1:50:00"
     dialog = press(qtbot, desk, Qt.Key.Key_P)
     assert isinstance(dialog, ReasonDialog)
@@ -130,13 +130,13 @@ def test_clock_start_pause_with_reason_and_resume(desk: Any, qtbot: Any, fake_ti
     state = desk.session.state
     assert not state.clock.running and state.clock.paused_reason == "裁决争议"
     fake_time.advance(300)  # paused: the display does not move
-    desk.tick()
+    desk.display.tick()
     assert desk.ui.clockLabel.text() == "1:50:00"
     assert "裁决争议" in desk.ui.pausedLabel.text()
     press(qtbot, desk, Qt.Key.Key_P)
     assert desk.session.state.clock.running
     fake_time.advance(60)
-    desk.tick()
+    desk.display.tick()
     assert desk.ui.clockLabel.text() == "1:49:00"
     assert _reread(desk)[-3:] == ["clock_started", "clock_paused", "clock_resumed"][-3:]
 
@@ -308,7 +308,7 @@ def test_correction_of_a_selected_event_needs_a_reason(desk: Any, qtbot: Any) ->
         "reason": "主牌录错",
     }
     assert desk.session.state.current_hand.status == "bidding"
-    assert desk.review_row is None
+    assert desk.review.row is None
 
 
 def test_review_mode_steps_through_events(desk: Any, qtbot: Any) -> None:
@@ -317,24 +317,24 @@ def test_review_mode_steps_through_events(desk: Any, qtbot: Any) -> None:
     summary_hand(desk, 40)
     assert desk.session.state.levels[Side.NS] == Rank.SIX
     desk.ui.eventView.selectRow(4)  # the bidding_closed event
-    assert desk.review_row == 4
+    assert desk.review.row == 4
     assert desk.ui.reviewBanner.isVisibleTo(desk)
     assert "Review" in desk.ui.reviewBanner.text()
     assert "3" in desk.ui.nsLevelLabel.text()  # as it stood then
     assert not desk.ui.actionBid.isEnabled()  # no entry while reviewing
     press(qtbot, desk, Qt.Key.Key_Right)
-    assert desk.review_row is None  # stepped onto the newest event: live again
+    assert desk.review.row is None  # stepped onto the newest event: live again
     assert "6" in desk.ui.nsLevelLabel.text()
     press(qtbot, desk, Qt.Key.Key_Left)
-    assert desk.review_row == 4
+    assert desk.review.row == 4
     press(qtbot, desk, Qt.Key.Key_Escape)
-    assert desk.review_row is None and not desk.ui.reviewBanner.isVisibleTo(desk)
+    assert desk.review.row is None and not desk.ui.reviewBanner.isVisibleTo(desk)
 
 
 def test_filter_to_violations(desk: Any, qtbot: Any) -> None:
     start_clock(desk)
     play_opening_hand(desk, qtbot)
-    dialog = desk.open_violation(
+    dialog = desk.entries.open_violation(
         __import__(
             "referee_desk.ui.dialogs.violations", fromlist=["WrongPlayDialog"]
         ).WrongPlayDialog
@@ -362,10 +362,10 @@ def test_thinking_timer_and_overrun(desk: Any, qtbot: Any, fake_time: Any) -> No
     play_opening_hand(desk, qtbot)
     press(qtbot, desk, Qt.Key.Key_Space)
     fake_time.advance(4)
-    desk.tick()
+    desk.display.tick()
     assert "6.0" in desk.ui.thinkLabel.text()
     fake_time.advance(9)
-    desk.tick()
+    desk.display.tick()
     assert "3" in desk.ui.thinkLabel.text() and "O" in desk.ui.thinkLabel.text()
     dialog = press(qtbot, desk, Qt.Key.Key_O)
     assert dialog.ui.secondsSpin.value() == 13  # the time the play took
@@ -379,7 +379,7 @@ def test_thinking_timer_and_overrun(desk: Any, qtbot: Any, fake_time: Any) -> No
 
 
 def test_shortcuts_listed_in_help(desk: Any) -> None:
-    lines = "\n".join(desk.shortcut_lines())
+    lines = "\n".join(desk.prefs.shortcut_lines())
     for key in ("B", "R", "T", "V", "Space", "O", "P", "Ctrl+Z", "Ctrl+F", "Left", "Right"):
         assert any(line.split("\t")[0] == key for line in lines.splitlines()), key
     trigger(desk, "actionShortcuts")
@@ -417,7 +417,7 @@ def test_export_match_report_from_the_desk(desk: Any, qtbot: Any, tmp_path: Any)
     play_opening_hand(desk, qtbot)
     summary_hand(desk, 100)
     out = tmp_path / "report.pdf"
-    assert desk.export_report(out)
+    assert desk.match.export_report(out)
     text = "".join(page.extract_text() for page in PdfReader(out).pages)
     assert desk.session.match_id in text
 
@@ -464,14 +464,14 @@ def test_clock_turns_amber_then_red(desk: Any, fake_time: Any) -> None:
 
     start_clock(desk)
     fake_time.advance(104 * 60)
-    desk.tick()
+    desk.display.tick()
     assert CLOCK_COLOURS["normal"] in desk.ui.clockLabel.styleSheet()
     fake_time.advance(60)
-    desk.tick()
+    desk.display.tick()
     assert desk.ui.clockLabel.text() == "0:15:00"
     assert CLOCK_COLOURS["amber"] in desk.ui.clockLabel.styleSheet()
     fake_time.advance(10 * 60)
-    desk.tick()
+    desk.display.tick()
     assert CLOCK_COLOURS["red"] in desk.ui.clockLabel.styleSheet()
 
 

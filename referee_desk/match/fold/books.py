@@ -127,10 +127,7 @@ class Books:
         """RULES 7: captured points are 0 … 100 × decks in steps of 5 (5, 10 and K)."""
         if points < 0 or points % 5 or points > self._all_points:
             raise EventRefused(
-                f"{what} {points} cannot be captured: points come in 5s, 0 to "
-                f"{self._all_points} in {self.ruleset.decks} decks (7)",
-                key="points.not_capturable",
-                params={"points": points, "total": self._all_points},
+                key="points.not_capturable", params={"points": points, "total": self._all_points}
             )
 
     def _time_up(self, at: int) -> bool:
@@ -139,23 +136,14 @@ class Books:
 
     def _need_running_clock(self) -> None:
         if self.clock_started_at is None:
-            raise EventRefused(
-                "the match clock is not started (1.5): record clock_started",
-                key="clock.not_started",
-            )
+            raise EventRefused(key="clock.not_started")
         if self.running_since is None:
-            raise EventRefused(
-                f"the clock is paused ({self.paused_reason}): resume it first",
-                key="clock.paused",
-                params={"reason": self.paused_reason or ""},
-            )
+            raise EventRefused(key="clock.paused", params={"reason": self.paused_reason or ""})
 
     def _need_hand(self, *statuses: str) -> HandBook:
         hand = self.hand
         if hand is None:
-            raise EventRefused(
-                "no hand is in progress: record hand_started first", key="hand.none_in_progress"
-            )
+            raise EventRefused(key="hand.none_in_progress")
         if statuses and hand.status not in statuses:
             wanted = {
                 BIDDING: "bidding",
@@ -164,7 +152,6 @@ class Books:
             }
             need = " or ".join(wanted[s] for s in statuses)
             raise EventRefused(
-                f"hand {hand.number} is in {hand.status}, not in {need}",
                 key="hand.wrong_status",
                 params={"hand": hand.number, "status": hand.status, "need": need},
             )

@@ -1,13 +1,12 @@
 """Emptying every replay memo at once: the cold case of the benchmark and its tests.
 
 Kept apart from ``memo`` so that the memo module imports none of the modules whose
-caches it would clear (``audit`` and ``trick_input`` import ``memo``).
+caches it would clear (``trick_input`` imports ``memo``).
 """
 
 from __future__ import annotations
 
 from referee_desk.match.fold import memo, trick_input
-from referee_desk.match.fold.audit import follow_findings
 
 
 def clear_caches() -> None:
@@ -24,7 +23,6 @@ def clear_caches() -> None:
         memo.top_follow,
     ):
         fn.cache_clear()
-    follow_findings.cache_clear()
     trick_input.clear()
     memo.PARSED.clear()
     memo._RESULTS.clear()

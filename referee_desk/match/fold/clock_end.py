@@ -16,9 +16,9 @@ from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.books import Books
 from referee_desk.match.fold.hand import BIDDING, PLAYING, REVOKED, VOIDED
 from referee_desk.match.state import Consequence, HandState, MatchEnd
+from referee_desk.phrasebook import render
 from referee_desk.rules.levels import compare_levels
 from referee_desk.rules.seats import Side
-from referee_desk.rules.wording import render
 
 
 class ClockAndEnd(Books):
@@ -98,15 +98,15 @@ class ClockAndEnd(Books):
 
     def _on_clock_started(self, event: Event, p: ev.EmptyPayload, at: int) -> None:
         if self.clock_started_at is not None:
-            raise EventRefused("the clock is already started (1.5)", key="clock.already_started")
+            raise EventRefused(key="clock.already_started")
         self.clock_started_at = at
         self.running_since = at
 
     def _on_clock_paused(self, event: Event, p: ev.ClockPausedPayload, at: int) -> None:
         if self.clock_started_at is None:
-            raise EventRefused("the clock is not started", key="clock.pause_not_started")
+            raise EventRefused(key="clock.pause_not_started")
         if self.running_since is None:
-            raise EventRefused("the clock is already paused", key="clock.already_paused")
+            raise EventRefused(key="clock.already_paused")
         self.elapsed_before = self._elapsed(at)
         self.running_since = None
         self.paused_reason = p.reason
@@ -114,7 +114,7 @@ class ClockAndEnd(Books):
 
     def _on_clock_resumed(self, event: Event, p: ev.EmptyPayload, at: int) -> None:
         if self.clock_started_at is None or self.running_since is not None:
-            raise EventRefused("the clock is not paused", key="clock.not_paused")
+            raise EventRefused(key="clock.not_paused")
         self.running_since = at
         self.paused_reason = None
         last = self.pauses[-1]
@@ -134,21 +134,12 @@ class ClockAndEnd(Books):
         if end is None:
             clock = self._clock(at)
             if not clock.started:
-                raise EventRefused(
-                    "the match has not ended: the clock was never started",
-                    key="end.clock_never_started",
-                )
+                raise EventRefused(key="end.clock_never_started")
             raise EventRefused(
-                "the match has not ended: no side passed A, forfeited or was disqualified, "
-                f"and {format_duration(clock.remaining_at(at))} of match time remain "
-                "(or a hand is still in play, at_time_out=finish_hand)",
-                key="end.not_ended",
-                params={"remaining": format_duration(clock.remaining_at(at))},
+                key="end.not_ended", params={"remaining": format_duration(clock.remaining_at(at))}
             )
         if p.reason != end.reason or Side(p.winner) != end.winner:
             raise EventRefused(
-                f"the record shows {end.reason} won by {end.winner.value} ({end}), not "
-                f"{p.reason} won by {p.winner}",
                 key="end.mismatch",
                 params={
                     "reason": end.reason,

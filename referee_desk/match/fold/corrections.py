@@ -23,28 +23,14 @@ class Corrections(Books):
         p: ev.CorrectionPayload = ev.payload_of(event)
         target = p.target_seq
         if target >= event.seq or target not in self.types_by_seq:
-            raise EventRefused(
-                f"target_seq {target} is not an earlier event of this match",
-                key="correction.target_not_earlier",
-                params={"target": target},
-            )
+            raise EventRefused(key="correction.target_not_earlier", params={"target": target})
         target_type = self.types_by_seq[target]
         if target_type == ev.CORRECTION:
-            raise EventRefused(
-                "a correction cannot target another correction; correct the original event",
-                key="correction.target_is_correction",
-            )
+            raise EventRefused(key="correction.target_is_correction")
         if self.fixes.get(target, ("", None))[0] == "void":
-            raise EventRefused(
-                f"event {target} is already voided",
-                key="correction.already_voided",
-                params={"target": target},
-            )
+            raise EventRefused(key="correction.already_voided", params={"target": target})
         if target_type == ev.MATCH_OPENED and p.action == "void":
-            raise EventRefused(
-                "match_opened cannot be voided (replace it to fix its details)",
-                key="correction.match_opened",
-            )
+            raise EventRefused(key="correction.match_opened")
         if p.action == "replace":
             original = self.events[target - 1]
             validate_schema(replace(original, payload=dict(p.payload or {})).to_dict())
@@ -59,8 +45,6 @@ class Corrections(Books):
                 fresh._refold(old)
         except EventRefused as exc:
             raise EventRefused(
-                f"with event {target} {'voided' if p.action == 'void' else 'replaced'}, "
-                f"event {exc.seq} ({exc.event_type}) would be refused: {exc.reason}",
                 key="correction.would_refuse",
                 params={
                     "target": target,
@@ -68,6 +52,7 @@ class Corrections(Books):
                     "type": exc.event_type or "",
                     "inner_key": exc.key or "",
                     "inner": exc.params,
+                    "inner_reason": exc.reason,
                 },
             ) from None
         keep = ("events", "check_schema")

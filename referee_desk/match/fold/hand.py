@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from referee_desk.match.fold.audit import FollowAudit
 from referee_desk.match.fold.memo import CtxKey, card_of, ctx_key_of, ctx_of, suit_memo
 from referee_desk.match.state import (
     Bid,
@@ -23,10 +24,6 @@ from referee_desk.rules.seats import Seat, Side
 from referee_desk.rules.trump import TrumpContext
 
 BIDDING, PLAYING, REVOKED, FINISHED, VOIDED = "bidding", "playing", "revoked", "finished", "voided"
-
-#: A detailed trick as plain values: seats in play order (the leader first), canonical
-#: card tokens per play, seq.
-TrickCards = tuple[tuple[Seat, ...], tuple[tuple[str, ...], ...], int]
 
 
 @dataclass
@@ -53,7 +50,8 @@ class HandBook:
     false_bid_trump: str | None = None
     form: str | None = None
     tricks: list[TrickRecord] = field(default_factory=list)
-    trick_cards: list[TrickCards] = field(default_factory=list)
+    #: The follows of this hand the later plays may still prove illegal (4.x, 12.4).
+    audit: FollowAudit | None = None
     played: dict[str, int] = field(default_factory=dict)
     cards_played: dict[Seat, int] = field(default_factory=lambda: dict.fromkeys(Seat, 0))
     void_in: dict[Seat, set[str]] = field(default_factory=dict)

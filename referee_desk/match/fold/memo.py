@@ -127,7 +127,7 @@ def suit_memo(key: CtxKey) -> dict[str, str]:
 @lru_cache(maxsize=256)
 def token_suits(ctx: TrumpContext) -> dict[str, str]:
     """Canonical card token → effective suit in ``ctx`` (callers may add spellings)."""
-    suit = ctx.tables.suit  # type: ignore[attr-defined]
+    suit = ctx.tables.suit
     return {_CANON[c.index]: suit[c.index] for c in DECK}
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from referee_desk.match import events as ev
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
-from referee_desk.match.fold.audit import follow_findings
+from referee_desk.match.fold.audit import FollowAudit
 from referee_desk.match.fold.hand import FINISHED, PLAYING, HandBook
 from referee_desk.match.fold.memo import PLAY_ORDER, SEAT_BY_NAME, canon, cards_of, judge_trick
 from referee_desk.match.fold.presets import PresetPlay
@@ -29,7 +29,6 @@ from referee_desk.match.state import (
 )
 from referee_desk.rules.result import HandResult, Role, hand_result, next_dealer, shuffle_and_cut
 from referee_desk.rules.seats import Seat, Side
-from referee_desk.rules.trump import TrumpContext
 from referee_desk.rules.units import classify
 
 
@@ -37,23 +36,21 @@ class Play(PresetPlay):
     """Handlers: trick, hand_summary; closing a hand with its result."""
 
     def _on_trick(self, event: Event, prepared: PreparedTrick, at: int) -> None:
-        self._need_running_clock()
-        hand = self._need_hand(PLAYING)
+        hand = self.hand
+        if (
+            self.clock_started_at is None
+            or self.running_since is None
+            or hand is None
+            or hand.status != PLAYING
+        ):
+            self._need_running_clock()  # each raises the refusal that applies
+            hand = self._need_hand(PLAYING)
         if hand.form == "summary":
-            raise EventRefused("this hand is recorded in summary form", key="trick.summary_form")
+            raise EventRefused(key="trick.summary_form")
         leader = SEAT_BY_NAME[prepared.leader]
         if leader != hand.next_leader:
             assert hand.next_leader is not None
-            why = (
-                "the dealer leads the first trick"
-                if not hand.tricks
-                else (f"{hand.next_leader.value} won trick {len(hand.tricks)}")
-            )
-            raise EventRefused(
-                f"the leader must be {hand.next_leader.value} ({why})",
-                key="trick.wrong_leader",
-                params={"leader": hand.next_leader.value},
-            )
+            raise EventRefused(key="trick.wrong_leader", params={"leader": hand.next_leader.value})
         seats = prepared.seats
         if seats is None:
             seats = tuple(SEAT_BY_NAME[play["seat"]] for play in prepared.raw_plays)  # raises
@@ -62,16 +59,10 @@ class Play(PresetPlay):
             seen: set[Seat] = set()
             for seat in seats:
                 if seat in seen:
-                    raise EventRefused(
-                        f"{seat.value} plays twice in this trick",
-                        key="trick.plays_twice",
-                        params={"seat": seat.value},
-                    )
+                    raise EventRefused(key="trick.plays_twice", params={"seat": seat.value})
                 seen.add(seat)
             raise EventRefused(
-                "plays must be in play order from the leader: " + " ".join(s.value for s in order),
-                key="trick.play_order",
-                params={"order": " ".join(s.value for s in order)},
+                key="trick.play_order", params={"order": " ".join(s.value for s in order)}
             )
         # Canonical tokens: cheap to hash and count; Cards only inside the rules calls.
         plays = prepared.plays
@@ -82,8 +73,6 @@ class Play(PresetPlay):
             for seat, cards in zip(seats, plays, strict=True):
                 if len(cards) != size:
                     raise EventRefused(
-                        f"{seat.value} plays {len(cards)} cards to a lead of {size} (record a "
-                        "revoke if a player held too many or too few cards, 8.3)",
                         key="trick.card_count",
                         params={"seat": seat.value, "count": len(cards), "size": size},
                     )
@@ -98,8 +87,6 @@ class Play(PresetPlay):
         for token, count in copies.items():
             if played.get(token, 0) + count > decks:
                 raise EventRefused(
-                    f"a {decks + 1}th copy of {token} would be in play: there are only {decks} "
-                    "(1.4)",
                     key="cards.too_many_played",
                     params={"copy": decks + 1, "card": token, "decks": decks},
                 )
@@ -108,8 +95,6 @@ class Play(PresetPlay):
         for seat in seats:
             if cards_played[seat] + size > per_player:
                 raise EventRefused(
-                    f"{seat.value} would have played {cards_played[seat] + size} cards; a "
-                    f"player holds {per_player}",
                     key="trick.too_many_cards",
                     params={
                         "seat": seat.value,
@@ -121,8 +106,13 @@ class Play(PresetPlay):
         result = judge_trick(plays, hand.ctx_key, prepared.discarded, self._trick_rules)
         winner = seats[result.winner]
         number = len(hand.tricks) + 1
-        # What the record proves: a seat void in a suit that later plays it.
+        # What the record proves: a seat void in a suit that later plays it (8.3), and
+        # any other follow the cards now seen prove illegal (4.x, 12.4), as it is proven.
         self._void_flags(hand, event.seq, number, seats, plays)
+        audit = hand.audit
+        if audit is None:
+            audit = hand.audit = FollowAudit(ctx, self.ruleset)
+        self._follow_flags(hand, event.seq, audit.add(number, seats, plays))
         for token, count in copies.items():
             played[token] = played.get(token, 0) + count
         for seat in seats:
@@ -135,10 +125,13 @@ class Play(PresetPlay):
                 prepared.as_recorded,
                 winner,
                 result.points,
-                throw=len(plays[0]) > 1 and classify(cards_of(plays[0]), ctx) is None,
+                # Only where throws are allowed (12.4): elsewhere a lead is one unit (4.7),
+                # or judge_trick has refused it.
+                throw=size > 1
+                and self.ruleset.throws
+                and classify(cards_of(plays[0]), ctx) is None,
             )
         )
-        hand.trick_cards.append((seats, plays, event.seq))
         hand.form = "detailed"
         hand.forced_lead, hand.forced_seat = (), None
         hand.next_leader = winner
@@ -157,7 +150,7 @@ class Play(PresetPlay):
                         f"{seat.value} played {n} cards in hand {hand.number}, not {per_player}",
                     )
                 )
-        self._follow_flags(hand, ctx)
+        self._follow_flags(hand, event.seq, audit.finish())
         shape = self._lead_shape(plays[0], ctx) if self.ruleset.last_trick == "kitty" else ()
         self._finish_by_score(event.seq, hand, result.points, size, winner.side, shape)
 
@@ -195,26 +188,20 @@ class Play(PresetPlay):
                     void_in.setdefault(seats[i], set()).add(lead_suit)
                     break
 
-    def _follow_flags(self, hand: HandBook, ctx: TrumpContext) -> None:
-        """Judge every follow against the cards the record proves the seat held (4.x)."""
-        for seq, rule, text in follow_findings(tuple(hand.trick_cards), ctx, self.ruleset):
+    def _follow_flags(self, hand: HandBook, seq: int, found: list[tuple[str, str]]) -> None:
+        """Flag the follows the trick at ``seq`` proves illegal (a flag, not a ruling)."""
+        for rule, text in found:
             self.flags.append(Flag(seq, hand.number, rule, text))
 
     def _on_hand_summary(self, event: Event, p: ev.HandSummaryPayload, at: int) -> None:
         self._need_running_clock()
         hand = self._need_hand(PLAYING)
         if hand.form == "detailed":
-            raise EventRefused(
-                "this hand is recorded trick by trick; its result is derived",
-                key="summary.detailed_form",
-            )
+            raise EventRefused(key="summary.detailed_form")
         self._check_captured(p.defenders_points_before_last, "defenders_points_before_last")
         total = p.defenders_points_before_last + p.last_trick_points
         if total > self._all_points:
             raise EventRefused(
-                f"defenders_points_before_last {p.defenders_points_before_last} + "
-                f"last_trick_points {p.last_trick_points} = {total}: there are only "
-                f"{self._all_points} points in {self.ruleset.decks} decks (7)",
                 key="summary.too_many_points",
                 params={
                     "before": p.defenders_points_before_last,

@@ -17,6 +17,7 @@ from typing import Any
 
 from referee_desk.match.envelope import Event
 from referee_desk.match.fold.memo import SEAT_BY_NAME, canon
+from referee_desk.rules.cards import DECK, format_card
 from referee_desk.rules.seats import Seat
 
 
@@ -86,6 +87,7 @@ def prepare_payload(payload: dict[str, Any]) -> PreparedTrick:
     cards_in: list[tuple[str, ...]] = []
     flags: list[bool] = []
     canonical: list[tuple[str, ...]] | None = []
+    known = _CANONICAL
     for play in recorded:  # read in the order parse_payload reads, so errors match
         seats_in.append(seat_of(play["seat"]))
         cards = tuple(play["cards"])
@@ -93,6 +95,9 @@ def prepare_payload(payload: dict[str, Any]) -> PreparedTrick:
         flags.append(bool(play.get("discarded", False)))
         if canonical is not None:
             try:
+                if known.issuperset(cards):  # as the desk writes them: kept as recorded
+                    canonical.append(cards)
+                    continue
                 tokens = tuple(map(canon, cards))
             except (ValueError, TypeError):
                 canonical = None  # the fold refuses the card where it always did
@@ -110,6 +115,14 @@ def prepare_payload(payload: dict[str, Any]) -> PreparedTrick:
     even = False
     if plays:
         size = len(plays[0])
-        even = all(len(cards) == size for cards in plays)
+        even = True
+        for cards in plays:
+            if len(cards) != size:
+                even = False
+                break
     discarded = tuple([index for index, flag in enumerate(flags) if flag]) if True in flags else ()
     return PreparedTrick(leader, last, recorded, seats, plays, even, discarded, as_recorded)
+
+
+#: The canonical token of every card (what the desk records): no parsing needed.
+_CANONICAL = frozenset(format_card(c) for c in DECK)

@@ -8,11 +8,12 @@ a server that is down, a database that is not a Referee Desk one) becomes a one-
 from __future__ import annotations
 
 import logging
+import os
 import re
 
 import psycopg
 
-from referee_desk.store.postgres import schema
+from referee_desk.store.postgres import password, schema
 from referee_desk.store.postgres.address import (
     ESCAPES_HINT,
     has_raw_at,
@@ -62,9 +63,7 @@ def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycop
         )
     shown = redact(url)
     try:
-        conn = psycopg.connect(
-            url, autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT, **TCP_LIVENESS
-        )
+        conn = _login(url, shown, autocommit)
     except psycopg.ProgrammingError as error:
         raise BadServerAddress(
             f"{shown}: not a valid server address ({scrub(_line(error), url)}); {ESCAPES_HINT}"
@@ -80,11 +79,50 @@ def connect(url: str, *, autocommit: bool = False, check: bool = True) -> psycop
     return conn
 
 
+def _login(url: str, shown: str, autocommit: bool) -> psycopg.Connection:
+    """Connect with the password from the address, ``PGPASSWORD``, the pass file (libpq
+    reads it), or else the terminal's answer (``password.ask``); see ``password``."""
+    given = password.has_password(url) or bool(os.environ.get("PGPASSWORD"))
+    if not given:
+        password.check_pass_file(shown)
+    extra = {} if given else {"password": password.typed(url)}
+    options = {k: v for k, v in extra.items() if v}
+    try:
+        return psycopg.connect(
+            url, autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT, **TCP_LIVENESS, **options
+        )
+    except psycopg.OperationalError as error:
+        text = _line(error)
+        if given or not ("no password supplied" in text or "password authentication" in text):
+            raise
+        password.forget(url)
+        answer = password.ask(url, shown)
+        if answer is None:
+            raise
+    try:
+        return psycopg.connect(
+            url,
+            autocommit=autocommit,
+            connect_timeout=CONNECT_TIMEOUT,
+            password=answer,
+            **TCP_LIVENESS,
+        )
+    except psycopg.OperationalError:
+        password.forget(url)
+        raise
+
+
 def login_error(
     shown: str, error: psycopg.Error, url: str = ""
 ) -> ServerUnreachable | ServerLoginRefused:
     text = scrub(_line(error), url)
-    if "password authentication failed" in text or "no password supplied" in text:
+    if "no password supplied" in text:
+        return ServerLoginRefused(
+            f"{shown}: no password for this address: keep it in the pass file "
+            f"({password.pass_file()}) with: referee-desk server remember ADDRESS, "
+            "or run the command at a terminal to be asked for it"
+        )
+    if "password authentication failed" in text:
         found = re.match(r"^[a-z]+://([^:/@]+)", shown)
         user = found.group(1) if found else "?"
         return ServerLoginRefused(f"{shown}: the server refused user {user}: wrong password")

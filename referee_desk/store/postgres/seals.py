@@ -81,10 +81,10 @@ def register_signer(server: TournamentServer, public_key: str, label: str, role:
 def register_file_signers(server: TournamentServer, tf: TournamentFile) -> list[ServerSigner]:
     """Register every key the tournament file trusts; the keys newly registered."""
     added = []
-    for info in tf.signers():
+    for info in tf.seals.signers():
         if not info.trusted:
             continue
-        public_key = tf.seals_.signatures.public_key(info.fingerprint)
+        public_key = tf.signatures.public_key(info.fingerprint)
         if public_key and register_signer(server, public_key, info.label, info.role):
             added.append(ServerSigner(info.fingerprint, public_key, info.label, info.role))
     return added
@@ -125,6 +125,9 @@ class KeyOffer:
     public_key: str
     label: str
     offered_by: str
+    #: the table whose address offered it ("" for a role that is no table's)
+    table: str = ""
+    offered_at: str = ""
 
 
 def offer_key(server: TournamentServer, public_key: str, label: str) -> None:
@@ -148,27 +151,31 @@ def offer_key(server: TournamentServer, public_key: str, label: str) -> None:
 
 
 def key_offers(server: TournamentServer) -> list[KeyOffer]:
-    """Keys desks offered that are not registered yet (organizer)."""
+    """Keys desks offered that are not registered yet, each with its table (organizer)."""
     rows = server.connection.execute(
-        "SELECT o.fingerprint, o.public_key, o.label, o.offered_by FROM referee_desk.key_offers o "
+        "SELECT o.fingerprint, o.public_key, o.label, o.offered_by, "
+        "coalesce(d.table_label, ''), to_char(o.offered_at, 'YYYY-MM-DD HH24:MI:SS') "
+        "FROM referee_desk.key_offers o LEFT JOIN referee_desk.desks d ON d.role = o.offered_by "
         "WHERE NOT EXISTS (SELECT 1 FROM referee_desk.signers s "
-        "WHERE s.fingerprint = o.fingerprint) ORDER BY o.offered_at"
+        "WHERE s.fingerprint = o.fingerprint) ORDER BY o.offered_at, o.fingerprint"
     ).fetchall()
     server.connection.rollback()
     return [KeyOffer(*r) for r in rows]
 
 
-def approve_offers(server: TournamentServer, which: list[str]) -> list[KeyOffer]:
-    """Register offered keys (fingerprints, or ``all``); the ones registered.
+def approve_offers(server: TournamentServer, fingerprints: list[str]) -> list[KeyOffer]:
+    """Register the offered keys named by their fingerprints; the ones registered.
 
-    The organizer compares each fingerprint with the one the desk shows
-    (``referee-desk keys show``) before approving it.
+    Only named keys: a desk with a table's password can offer any number of keys, so
+    nothing registers "all" of them. The organizer compares each fingerprint with the one
+    the desk shows (``referee-desk keys show``), or is asked key by key (``server keys``).
     """
     offers = key_offers(server)
-    chosen = offers if "all" in which else [o for o in offers if o.fingerprint in which]
-    missing = sorted(set(which) - {"all"} - {o.fingerprint for o in offers})
+    wanted = {f.strip().lower() for f in fingerprints}
+    missing = sorted(wanted - {o.fingerprint for o in offers})
     if missing:
-        raise ServerRefused(f"{server.shown}: no key offered with fingerprint {missing[0]}")
+        raise ServerRefused(f"{server.shown}: no key offered with fingerprint {missing[0][:32]}")
+    chosen = [o for o in offers if o.fingerprint in wanted]
     for offer in chosen:
         register_signer(server, offer.public_key, f"{offer.label} ({offer.offered_by})", "desk")
     return chosen

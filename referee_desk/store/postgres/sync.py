@@ -164,14 +164,14 @@ def _push_seals(
     """
     before = marks.pushed_seals(tf, server.server_id)
     sent = 0
-    for match_id, seal in tf.seals().items():
+    for match_id, seal in tf.seals.all().items():
         if match_id in blocked or seal.scheme != SCHEME:
             continue
         if before.get(match_id) == seal.signature and match_id not in open_conflicts:
             continue
         fingerprint = seal.key_fingerprint or ""
-        public_key = tf.seals_.signatures.public_key(fingerprint)
-        label = tf.seals_.signatures.key_info(fingerprint).label
+        public_key = tf.signatures.public_key(fingerprint)
+        label = tf.signatures.key_info(fingerprint).label
         outcome = push_seal(server, tf.tournament_id, seal, public_key, label)
         if isinstance(outcome, Conflict):
             found.append(outcome)

@@ -10,7 +10,7 @@ transactions map the server's refusals (a frozen draw's trigger, a privilege) to
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
@@ -95,6 +95,14 @@ class ServerTables:
                 yield _Writer(self.conn)
         except psycopg.Error as error:
             raise self._refusal(error) from None
+
+    def signed_transaction(self) -> AbstractContextManager[_Writer]:
+        """The same as ``transaction``: the organizer's schema is the organizer's alone
+        (no desk or other role reaches it), so there is no file guard to re-sign."""
+        return self.transaction()
+
+    def guard(self, names: Iterable[str]) -> None:
+        """Nothing to do on the server (see ``signed_transaction``)."""
 
     def has_extension(self, name: str) -> bool:
         return self.row("SELECT 1 FROM extensions WHERE name = ?", (name,)) is not None

@@ -39,6 +39,15 @@ PHRASES: Mapping[str, tuple[str, str]] = {
         "the server refused this desk's login ({server}): check the table's address",
         "服务器拒绝了本桌的登录（{server}）：请核对本桌的地址",
     ),
+    "server_no_password": (
+        "no password for {server}: keep it in the pass file with "
+        "`referee-desk server remember {server}`",
+        "没有 {server} 的密码：请用 `referee-desk server remember {server}` 把它存进密码文件",
+    ),
+    "server_pass_file": (
+        "the pass file can be read by other users of this computer: {detail}",
+        "密码文件别的用户也能读：{detail}",
+    ),
     "server_other": ("the server: {detail}", "服务器：{detail}"),
     "synced": ("synced", "已同步"),
     "waiting": ("{n} events waiting", "{n} 条待上传"),
@@ -140,6 +149,10 @@ def trouble(text: str) -> str:
         or "the connection is lost" in low
     ):
         return "server_stopped"
+    if "no password for this address" in low:
+        return "server_no_password"
+    if "the pass file" in low and "chmod 600" in low:
+        return "server_pass_file"
     if "wrong password" in low or "password authentication failed" in low:
         return "server_password"
     if "refused user" in low or "does not let this computer" in low:

@@ -172,7 +172,7 @@ class OpenMatchDialog(TranslatedDialog):
         for match_id in self.tf.match_ids():
             self.ui.matchCombo.addItem(match_label(self.tf, match_id), match_id)
             events = self.tf.events(match_id)
-            if events and self.tf.seal(match_id) is None:
+            if events and self.tf.seals.latest(match_id) is None:
                 in_progress.append((events[-1].recorded_at, match_id))
         # A reopened file lands on the match in progress (the one recorded in last).
         if in_progress:

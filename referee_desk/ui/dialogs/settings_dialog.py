@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QWidget
 
 from referee_desk.rules.seats import Seat
-from referee_desk.store.postgres.address import is_server_url
+from referee_desk.store.opener import is_server_address
 from referee_desk.ui.dialogs.base import TranslatedDialog
 from referee_desk.ui.dialogs.seat_combos import fill_seats, select
 from referee_desk.ui.generated.ui_settings_dialog import Ui_SettingsDialog
@@ -37,7 +37,7 @@ class SettingsDialog(TranslatedDialog):
     def _accept_if_valid(self) -> None:
         """A server address must be a postgresql:// URL (or empty: no sync)."""
         url = self.server_url
-        if url and not is_server_url(url):
+        if url and not is_server_address(url):
             self.ui.serverUrlError.setText(
                 self.tr("Not a server address (postgresql://user:password@host:port/db).")
             )

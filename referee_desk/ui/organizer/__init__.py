@@ -2,7 +2,8 @@
 
 ``install_organizer(window)`` puts the organizer view beside the match view of the
 main window (a tab), adds File ▸ Export and a Tournament menu, and follows the file the
-window has open. The main window itself is not changed otherwise.
+window has open; it returns the tabs (``tabs.organizer`` is the view), which the window
+keeps. The window subscribes the view to its match's change signal (live results).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from referee_desk.ui.organizer.tabs import OrganizerTabs
 from referee_desk.ui.organizer.view import EXPORT_KINDS, OrganizerView
 
 
-def install_organizer(window: Any) -> OrganizerView:
-    """Add the organizer view to ``window`` (a ``MainWindow``) and return it."""
+def install_organizer(window: Any) -> OrganizerTabs:
+    """Add the organizer view to ``window`` (a ``MainWindow``); return the tabs."""
     view = OrganizerView(window=window)
     central = window.takeCentralWidget()
     tabs = OrganizerTabs(central, view, window)
@@ -34,12 +35,8 @@ def install_organizer(window: Any) -> OrganizerView:
             view.reload()
 
     tabs.currentChanged.connect(tab_changed)
-    # Live results: every entry the referee records goes through the window's undo stack.
-    window.undo_stack.indexChanged.connect(lambda _index: view.results_changed())
-    window.organizer_tabs = tabs
-    window.organizer = view
     view.sync_with_window()
-    return view
+    return tabs
 
 
 __all__ = ["EXPORT_KINDS", "OrganizerTabs", "OrganizerView", "install_organizer"]

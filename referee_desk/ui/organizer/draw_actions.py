@@ -16,15 +16,16 @@ from referee_desk.tournament.model import Settings
 from referee_desk.ui.organizer.bracket import match_boxes
 from referee_desk.ui.organizer.dialogs import OrganizerDrawDialog, OrganizerLotsDialog
 from referee_desk.ui.organizer.models import OrganizerMatchesModel
+from referee_desk.ui.organizer.showing import groups_needing_lots
 
 if TYPE_CHECKING:
-    from referee_desk.ui.organizer.view import OrganizerView
+    from referee_desk.ui.organizer.host import OrganizerHost
 
 
 class DrawActions:
     """The draw, drawings of lots, and assigning tables and referees to matches."""
 
-    def __init__(self, view: OrganizerView) -> None:
+    def __init__(self, view: OrganizerHost) -> None:
         self.view = view
 
     def draw_dialog(self) -> QDialog | None:
@@ -54,10 +55,7 @@ class DrawActions:
 
     def groups_needing_lots(self) -> dict[str, tuple[int, ...]]:
         """Group -> pairs still tied after every other criterion, once the group is complete."""
-        state = self.view.state
-        if state is None:
-            return {}
-        return {s.group: s.needs_lots[0] for s in state.standings if s.complete and s.needs_lots}
+        return groups_needing_lots(self.view.state)
 
     def lots_dialog(self) -> QDialog | None:
         t = self.view.need_tournament()

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from referee_desk.ui.organizer.exporting import ExportJob, Progress, start
 
 if TYPE_CHECKING:
-    from referee_desk.ui.organizer.view import OrganizerView
+    from referee_desk.ui.organizer.host import OrganizerHost
 
 #: The documents of File ▸ Export, by kind.
 EXPORT_KINDS = ("bracket", "results", "match", "scoresheet", "round_pack", "players")
@@ -33,9 +33,16 @@ EXPORT_KINDS = ("bracket", "results", "match", "scoresheet", "round_pack", "play
 class OrganizerExports:
     """File ▸ Export for the view it is given: the documents, their jobs and progress."""
 
-    def __init__(self, view: OrganizerView, font_path: str | None = None) -> None:
+    def __init__(
+        self,
+        view: OrganizerHost,
+        font_path: str | None = None,
+        *,
+        selected_match: Callable[[], str | None] = lambda: None,
+    ) -> None:
         self.view = view
         self.font_path = font_path
+        self.selected_match = selected_match
         # Exports being written (kept alive until their worker reports).
         self.jobs: list[ExportJob] = []
         self.progress_dialog: QProgressDialog | None = None
@@ -59,7 +66,7 @@ class OrganizerExports:
         return f"{name}-{suffix}"
 
     def choose_export(self, kind: str) -> None:
-        match_id = self.view.selected_match_id()
+        match_id = self.selected_match()
         round_number: int | None = None
         if kind == "round_pack":
             round_number = self.choose_round()

@@ -194,7 +194,7 @@ class OrganizerOnServer(QObject):
         self.failed_reads = 0
         self.view.attach_server(result)
         self.board.show_in(self.view.ui.sections)
-        self.board.attach(result.file.server)
+        self.board.attach(result.server)
         self.w.statusBar().showMessage(
             QCoreApplication.translate("OrganizerView", "Tournament on the server: %1").replace(
                 "%1", result.path

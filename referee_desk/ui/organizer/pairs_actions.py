@@ -20,13 +20,13 @@ from referee_desk.tournament.repository import Tournament
 from referee_desk.ui.organizer.dialogs import OrganizerNewDialog, OrganizerPairDialog
 
 if TYPE_CHECKING:
-    from referee_desk.ui.organizer.view import OrganizerView
+    from referee_desk.ui.organizer.host import OrganizerHost
 
 
 class PairActions:
     """Creating the tournament and editing its pairs, for the view it is given."""
 
-    def __init__(self, view: OrganizerView) -> None:
+    def __init__(self, view: OrganizerHost) -> None:
         self.view = view
 
     def new_tournament_dialog(self) -> QDialog:

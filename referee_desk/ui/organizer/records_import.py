@@ -14,22 +14,27 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
+from referee_desk.store import Session
 from referee_desk.tournament.importing import ImportResult, import_records
 from referee_desk.tournament.state import Status
+from referee_desk.ui.dialogs.organizer_sign_in import OrganizerSignInDialog
 from referee_desk.ui.organizer import texts
 from referee_desk.ui.organizer.dialogs import OrganizerLinkDialog
 
 if TYPE_CHECKING:
-    from referee_desk.ui.organizer.view import OrganizerView
+    from referee_desk.tournament.repository import Tournament
+    from referee_desk.ui.organizer.host import OrganizerHost
 
 
 class RecordsImport:
     """Importing desks' match records and linking a record to a drawn match."""
 
-    def __init__(self, view: OrganizerView) -> None:
+    def __init__(self, view: OrganizerHost) -> None:
         self.view = view
         # What the last import brought in (None before the first one).
         self.last_import: ImportResult | None = None
+        #: (the tournament file, its signed-in organizer): asked once per file
+        self.organizer: tuple[object, Session | None] | None = None
 
     def choose_records(self) -> None:
         paths, _f = QFileDialog.getOpenFileNames(
@@ -44,12 +49,35 @@ class RecordsImport:
             self.import_records(paths)
 
     def import_records(self, paths: Sequence[str | Path]) -> ImportResult | None:
-        """Bring in desks' records and show what was added, unchanged or in conflict."""
+        """Bring in desks' records and show what was added, unchanged or in conflict.
+
+        In a tournament file with PINs the organizer signs in first (a dialog; the
+        import runs once signed in and None is returned now), as ``--as NAME`` does.
+        """
         t = self.view.need_tournament()
         if t is None:
             return None
+        tf = t.file if t.server is None else None  # a file's own people and PINs
+        if tf is not None and tf.people.access_enabled() and self.organizer_of(tf) is None:
+            dialog = OrganizerSignInDialog(tf, self.view)
+
+            def signed_in() -> None:
+                self.organizer = (tf, dialog.session)
+                self._import(t, paths)
+
+            self.view.run_dialog(dialog, signed_in)
+            return None
+        return self._import(t, paths)
+
+    def organizer_of(self, tf: object) -> Session | None:
+        """The organizer signed in for this file in this view (None: not yet)."""
+        if self.organizer is not None and self.organizer[0] is tf:
+            return self.organizer[1]
+        return None
+
+    def _import(self, t: Tournament, paths: Sequence[str | Path]) -> ImportResult | None:
         try:
-            result = import_records(t, list(paths))
+            result = import_records(t, list(paths), by=self.organizer_of(t.file))
         except (ValueError, OSError) as error:
             self.view.refuse(
                 QCoreApplication.translate("OrganizerView", "Records not imported"), error

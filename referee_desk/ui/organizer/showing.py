@@ -22,7 +22,7 @@ from referee_desk.ui.organizer.models import OrganizerStandingsModel
 from referee_desk.ui.texts import preset_name
 
 if TYPE_CHECKING:
-    from referee_desk.ui.organizer.view import OrganizerView
+    from referee_desk.ui.organizer.host import OrganizerHost
 
 
 def has_tournament(tf: TournamentFile) -> bool:
@@ -47,7 +47,7 @@ def has_tournament(tf: TournamentFile) -> bool:
 class OrganizerDisplay:
     """Shows the view's tournament: title, tables, bracket, standings, enabled actions."""
 
-    def __init__(self, view: OrganizerView) -> None:
+    def __init__(self, view: OrganizerHost) -> None:
         self.view = view
         # The state derived at the last refresh (None: no tournament, or not drawn yet).
         self.state: TournamentState | None = None
@@ -209,7 +209,7 @@ class OrganizerDisplay:
         v.action_edit_pair.setEnabled(writable)
         v.action_import_records.setEnabled(writable and drawn)
         v.action_link.setEnabled(writable and drawn)
-        v.action_lots.setEnabled(writable and bool(v.groups_needing_lots()))
+        v.action_lots.setEnabled(writable and bool(groups_needing_lots(v.state)))
         for kind in ("bracket", "results", "match", "round_pack", "players"):
             v.export_actions[kind].setEnabled(drawn)
         v.export_actions["scoresheet"].setEnabled(True)
@@ -225,6 +225,13 @@ class OrganizerDisplay:
             (v.ui.lotsButton, v.action_lots),
         ):
             button.setEnabled(a.isEnabled())
+
+
+def groups_needing_lots(state: TournamentState | None) -> dict[str, tuple[int, ...]]:
+    """Group -> pairs still tied after every other criterion, once the group is complete."""
+    if state is None:
+        return {}
+    return {s.group: s.needs_lots[0] for s in state.standings if s.complete and s.needs_lots}
 
 
 def group_title(group: str, complete: bool) -> str:

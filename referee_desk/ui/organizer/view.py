@@ -10,15 +10,18 @@ This module builds the view, its actions and menus, and follows the file; the wo
 done by collaborators the view owns, each with its own state: ``display``
 (``showing.OrganizerDisplay``: title, tables, bracket, standings), ``pairs_actions``
 (``PairActions``), ``draw_actions`` (``DrawActions``: draw, lots, assignment),
-``records_import`` (``RecordsImport``) and ``exports`` (``OrganizerExports``). The view
-keeps the wiring and thin entry points. The collaborators' strings are translated in the
+``records_import`` (``RecordsImport``) and ``exports`` (``OrganizerExports``); callers
+use them directly (``view.pairs_actions.import_pairs(path)``), the view forwards
+nothing but ``refresh`` and ``state``. They see the view as an ``OrganizerHost``
+(``host.py``: the tournament shown, the form, models, dialogs and messages) and never
+import this module. The collaborators' strings are translated in the
 ``OrganizerView`` context explicitly, since lupdate names the context after the class a
 string is written in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,22 +38,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.store.tournament_file import TournamentFile
-from referee_desk.tournament.importing import ImportResult
-from referee_desk.tournament.model import Settings, TournamentInfo
 from referee_desk.tournament.repository import Tournament
 from referee_desk.tournament.state import TournamentState
 from referee_desk.ui.generated.ui_organizer_view import Ui_OrganizerView
 from referee_desk.ui.messages import open_message
 from referee_desk.ui.organizer.draw_actions import DrawActions
 from referee_desk.ui.organizer.export_actions import EXPORT_KINDS, OrganizerExports
-from referee_desk.ui.organizer.exporting import ExportJob
 from referee_desk.ui.organizer.models import (
     CHOICES_ROLE,
     OrganizerMatchesModel,
     OrganizerPairsModel,
-    OrganizerStandingsModel,
 )
 from referee_desk.ui.organizer.pairs_actions import PairActions
 from referee_desk.ui.organizer.records_import import RecordsImport
@@ -137,7 +135,9 @@ class OrganizerView(QWidget):
         self.pairs_actions = PairActions(self)
         self.draw_actions = DrawActions(self)
         self.records_import = RecordsImport(self)
-        self.exports = OrganizerExports(self, font_path)
+        self.exports = OrganizerExports(
+            self, font_path, selected_match=self.draw_actions.selected_match_id
+        )
 
         self.pairs_model = OrganizerPairsModel(self)
         self.ui.pairsView.setModel(self.pairs_model)
@@ -152,7 +152,7 @@ class OrganizerView(QWidget):
         for view in (self.ui.pairsView, self.ui.matchesView):
             view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
             view.verticalHeader().hide()
-        self.ui.pairsView.doubleClicked.connect(lambda _i: self.edit_pair_dialog())
+        self.ui.pairsView.doubleClicked.connect(lambda _i: self.pairs_actions.edit_pair_dialog())
         self.scene = QGraphicsScene(self)
         self.ui.bracketView.setScene(self.scene)
         self.scene.selectionChanged.connect(self.draw_actions.box_selected)
@@ -267,72 +267,6 @@ class OrganizerView(QWidget):
     def state(self) -> TournamentState | None:
         """The tournament's state as last shown (None: no tournament, or not drawn)."""
         return self.display.state
-
-    @property
-    def standings_models(self) -> dict[str, OrganizerStandingsModel]:
-        """Group -> the model of its standings table, as last shown."""
-        return self.display.standings_models
-
-    def create_tournament(
-        self,
-        path: str | Path,
-        info: TournamentInfo,
-        settings: Settings | None = None,
-        ruleset: Ruleset = GUILIN_2009,
-    ) -> None:
-        self.pairs_actions.create_tournament(path, info, settings, ruleset)
-
-    def add_pair_dialog(self) -> QDialog | None:
-        return self.pairs_actions.add_pair_dialog()
-
-    def edit_pair_dialog(self) -> QDialog | None:
-        return self.pairs_actions.edit_pair_dialog()
-
-    def import_pairs(self, path: str | Path) -> int:
-        return self.pairs_actions.import_pairs(path)
-
-    def draw_dialog(self) -> QDialog | None:
-        return self.draw_actions.draw_dialog()
-
-    def draw(self, settings: Settings, draw_seed: int | None = None) -> None:
-        self.draw_actions.draw(settings, draw_seed)
-
-    def groups_needing_lots(self) -> dict[str, tuple[int, ...]]:
-        return self.draw_actions.groups_needing_lots()
-
-    def lots_dialog(self) -> QDialog | None:
-        return self.draw_actions.lots_dialog()
-
-    def assign(self, match_id: str, table: str | None = None, referee: str | None = None) -> bool:
-        return self.draw_actions.assign(match_id, table, referee)
-
-    def selected_match_id(self) -> str | None:
-        return self.draw_actions.selected_match_id()
-
-    def select_match(self, match_id: str) -> None:
-        self.draw_actions.select_match(match_id)
-
-    def import_records(self, paths: Sequence[str | Path]) -> ImportResult | None:
-        return self.records_import.import_records(paths)
-
-    def unlinked_records(self) -> list[str]:
-        return self.records_import.unlinked_records()
-
-    def link_dialog(self) -> QDialog | None:
-        return self.records_import.link_dialog()
-
-    def export_document(
-        self,
-        kind: str,
-        path: str | Path,
-        match_id: str | None = None,
-        *,
-        round_number: int | None = None,
-    ) -> ExportJob | None:
-        return self.exports.export_document(kind, path, match_id, round_number=round_number)
-
-    def wait_for_exports(self) -> None:
-        self.exports.wait_for_exports()
 
     # ------------------------------------------------------------ the file
 

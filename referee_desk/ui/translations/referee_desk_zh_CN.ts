@@ -913,6 +913,10 @@
         <translation>主 %1 · 打 %2</translation>
     </message>
     <message>
+        <source>No trump · playing %1</source>
+        <translation>无主 · 打 %1</translation>
+    </message>
+    <message>
         <source>Defenders&apos; points %1 after %2 tricks</source>
         <translation>防守方 %1 分（%2 墩后）</translation>
     </message>
@@ -1534,6 +1538,29 @@
     <message>
         <source>round %1</source>
         <translation>第%1轮</translation>
+    </message>
+</context>
+<context>
+    <name>OrganizerSignInDialog</name>
+    <message>
+        <source>Organizer sign-in</source>
+        <translation>主办方登录</translation>
+    </message>
+    <message>
+        <source>Organizer</source>
+        <translation>主办方</translation>
+    </message>
+    <message>
+        <source>PIN</source>
+        <translation>PIN 码</translation>
+    </message>
+    <message>
+        <source>This tournament file has PINs: only the organizer brings the desks&apos; records in. Sign in with the organizer&apos;s name and PIN.</source>
+        <translation>本赛事文件设有 PIN 码：只有主办方可以导入各桌的比赛记录。请输入主办方的姓名和 PIN 码登录。</translation>
+    </message>
+    <message>
+        <source>Enter the organizer&apos;s name.</source>
+        <translation>请输入主办方的姓名。</translation>
     </message>
 </context>
 <context>

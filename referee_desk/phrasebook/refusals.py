@@ -1,7 +1,8 @@
-"""The refusal phrasebook's data: one English and one Chinese template per key.
+"""The phrases of refusals: one English and one Chinese template per key.
 
-Kept apart from ``refusal_wording`` (which fills the templates) so that each stays
-small; placeholders are described there.
+Dotted keys: the match layer's (``bid.counter_not_higher``), raised as
+``EventRefused(key=..., params=...)``, whose English line is rendered from here; and
+the store's (``store.*``), attached with ``StoreError.keyed``.
 """
 
 from __future__ import annotations
@@ -444,4 +445,44 @@ REFUSALS: dict[str, tuple[str, str]] = {
         "{ruleset:ruleset} bids openly (12.3): there is no open-bid violation (8.1)",
         "{ruleset:ruleset}规则为明叫（12.3）：没有明叫违例（8.1）",
     ),
+}
+
+
+#: Store keys (``StoreError.keyed``) → (English, Chinese) templates with ``{param}``.
+STORE_REFUSALS: dict[str, tuple[str, str]] = {
+    "store.wrong_pin": ("sign in as {name}: wrong name or PIN", "以 {name} 登录：姓名或 PIN 不对"),
+    "store.unknown_person": ("{name} is not set up in this file", "此文件中没有 {name} 这个人"),
+    "store.not_referee": (
+        "{name} is not this match's referee",
+        "{name} 不是这场比赛的裁判",
+    ),
+    "store.locked": (
+        "the match is locked: only notes and committee rulings may follow",
+        "比赛已锁定：只能再记录备注和仲裁裁决",
+    ),
+    "store.nothing_to_lock": ("match {match}: no events to lock", "比赛 {match} 没有可锁定的记录"),
+    "store.imported_seal_refused": (
+        "match {match}: the desk's lock was not kept: {reason}",
+        "比赛 {match}：未保留桌面的封存：{reason}",
+    ),
+    "store.events_missing": ("events of the match are missing", "比赛记录有缺失"),
+    "store.desk_key_unreadable": (
+        "{path}: the desk's signing key cannot be read",
+        "{path}：无法读取本机的签名密钥",
+    ),
+    "store.desk_key_unwritable": (
+        "{path}: the desk's signing key cannot be written",
+        "{path}：无法保存本机的签名密钥",
+    ),
+    "store.no_organizer_key": ("{path}: no organizer key", "{path}：没有组织者密钥"),
+    "store.organizer_key_exists": (
+        "{path}: an organizer key exists already",
+        "{path}：组织者密钥已存在",
+    ),
+    "store.passphrase_too_short": (
+        "the passphrase needs at least {minimum} characters",
+        "密码至少需要 {minimum} 个字符",
+    ),
+    "store.wrong_passphrase": ("wrong passphrase", "密码不对"),
+    "store.damaged": ("{path}: the file is damaged", "{path}：文件已损坏"),
 }
