@@ -116,8 +116,8 @@ def run(args: argparse.Namespace) -> int:
         "watch": _watch,
         "keys": _keys,
         "upgrade": _upgrade,
-        "accept": _accept,
         "remember": _remember,
+        "accept": _accept,
     }
     try:
         return action[args.action](args)

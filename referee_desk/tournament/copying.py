@@ -18,6 +18,7 @@ from pathlib import Path
 
 from referee_desk.store.errors import ImportRefused
 from referee_desk.store.jsonl import write_jsonl
+from referee_desk.store.tournament_file import TournamentFile
 from referee_desk.tournament.errors import TournamentError
 from referee_desk.tournament.repository import Tournament
 
@@ -96,7 +97,7 @@ def _copy_records(source: Tournament, dst: Tournament) -> tuple[int, int, list[t
     """(events copied, seals sent, records refused): a file's push onto a server, else an
     import match by match, so one record the destination refuses (a desk's invalid event
     on the server) is named and the others are copied all the same."""
-    if dst.on_server and not source.on_server:
+    if dst.server is not None and isinstance(source.file, TournamentFile):
         from referee_desk.store.postgres.seals import register_file_signers
         from referee_desk.store.postgres.sync import push
 

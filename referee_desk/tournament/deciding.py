@@ -20,7 +20,7 @@ the hall page) and the import's linking all ask here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,8 +52,10 @@ class Decisions:
     problems: dict[str, str] = field(default_factory=dict)
 
 
-def wrong_table(records: Any, record_id: str, match: TournamentMatch) -> str | None:
-    """Why the record ``record_id`` is not the record of the table ``match`` was given
+def wrong_table(
+    records: Any, record_id: str, match_id: str, matches: Sequence[TournamentMatch]
+) -> str | None:
+    """Why the record ``record_id`` is not the record of the table ``match_id`` was given
     to, or None. Only a store that knows who recorded it (the server) can tell; the
     organizer's own imports and copies are its own doing."""
     recorded_at = getattr(records, "recorded_at", None)
@@ -62,9 +64,10 @@ def wrong_table(records: Any, record_id: str, match: TournamentMatch) -> str | N
     table = recorded_at(record_id)
     if table is None:
         return None
-    given = {match.table} if match.table else set()
+    match = next((m for m in matches if m.match_id == match_id), None)
+    given = {match.table} if match is not None and match.table else set()
     given_to = getattr(records, "given_to", None)
-    if given_to is not None and (held := given_to(match.match_id)) is not None:
+    if given_to is not None and (held := given_to(match_id)) is not None:
         given.add(held)
     if not given or table in given:
         return None
@@ -85,19 +88,20 @@ def vouched_length(records: Any, record_id: str) -> tuple[int | None, str]:
 
 
 def decide(
-    records: Any, matches: Sequence[TournamentMatch], links: Sequence[tuple[str, str, str]]
+    records: Any,
+    matches: Sequence[TournamentMatch],
+    link_entries: Iterable[tuple[str, str, str]],
 ) -> Decisions:
     """For every drawn match with a record: which record, and how much of it, counts.
 
-    ``links``: (record id, drawn match id, linked by) of the tournament's links.
-    """
+    ``link_entries`` are the draw's links as ``(record_id, match_id, linked_by)``."""
     raw_heads = records.heads()
     if not raw_heads:
         return Decisions()
-    drawn = {m.match_id: m for m in matches}
+    drawn = {m.match_id for m in matches}
     record_of = {m: m for m in raw_heads if m in drawn}
     problems: dict[str, str] = {}
-    for record_id, match_id, linked_by in links:
+    for record_id, match_id, linked_by in link_entries:
         if record_id not in raw_heads or match_id not in drawn:
             continue
         explicit = linked_by != LINKED_BY_IMPORT
@@ -114,7 +118,7 @@ def decide(
                     f"{match_id}'s own record counts"
                 )
             continue
-        why = None if explicit else wrong_table(records, record_id, drawn[match_id])
+        why = None if explicit else wrong_table(records, record_id, match_id, matches)
         if why is not None:
             problems[match_id] = f"not counted: {why}"
             continue

@@ -353,7 +353,7 @@ def _link_found(t: Tournament, result: ImportResult) -> ImportResult:
                 why[rid] = f"{who[rid]} meet in no drawn match still without a record"
             elif len(found) > 1:
                 why[rid] = f"{who[rid]} meet in " + " and ".join(m for m, _, _ in found)
-            elif (elsewhere := wrong_table(t.file, rid, t.match(found[0][0]))) is not None:
+            elif (elsewhere := wrong_table(t.file, rid, found[0][0], t.matches())) is not None:
                 why[rid] = elsewhere  # issue 18 item 9: one table never decides another's
             else:
                 claims.setdefault(found[0][0], []).append(rid)

@@ -472,8 +472,7 @@ class Tournament:
             lots=self.lots(),
             pairs=self.pair_map(),
             ruleset_name=self.ruleset.name,
-            links=self.links(),
-            linked_by={m: by for _, m, by in self.record_links.entries()},
+            links=self.record_links.entries(),
         )
 
     def invalidate(self) -> None:

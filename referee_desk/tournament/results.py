@@ -35,10 +35,9 @@ class DrawnTournament:
     lots: dict[str, dict[int, int]]
     pairs: dict[int, Pair]
     ruleset_name: str
-    links: dict[str, str]
-    """drawn match id -> record id, for records kept under a desk's own id."""
-    linked_by: dict[str, str] = field(default_factory=dict)
-    """drawn match id -> who made its link (``deciding.LINKED_BY_IMPORT``: an import)."""
+    links: list[tuple[str, str, str]]
+    """(record id, drawn match id, linked by): records kept under a desk's own id that
+    count for a drawn match (``deciding`` says which link stands)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +53,9 @@ def derive_outcomes(draw: DrawnTournament, records: Records, cache: OutcomeCache
     A record that cannot be read as an outcome is left out and named in ``problems``.
     """
     # Which record decides each drawn match, and how much of it counts (one owner).
-    links = [(r, m, draw.linked_by.get(m, "")) for m, r in draw.links.items()]
-    decided = decide(records, draw.matches, links)
-    choices = decided.choices
+    decided = decide(records, draw.matches, draw.links)
     problems: dict[str, str] = dict(decided.problems)
+    choices = decided.choices
     if not choices:
         return Derived({}, problems)
     # Which pairs play each match is known only after earlier results; resolve in

@@ -11,6 +11,6 @@ from referee_desk.store.postgres.server import TournamentServer
 def lock_for_the_server(tf: TournamentFile, organizer_url: str, *match_ids: str) -> None:
     """Lock the matches in the desk's file and register its key on the server."""
     for match_id in match_ids:
-        tf.lock_match(match_id, by="王磊")
+        tf.seals.lock(match_id, by="王磊")
     with TournamentServer.open(organizer_url) as organizer:
         register_file_signers(organizer, tf)
