@@ -73,8 +73,8 @@ def wrong_table(
         return None
     where = " or ".join(sorted(given))
     return (
-        f"record {record_id} was recorded at {table}; match {match.match_id} was given to "
-        f"{where} (only the organizer links it by hand: tournament link)"
+        f"record {record_id} was recorded at {table}; match {match_id} was given to {where} "
+        f"(only the organizer links it by hand: tournament link)"
     )
 
 

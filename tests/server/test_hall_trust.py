@@ -98,7 +98,7 @@ def _genuine(hall, tmp_path, table: str, match_id: str, *, lock: bool = True) ->
     with TournamentFile.open(path) as tf:
         tf.import_jsonl([record])
         if lock:
-            tf.lock_match(match_id, by="王磊")
+            tf.seals.lock(match_id, by="王磊")
             with TournamentServer.open(hall.organizer_url) as organizer:
                 register_file_signers(organizer, tf)
         with TournamentServer.open(_desk_url(hall, table)) as desk:
@@ -180,7 +180,7 @@ def test_a_tables_own_id_record_of_its_own_match_is_still_linked(hall, tmp_path)
     write_jsonl(events, record)
     with TournamentFile.open(tmp_path / "t1.sqlite") as tf:
         tf.import_jsonl([record])
-        tf.lock_match("T1-自编号", by="王磊")
+        tf.seals.lock("T1-自编号", by="王磊")
         with TournamentServer.open(hall.organizer_url) as organizer:
             register_file_signers(organizer, tf)
         with TournamentServer.open(_desk_url(hall, "1号桌")) as desk:
