@@ -373,6 +373,34 @@ def test_records_the_organizer_imported_count_without_a_seal(hall, tmp_path) -> 
         assert theirs not in t.outcome_problems
 
 
+def test_the_archive_holds_no_more_than_counts_on_the_server(hall, tmp_path, capsys) -> None:
+    """A file vouches for all it holds: `tournament copy "$ORG" archive.sqlite` must not
+    launder what the server does not count (a forged end, a ruling after the lock, a
+    link found on import from another table)."""
+    first = _drawn(hall)
+    forged, ruled, linked = first["3号桌"], first["2号桌"], first["1号桌"]
+    with Tournament.open(hall.organizer_url) as t:
+        opening = t.opening_payload(forged)
+    live = _chain(forged, [("match_opened", opening), ("clock_started", {})], by="王磊")
+    _raw_insert(_desk_url(hall, "3号桌"), live)
+    _raw_insert(_desk_url(hall, "3号桌"), _chain(forged, [("forfeit", {"side": "NS"})], live))
+    genuine = _genuine(hall, tmp_path, "2号桌", ruled)
+    ruling = [("committee_ruling", {"text": "改判", "level_changes": {"NS": -2, "EW": 2}})]
+    _raw_insert(_desk_url(hall, "2号桌"), _chain(ruled, ruling, genuine))
+    _raw_insert(_desk_url(hall, "3号桌"), _forged_elsewhere(hall, linked, "T3-自编号"))
+    with Tournament.open(hall.organizer_url) as t:
+        t.link("T3-自编号", linked, by="import")
+        on_server = {m: t.state().match(m).winner for m in (forged, ruled, linked)}
+    archive = tmp_path / "archive.sqlite"
+    assert main(["tournament", "copy", hall.organizer_url, str(archive)]) == 1  # named
+    out = capsys.readouterr().out
+    assert f"match {forged} NOT copied" in out and f"match {ruled}: from event" in out, out
+    with Tournament.open(archive) as t:
+        assert t.links() == {}
+        assert {m: t.state().match(m).winner for m in on_server} == on_server
+        assert len(t.file.events(ruled)) == len(genuine)
+
+
 # -- the slow suite: the attacks at full counts -------------------------------------------
 
 
