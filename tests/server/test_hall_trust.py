@@ -401,6 +401,31 @@ def test_the_archive_holds_no_more_than_counts_on_the_server(hall, tmp_path, cap
         assert len(t.file.events(ruled)) == len(genuine)
 
 
+def test_collect_into_a_file_holds_back_what_does_not_count_on_the_server(
+    hall, tmp_path, capsys
+) -> None:
+    """A hall whose tournament stays in a file: `server collect` brings in only what counts
+    on the server (the file vouches for all it holds): a raw-SQL forfeit stays there."""
+    cup = tmp_path / "cup.sqlite"
+    with Tournament.create(cup, INFO) as t:
+        t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(1, 9)])
+        t.draw(draw_seed=3)
+        theirs = next(m for m in t.matches() if m.table == "3号桌" and m.round == 1)
+        opening = t.opening_payload(theirs.match_id)
+    assert main(["server", "publish", hall.organizer_url, str(cup)]) == 0
+    live = _chain(theirs.match_id, [("match_opened", opening), ("clock_started", {})], by="王磊")
+    _raw_insert(_desk_url(hall, "3号桌"), live)
+    forfeit = _chain(theirs.match_id, [("forfeit", {"side": "NS"})], live)
+    _raw_insert(_desk_url(hall, "3号桌"), forfeit)
+    capsys.readouterr()
+    assert main(["server", "collect", hall.organizer_url, str(cup)]) == 1
+    out = capsys.readouterr().out
+    assert f"HELD BACK on the server: match {theirs.match_id}" in out, out
+    with Tournament.open(cup) as t:
+        assert t.state().match(theirs.match_id).winner is None
+        assert t.file.events(theirs.match_id) == []
+
+
 # -- the slow suite: the attacks at full counts -------------------------------------------
 
 
