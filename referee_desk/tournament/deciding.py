@@ -162,16 +162,20 @@ def copyable(
     """The part of a record another store may take as its own, and why the rest may not.
 
     A file vouches for all it holds, so a copy (the archive) must not hold more than
-    counts here: an ended record is copied as far as it is vouched for, a live one whole.
+    counts here: an ended record is copied as far as it is vouched for, a live one whole,
+    one that does not replay whole (the destination's own checks name it).
     """
     length, why = vouched_length(records, record_id)
+    events = records.events(record_id)
     if length is None:
-        return records.events(record_id), None
-    head = (0, "")
-    events, _state, problem = counted_events(
-        records, Choice(record_id, record_id, length, head, why), replay
-    )
-    return events, None if problem is None else why
+        return events, None
+    try:
+        state = replay(events)
+    except ValueError:
+        return events, None
+    if state.end is None:
+        return events, None
+    return events[:length], why
 
 
 def links_not_standing(
