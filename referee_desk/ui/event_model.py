@@ -96,7 +96,8 @@ def describe(event: Event, ruleset: Any = None, throw: bool = False) -> str:
     elif event.type in ("bidding_closed", "false_bid_trump"):
         trump = payload.get("trump")
         if trump:
-            parts.append("NT" if trump == "NT" else _cards_trump(trump))
+            # 无主 / no-trump in the desk's language, never the payload's "NT"
+            parts.append(texts.trump_text(None) if trump == "NT" else _cards_trump(trump))
     if event.type == "match_ended":
         parts.append(
             f"{texts.side_name(str(payload.get('winner', '')))} · "

@@ -12,14 +12,21 @@ from tests.ui.conftest import play_later_hand_nt, play_opening_hand, start_clock
 
 
 @pytest.mark.parametrize(
-    ("language", "status", "logged", "wrong"),
+    ("language", "status", "logged", "event", "wrong"),
     [
-        ("zh_CN", "无主 · 打 ", "，无主", "主 无主"),
-        ("en", "No trump · playing ", ", no trump", "trump no-trump"),
+        ("zh_CN", "无主 · 打 ", "，无主", "叫牌结束 无主", "主 无主"),
+        ("en", "No trump · playing ", ", no trump", "bidding closed no-trump", "trump no-trump"),
     ],
 )
 def test_a_no_trump_hand_is_worded_naturally(
-    desk: Any, qtbot: Any, languages: Any, language: str, status: str, logged: str, wrong: str
+    desk: Any,
+    qtbot: Any,
+    languages: Any,
+    language: str,
+    status: str,
+    logged: str,
+    event: str,
+    wrong: str,
 ) -> None:
     languages.apply(language)
     start_clock(desk)
@@ -37,5 +44,8 @@ def test_a_no_trump_hand_is_worded_naturally(
         for col in range(model.columnCount())
     ]
     assert any(cell.endswith(logged) for cell in cells), cells[-12:]
+    # The event column names no trump in the desk's language (it showed "叫牌结束 NT").
+    assert event in cells, cells[-12:]
+    assert not any(cell.endswith(" NT") for cell in cells), cells[-12:]
     shown = "\n".join([*cells, desk.ui.trumpLabel.text(), desk.ui.eventDetailLabel.text()])
     assert wrong not in shown
