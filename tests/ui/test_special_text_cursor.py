@@ -28,7 +28,7 @@ def test_the_cursor_stands_clear_of_no_change(
     languages.apply(language)
     start_clock(desk)
     play_opening_hand(desk, qtbot)
-    dialog = desk.open_violation(CommitteeRulingDialog)
+    dialog = desk.entries.open_violation(CommitteeRulingDialog)
     field = dialog.ui.pointsSpin
     special = field.placeholderText()
     assert special == ("不变" if language == "zh_CN" else "no change")
