@@ -32,7 +32,6 @@ from referee_desk.tournament.repository import Tournament
 class HallTables:
     """The tournament's tables read as the hall role (``Tables``, read-only)."""
 
-    dialect = "postgresql"
     read_only = True
 
     def __init__(self, server: TournamentServer) -> None:

@@ -70,6 +70,8 @@ def _update(name: str, change: dict[str, object], *, keep_higher: str | None = N
                 old = current.get(keep_higher)
                 if isinstance(old, int) and old >= int(change[keep_higher]):  # type: ignore[call-overload]
                     change = {k: v for k, v in change.items() if k != keep_higher}
+            if all(current.get(k) == v for k, v in change.items()):
+                return  # already recorded: opening a known file writes nothing here
             current.update(change)
             partial = folder / f"{name}.{os.getpid()}.partial"
             partial.write_text(json.dumps(current), encoding="utf-8")

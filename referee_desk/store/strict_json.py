@@ -59,6 +59,18 @@ def depth(text: str) -> int:
     return deepest
 
 
+def may_hold_surrogates(text: str) -> bool:
+    """Could JSON parsed from ``text`` hold a lone surrogate? Only through a ``\\u``
+    escape, or when ``text`` itself holds one (a ``str`` not read as UTF-8)."""
+    if "\\u" in text:
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def loads(line: str | bytes, *, max_bytes: int = MAX_LINE_BYTES) -> Any:
     """Parse one line of JSON, or raise ``StrictJSONError`` saying why not."""
     size = len(line) if isinstance(line, bytes) else len(line.encode("utf-8", "surrogatepass"))
@@ -69,7 +81,10 @@ def loads(line: str | bytes, *, max_bytes: int = MAX_LINE_BYTES) -> Any:
             line = line.decode("utf-8")
         except UnicodeDecodeError as error:
             raise StrictJSONError(f"not UTF-8 (byte {error.start + 1})") from None
-    nested = depth(line)
+    # Nesting is at most the number of opening brackets (those in strings included):
+    # only a line with more than the limit needs counting properly.
+    openers = line.count("[") + line.count("{")
+    nested = depth(line) if openers > MAX_DEPTH else 0
     if nested > MAX_DEPTH:
         raise StrictJSONError(f"nested {nested} levels deep; the limit is {MAX_DEPTH}")
     try:
@@ -80,6 +95,8 @@ def loads(line: str | bytes, *, max_bytes: int = MAX_LINE_BYTES) -> Any:
         raise StrictJSONError(f"nested too deeply (the limit is {MAX_DEPTH})") from None
     except ValueError as error:
         raise StrictJSONError(f"not JSON ({error})") from None
+    if not may_hold_surrogates(line):
+        return data
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError as error:

@@ -4,8 +4,10 @@ The tournament layer keeps its organizer data (pairs, the draw, links …) besid
 match records: in the SQLite file's own tables, or in the organizer's schema of the
 tournament server. It writes one SQL for both (``?`` placeholders, the subset SQLite
 and PostgreSQL share, e.g. ``INSERT … ON CONFLICT … DO UPDATE``) and each backend runs
-it; only the DDL differs, so ``ensure_extension`` passes the backend's own connection
-and ``dialect`` says which one it is.
+it. Its tables are declared once (``Extension``: the tables' columns in the SQL both
+take, and the changes the store must refuse); each backend writes its own DDL from
+that (``ensure_schema``: SQLite's triggers with ``RAISE(ABORT …)``, PostgreSQL's trigger
+functions), so no layer above the store writes a table twice or asks which backend it is.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -54,6 +57,64 @@ class Records(Protocol):
     def close(self) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """One table of another layer: its columns, in the SQL SQLite and PostgreSQL share
+    (``INTEGER``, ``BIGINT``, ``TEXT``, ``PRIMARY KEY``, ``CHECK``, ``UNIQUE``, ``DEFAULT``)."""
+
+    name: str
+    columns: str
+    #: the extension version that added it (older stores get it on their upgrade)
+    since: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A change the store refuses on a table, with the message the writer gets.
+
+    ``operation`` is ``UPDATE`` (of ``columns`` only, when named) or ``DELETE`` (a
+    server refuses ``TRUNCATE`` with it too); ``{op}`` in the message names it.
+    """
+
+    name: str
+    table: str
+    operation: str
+    message: str
+    columns: tuple[str, ...] = ()
+    since: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """Another layer's tables and their refusals, at a version (see ``ensure_schema``)."""
+
+    name: str
+    version: int
+    tables: tuple[TableSpec, ...]
+    refusals: tuple[Refusal, ...] = ()
+
+    def added_after(self, stored: int) -> tuple[tuple[TableSpec, ...], tuple[Refusal, ...]]:
+        """What a store holding version ``stored`` of it still lacks."""
+        return (
+            tuple(t for t in self.tables if t.since > stored),
+            tuple(r for r in self.refusals if r.since > stored),
+        )
+
+
+def sqlite_ddl(extension: Extension, stored: int) -> list[str]:
+    """The statements that bring a tournament file's copy from ``stored`` (SQLite)."""
+    tables, refusals = extension.added_after(stored)
+    statements = [f"CREATE TABLE IF NOT EXISTS {t.name} (\n{t.columns}\n)" for t in tables]
+    for r in refusals:
+        what = f"UPDATE OF {', '.join(r.columns)}" if r.columns else r.operation
+        message = r.message.format(op=r.operation).replace("'", "''")
+        statements.append(
+            f"CREATE TRIGGER IF NOT EXISTS {r.name} BEFORE {what} ON {r.table} "
+            f"BEGIN SELECT RAISE(ABORT, '{message}'); END"
+        )
+    return statements
+
+
 class TableWriter(Protocol):
     """What a write transaction offers (a ``sqlite3.Connection`` is one)."""
 
@@ -64,9 +125,6 @@ class TableWriter(Protocol):
 
 class Tables(Protocol):
     """Reading and writing another layer's tables in the store it opened."""
-
-    dialect: str
-    """``"sqlite"`` or ``"postgresql"``: which DDL ``ensure_extension``'s migrate runs."""
 
     @property
     def read_only(self) -> bool: ...
@@ -90,13 +148,15 @@ class Tables(Protocol):
         self, name: str, version: int, migrate: Callable[[Any, int], None]
     ) -> None: ...
 
+    def ensure_schema(self, extension: Extension) -> None:
+        """Create or upgrade ``extension``'s tables and refusals, in this backend's DDL."""
+        ...
+
     def has_extension(self, name: str) -> bool: ...
 
 
 class FileTables:
     """``Tables`` of a tournament file: its SQLite connection and its transactions."""
-
-    dialect = "sqlite"
 
     def __init__(self, file: TournamentFile) -> None:
         self.file = file
@@ -124,6 +184,13 @@ class FileTables:
         self, name: str, version: int, migrate: Callable[[sqlite3.Connection, int], None]
     ) -> None:
         self.file.ensure_extension(name, version, migrate)
+
+    def ensure_schema(self, extension: Extension) -> None:
+        def migrate(conn: sqlite3.Connection, stored: int) -> None:
+            for statement in sqlite_ddl(extension, stored):
+                conn.execute(statement)
+
+        self.file.ensure_extension(extension.name, extension.version, migrate)
 
     def has_extension(self, name: str) -> bool:
         found = self.row("SELECT 1 FROM extensions WHERE name = ?", (name,))

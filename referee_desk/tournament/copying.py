@@ -19,7 +19,9 @@ from pathlib import Path
 from referee_desk.store.errors import ImportRefused
 from referee_desk.store.jsonl import write_jsonl
 from referee_desk.store.tournament_file import TournamentFile
+from referee_desk.tournament.deciding import copyable, links_not_standing
 from referee_desk.tournament.errors import TournamentError
+from referee_desk.tournament.outcomes import replay_events
 from referee_desk.tournament.repository import Tournament
 
 #: The tables copied row for row, in an order their rows can be inserted in.
@@ -37,6 +39,8 @@ class CopyReport:
     seals_left: int
     #: (match id, why) of each record the destination refused: the rest is copied
     refused: tuple[tuple[str, str], ...] = ()
+    #: (match id, why) of records copied only as far as the source vouches for them
+    held_back: tuple[tuple[str, str], ...] = ()
 
     def lines(self) -> list[str]:
         out = [
@@ -52,6 +56,8 @@ class CopyReport:
             )
         for match_id, why in self.refused:
             out.append(f"match {match_id} NOT copied (the rest is): {why}")
+        for match_id, why in self.held_back:
+            out.append(f"match {match_id}: {why}")
         return out
 
 
@@ -61,13 +67,15 @@ def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
     try:
         _copy_rows(source, dst)
         dst.guard_server_claims()  # the copied draw keeps its matches for their tables
-        events, seals_sent, refused = _copy_records(source, dst)
-        links = source.links()
+        events, seals_sent, refused, held_back = _copy_records(source, dst)
+        entries = source.record_links.entries()
+        # A link found on import from another table does not count on the server; a file
+        # could not tell, so it is not copied (issue 18 item 9).
+        left_out = links_not_standing(source.file, source.matches(), entries)
+        rows = source.tables.rows("SELECT * FROM tournament_links ORDER BY record_id")
+        links = [row for row in rows if row[0] not in left_out]
         with dst.tables.signed_transaction() as writer:
-            writer.executemany(
-                "INSERT INTO tournament_links VALUES (?, ?, ?, ?)",
-                source.tables.rows("SELECT * FROM tournament_links ORDER BY record_id"),
-            )
+            writer.executemany("INSERT INTO tournament_links VALUES (?, ?, ?, ?)", links)
         seals_left = 0 if dst.on_server else _locked(source)
         return CopyReport(
             pairs=len(source.pairs()),
@@ -78,6 +86,7 @@ def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
             seals_sent=seals_sent,
             seals_left=seals_left,
             refused=tuple(refused),
+            held_back=tuple(held_back),
         )
     finally:
         dst.close()
@@ -93,10 +102,13 @@ def _copy_rows(source: Tournament, dst: Tournament) -> None:
                 writer.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
 
 
-def _copy_records(source: Tournament, dst: Tournament) -> tuple[int, int, list[tuple[str, str]]]:
-    """(events copied, seals sent, records refused): a file's push onto a server, else an
-    import match by match, so one record the destination refuses (a desk's invalid event
-    on the server) is named and the others are copied all the same."""
+def _copy_records(
+    source: Tournament, dst: Tournament
+) -> tuple[int, int, list[tuple[str, str]], list[tuple[str, str]]]:
+    """(events copied, seals sent, records refused, records held back): a file's push onto
+    a server, else an import match by match, so one record the destination refuses (a
+    desk's invalid event on the server) is named and the others are copied all the same;
+    of a server's record only what counts there is copied (``deciding.copyable``)."""
     if dst.server is not None and isinstance(source.file, TournamentFile):
         from referee_desk.store.postgres.seals import register_file_signers
         from referee_desk.store.postgres.sync import push
@@ -108,13 +120,21 @@ def _copy_records(source: Tournament, dst: Tournament) -> tuple[int, int, list[t
             raise TournamentError(
                 f"match {first.match_id}, event {first.seq}: {first.reason} (copy stopped)"
             )
-        return report.total_pushed, report.seals, []
+        return report.total_pushed, report.seals, [], []
     added = 0
     refused: list[tuple[str, str]] = []
+    held_back: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(prefix="referee-desk-copy-") as folder:
         for number, match_id in enumerate(source.file.match_ids()):
             part = Path(folder) / f"record-{number}.jsonl"
-            write_jsonl(source.file.events(match_id), part)
+            events, why = copyable(source.file, match_id, replay_events)
+            if not events:  # nothing of it counts there: not copied at all
+                refused.append((match_id, f"nothing of it counts on the server: {why}"))
+                continue
+            if why is not None:
+                cut = f"from event {len(events) + 1} on not copied (it stays on the server)"
+                held_back.append((match_id, f"{cut}: {why}"))
+            write_jsonl(events, part)
             try:
                 added += dst.file.import_jsonl([part]).total_added
             except ImportRefused as error:
@@ -122,7 +142,7 @@ def _copy_records(source: Tournament, dst: Tournament) -> tuple[int, int, list[t
                 refused.append((match_id, where + error.reason))
             finally:
                 part.unlink()
-    return added, 0, refused
+    return added, 0, refused, held_back
 
 
 def _locked(source: Tournament) -> int:

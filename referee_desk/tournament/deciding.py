@@ -154,3 +154,38 @@ def counted_events(
         return [], None, f"not counted: {said}{choice.why}"
     events = events[: choice.length]
     return events, replay(events), f"counted as locked at event {choice.length}; {said}{choice.why}"
+
+
+def copyable(
+    records: Any, record_id: str, replay: Callable[[list[Event]], Any]
+) -> tuple[list[Event], str | None]:
+    """The part of a record another store may take as its own, and why the rest may not.
+
+    A file vouches for all it holds, so a copy (the archive) must not hold more than
+    counts here: an ended record is copied as far as it is vouched for, a live one whole,
+    one that does not replay whole (the destination's own checks name it).
+    """
+    length, why = vouched_length(records, record_id)
+    events = records.events(record_id)
+    if length is None:
+        return events, None
+    try:
+        state = replay(events)
+    except ValueError:
+        return events, None
+    if state.end is None:
+        return events, None
+    return events[:length], why
+
+
+def links_not_standing(
+    records: Any, matches: Sequence[TournamentMatch], link_entries: Iterable[tuple[str, str, str]]
+) -> set[str]:
+    """Record ids of links found on import that do not count here (another table's
+    record): a copy leaves them out, since a file cannot tell who recorded what."""
+    return {
+        record_id
+        for record_id, match_id, linked_by in link_entries
+        if linked_by == LINKED_BY_IMPORT
+        and wrong_table(records, record_id, match_id, matches) is not None
+    }

@@ -37,13 +37,7 @@ from referee_desk.tournament.outcome_cache import OutcomeCache
 from referee_desk.tournament.pair_registry import PairRegistry
 from referee_desk.tournament.publishing import publish
 from referee_desk.tournament.results import DrawnTournament, derive_outcomes
-from referee_desk.tournament.schema import (
-    EXTENSION_NAME,
-    GUARDED_TABLES,
-    TOURNAMENT_SCHEMA_VERSION,
-    migrate_schema,
-)
-from referee_desk.tournament.server_schema import migrate_server_schema
+from referee_desk.tournament.schema import EXTENSION_NAME, GUARDED_TABLES, TOURNAMENT_EXTENSION
 from referee_desk.tournament.state import TournamentState, resolve
 
 if TYPE_CHECKING:
@@ -72,8 +66,7 @@ class Tournament:
         self.server = server
         self.path = str(file.path)
         if not self.tables.read_only:
-            migrate = migrate_schema if self.tables.dialect == "sqlite" else migrate_server_schema
-            self.tables.ensure_extension(EXTENSION_NAME, TOURNAMENT_SCHEMA_VERSION, migrate)
+            self.tables.ensure_schema(TOURNAMENT_EXTENSION)  # each backend writes its DDL
             # The draw, lots and links decide results: under the file's signed guard
             # (once, for a file from before; a desk that may not sign over the guard as
             # it stands leaves that to one that may: its own writes are refused anyway).
@@ -81,13 +74,13 @@ class Tournament:
                 self.tables.guard(GUARDED_TABLES)
         self.record_links = RecordLinks(self.tables, file)
         self.outcome_cache = OutcomeCache(self.tables, self.path)
-        self.registry = PairRegistry(self.tables, on_server=self.tables.dialect != "sqlite")
+        self.registry = PairRegistry(self.tables, on_server=server is not None)
         self._outcomes: dict[str, MatchOutcome] | None = None
         self.outcome_problems: dict[str, str] = {}
 
     @property
     def on_server(self) -> bool:
-        return self.tables.dialect != "sqlite"
+        return self.server is not None
 
     def _exec(self, sql: str, params: tuple = ()) -> None:
         with self._write() as writer:

@@ -151,6 +151,10 @@ def main() -> int:
             conn.execute("CREATE DATABASE cup")
         admin = cluster.url("cup")
         report = init_server(admin, [f"{n}号桌" for n in range(1, args.desks + 1)])
+        from referee_desk.store.postgres.server import TournamentServer
+
+        with TournamentServer.open(report.organizer.url(admin)) as organizer:
+            organizer.set_claims(True)  # a published hall: desks record their own ids
         urls = [d.url(admin) for d in report.desks]
         heard: dict[tuple[str, int], float] = {}
         heard_twice: list[tuple[str, int]] = []

@@ -145,34 +145,42 @@ def run_verify(path: Path) -> None:
 IMPORTER = """
 import resource, sys, time
 from referee_desk.store import TournamentFile
+from referee_desk.store.interchange import import_jsonl
 start = time.perf_counter()
-with TournamentFile.open(sys.argv[2]) as tf:
-    report = tf.import_jsonl([sys.argv[1]]) if hasattr(tf, "import_jsonl") else None
-    if report is None:
-        from referee_desk.store.interchange import import_jsonl
-        report = import_jsonl(tf, [sys.argv[1]])
+with TournamentFile.open(sys.argv[1]) as tf:
+    report = import_jsonl(tf, sys.argv[2:])
+assert report.total_added > 0
 print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
+
+#: Events per JSON Lines file (a file holds at most 256 MB: 10^6 events are 10 files).
+PER_FILE = 100_000
 
 
 def bench_import(folder: Path, events: int, per_match: int) -> tuple[float, float]:
     """(seconds, peak MB) of importing ``events`` events into a new file, fresh process."""
-    source = folder / f"import-{events}.jsonl"
-    if not source.exists():
+    sources = []
+    for part in range((events + PER_FILE - 1) // PER_FILE):
+        source = folder / f"import-{events}-{part}.jsonl"
+        sources.append(source)
+        if source.exists():
+            continue
+        first = part * PER_FILE // per_match
         with open(source, "w", encoding="utf-8") as out:
-            for m in range(events // per_match):
+            for m in range(first, first + min(PER_FILE, events - part * PER_FILE) // per_match):
                 for event in sealed_match(f"r{m // 8}-t{m}", per_match):
                     out.write(json.dumps(event.to_dict(), ensure_ascii=False) + "\n")
     target = folder / f"imported-{time.monotonic_ns()}.sqlite"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     done = subprocess.run(
-        [sys.executable, "-c", IMPORTER, str(source), str(target)],
+        [sys.executable, "-c", IMPORTER, str(target), *map(str, sources)],
         capture_output=True,
         text=True,
         check=True,
         env=env,
     )
     seconds, peak_kb = done.stdout.split()
+    target.unlink()
     return float(seconds), int(peak_kb) / 1024
 
 
@@ -191,6 +199,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--verify-events", type=int, default=100_000)
     parser.add_argument("--import-events", type=int, default=100_000)
+    parser.add_argument("--import-runs", type=int, default=0, help="default: --runs")
     parser.add_argument("--only", default="append,open,verify,import")
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -232,7 +241,8 @@ def main() -> None:
                     print(f"  desk : median {m:.2f} s   bare ({goal}): median {b:.2f} s")
                     print(f"  ratio: {m / b:.2f}x bare wall, {mc / bc:.2f}x CPU (goal <= 1.5x)")
         if "import" in only:
-            results = [bench_import(folder, args.import_events, 1000) for _ in range(args.runs)]
+            runs = args.import_runs or args.runs
+            results = [bench_import(folder, args.import_events, 1000) for _ in range(runs)]
             seconds = statistics.median(r[0] for r in results)
             peak = max(r[1] for r in results)
             print(f"import {args.import_events} events (JSON Lines, fresh process)")

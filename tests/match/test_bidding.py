@@ -80,7 +80,7 @@ def test_later_hands_bid_without_lj_and_no_bid_is_no_trump(table):
     assert "level cards only" in table.refused(
         "bid", {"seat": "E", "kind": "dark", "cards": ["LJ", "C4"]}
     )
-    assert "trump is no-trump" in table.refused("bidding_closed", {"dealer": "S", "trump": "H"})
+    assert "trump is no trump" in table.refused("bidding_closed", {"dealer": "S", "trump": "H"})
     table.ev("bidding_closed", {"dealer": "S", "trump": "NT"})
     assert table.state.current_hand.trump_label == "NT"
 
@@ -124,7 +124,7 @@ def test_false_bid_trump_named_by_non_offenders_or_no_trump(table):
     assert "8.6" in table.refused("false_bid_trump", {"seat": None, "trump": "S"})
     assert "8.6" in table.refused("bidding_closed", {"dealer": "S", "trump": "C"})
     table.ev("false_bid_trump", {"seat": None, "trump": "NT"})
-    assert "trump is no-trump" in table.refused("bidding_closed", {"dealer": "S", "trump": "C"})
+    assert "trump is no trump" in table.refused("bidding_closed", {"dealer": "S", "trump": "C"})
     table.ev("bidding_closed", {"dealer": "S", "trump": "NT"})
     hand = table.state.current_hand
     assert hand.trump is None and hand.trump_label == "NT"

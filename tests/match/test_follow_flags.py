@@ -168,3 +168,29 @@ def test_a_throw_with_a_triple_follows_the_exemption_to_the_hands_end():
     flags = follow_flags(t)
     assert [(f.seq, f.article) for f in flags] == [(seq, "12.4")], flags
     assert flags[0].text.startswith("E in trick 1: "), flags
+
+
+def test_a_triple_lead_followed_by_a_pair_is_flagged_when_a_third_copy_is_shown():
+    """RULES 5 (4.5): "triple lead: triple > pair + 1 > singles". W follows ♠K K K with
+    ♠5 5 6; more pairs shown later change nothing (pair + 1 is the best without a triple),
+    the third ♠5 proves W held a triple."""
+    t = guilin()
+    trick(t, "N", {"N": "SK SK SK", "W": "S5 S5 S6", "S": "D5 D6 D7", "E": "C4 C5 C6"})
+    trick(t, "N", {"N": "SA", "W": "S8", "S": "D8", "E": "C7"})
+    trick(t, "N", {"N": "SA", "W": "S8", "S": "D9", "E": "C8"})  # a second pair: still legal
+    assert follow_flags(t) == []
+    seq = trick(t, "N", {"N": "HA", "W": "S5", "S": "H4", "E": "H5"})
+    flags = follow_flags(t)
+    assert [(f.seq, f.article) for f in flags] == [(seq, "4.5")], flags
+
+
+def test_a_bomb_lead_followed_by_a_triple_is_flagged_when_the_fourth_copy_is_shown():
+    """RULES 5 (4.4): "bomb lead: bomb > triple + 1 > two-pair tractor > two pairs > …".
+    W follows ♠K K K K with ♠5 5 5 6 and later shows the fourth ♠5."""
+    t = guilin()
+    trick(t, "N", {"N": "SK SK SK SK", "W": "S5 S5 S5 S6", "S": "D5 D6 D7 D8", "E": "C4 C5 C6 C7"})
+    trick(t, "N", {"N": "SA", "W": "S6", "S": "D9", "E": "C8"})  # a pair of ♠6: still legal
+    assert follow_flags(t) == []
+    seq = trick(t, "N", {"N": "SA", "W": "S5", "S": "D10", "E": "C9"})
+    flags = follow_flags(t)
+    assert [(f.seq, f.article) for f in flags] == [(seq, "4.4")], flags

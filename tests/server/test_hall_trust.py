@@ -98,7 +98,7 @@ def _genuine(hall, tmp_path, table: str, match_id: str, *, lock: bool = True) ->
     with TournamentFile.open(path) as tf:
         tf.import_jsonl([record])
         if lock:
-            tf.lock_match(match_id, by="王磊")
+            tf.seals.lock(match_id, by="王磊")
             with TournamentServer.open(hall.organizer_url) as organizer:
                 register_file_signers(organizer, tf)
         with TournamentServer.open(_desk_url(hall, table)) as desk:
@@ -180,7 +180,7 @@ def test_a_tables_own_id_record_of_its_own_match_is_still_linked(hall, tmp_path)
     write_jsonl(events, record)
     with TournamentFile.open(tmp_path / "t1.sqlite") as tf:
         tf.import_jsonl([record])
-        tf.lock_match("T1-自编号", by="王磊")
+        tf.seals.lock("T1-自编号", by="王磊")
         with TournamentServer.open(hall.organizer_url) as organizer:
             register_file_signers(organizer, tf)
         with TournamentServer.open(_desk_url(hall, "1号桌")) as desk:
@@ -371,6 +371,59 @@ def test_records_the_organizer_imported_count_without_a_seal(hall, tmp_path) -> 
         t.invalidate()
         assert t.state().match(theirs).winner is not None
         assert theirs not in t.outcome_problems
+
+
+def test_the_archive_holds_no_more_than_counts_on_the_server(hall, tmp_path, capsys) -> None:
+    """A file vouches for all it holds: `tournament copy "$ORG" archive.sqlite` must not
+    launder what the server does not count (a forged end, a ruling after the lock, a
+    link found on import from another table)."""
+    first = _drawn(hall)
+    forged, ruled, linked = first["3号桌"], first["2号桌"], first["1号桌"]
+    with Tournament.open(hall.organizer_url) as t:
+        opening = t.opening_payload(forged)
+    live = _chain(forged, [("match_opened", opening), ("clock_started", {})], by="王磊")
+    _raw_insert(_desk_url(hall, "3号桌"), live)
+    _raw_insert(_desk_url(hall, "3号桌"), _chain(forged, [("forfeit", {"side": "NS"})], live))
+    genuine = _genuine(hall, tmp_path, "2号桌", ruled)
+    ruling = [("committee_ruling", {"text": "改判", "level_changes": {"NS": -2, "EW": 2}})]
+    _raw_insert(_desk_url(hall, "2号桌"), _chain(ruled, ruling, genuine))
+    _raw_insert(_desk_url(hall, "3号桌"), _forged_elsewhere(hall, linked, "T3-自编号"))
+    with Tournament.open(hall.organizer_url) as t:
+        t.link("T3-自编号", linked, by="import")
+        on_server = {m: t.state().match(m).winner for m in (forged, ruled, linked)}
+    archive = tmp_path / "archive.sqlite"
+    assert main(["tournament", "copy", hall.organizer_url, str(archive)]) == 1  # named
+    out = capsys.readouterr().out
+    assert f"match {forged} NOT copied" in out and f"match {ruled}: from event" in out, out
+    with Tournament.open(archive) as t:
+        assert t.links() == {}
+        assert {m: t.state().match(m).winner for m in on_server} == on_server
+        assert len(t.file.events(ruled)) == len(genuine)
+
+
+def test_collect_into_a_file_holds_back_what_does_not_count_on_the_server(
+    hall, tmp_path, capsys
+) -> None:
+    """A hall whose tournament stays in a file: `server collect` brings in only what counts
+    on the server (the file vouches for all it holds): a raw-SQL forfeit stays there."""
+    cup = tmp_path / "cup.sqlite"
+    with Tournament.create(cup, INFO) as t:
+        t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(1, 9)])
+        t.draw(draw_seed=3)
+        theirs = next(m for m in t.matches() if m.table == "3号桌" and m.round == 1)
+        opening = t.opening_payload(theirs.match_id)
+    assert main(["server", "publish", hall.organizer_url, str(cup)]) == 0
+    live = _chain(theirs.match_id, [("match_opened", opening), ("clock_started", {})], by="王磊")
+    _raw_insert(_desk_url(hall, "3号桌"), live)
+    forfeit = _chain(theirs.match_id, [("forfeit", {"side": "NS"})], live)
+    _raw_insert(_desk_url(hall, "3号桌"), forfeit)
+    capsys.readouterr()
+    assert main(["server", "collect", hall.organizer_url, str(cup)]) == 1
+    out = capsys.readouterr().out
+    assert f"HELD BACK on the server: match {theirs.match_id}" in out, out
+    with Tournament.open(cup) as t:
+        assert t.state().match(theirs.match_id).winner is None
+        assert t.file.events(theirs.match_id) == []
 
 
 # -- the slow suite: the attacks at full counts -------------------------------------------

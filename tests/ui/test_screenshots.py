@@ -15,6 +15,7 @@ from referee_desk.ui.dialogs.committee_sign_in import CommitteeSignInDialog
 from referee_desk.ui.dialogs.hand_summary import HandSummaryDialog
 from referee_desk.ui.dialogs.match_end import MatchEndDialog
 from referee_desk.ui.dialogs.open_match import OpenMatchDialog
+from referee_desk.ui.dialogs.organizer_sign_in import OrganizerSignInDialog
 from referee_desk.ui.dialogs.reason import ReasonDialog
 from referee_desk.ui.dialogs.settings_dialog import SettingsDialog
 from referee_desk.ui.dialogs.trick import TrickDialog
@@ -94,6 +95,7 @@ def test_render_every_screen(
         ),
         ("note", _note_dialog(desk)),
         ("committee-sign-in", _refused_sign_in(desk)),
+        ("organizer-sign-in", OrganizerSignInDialog(desk.tf, desk)),
     ]
     summary = HandSummaryDialog(desk.session, desk)
     summary.ui.pointsBeforeSpin.setValue(155)

@@ -53,16 +53,20 @@ def cluster() -> Iterator[Any]:
 
 @pytest.fixture
 def desk_urls(cluster: Any) -> list[str]:
-    """A fresh tournament database with two tables; the two desks' addresses."""
+    """A fresh tournament database with two tables, claims open (the organizer published a
+    file's draw, ``server publish``), so desks record their own ids; the desks' addresses."""
     import psycopg
 
     from referee_desk.store.postgres.init import init_server
+    from referee_desk.store.postgres.server import TournamentServer
 
     name = f"cup{uuid.uuid4().hex[:8]}"
     with psycopg.connect(cluster.url(), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     admin = cluster.url(name)
     report = init_server(admin, ["1号桌", "2号桌"])
+    with TournamentServer.open(report.organizer.url(admin)) as organizer:
+        organizer.set_claims(True)
     return [d.url(admin) for d in report.desks]
 
 

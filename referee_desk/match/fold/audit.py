@@ -43,7 +43,10 @@ class _Open:
     play: tuple[str, ...]
     #: The seat's cards of the lead's suit proven held when it followed (the play first).
     held: list[str]
-    seen: set[str]
+    #: How many of each card ``held`` has.
+    counts: dict[str, int]
+    #: The count at which one more copy of a card can change the verdict (see ``_need``).
+    need: int
     #: An illegal verdict that 4.5's exemption could still overturn: (article, text).
     pending: Finding | None = None
 
@@ -90,7 +93,11 @@ class FollowAudit:
                 cards = plays[i]
                 if any(suits[c] != suit for c in cards) or top_follow(lead, cards, self.ctx):
                     continue  # left the suit (see the module's docstring), or legal whatever
-                follow = _Open(number, seats[i], lead, cards, list(cards), set(cards))
+                counts: dict[str, int] = {}
+                for c in cards:
+                    counts[c] = counts.get(c, 0) + 1
+                need = _need(lead, counts)
+                follow = _Open(number, seats[i], lead, cards, list(cards), counts, need)
                 self.open.setdefault(seats[i], {}).setdefault(suit, []).append(follow)
         found.sort(key=lambda f: f[0])
         return [f for _, f in found]
@@ -121,13 +128,13 @@ class FollowAudit:
         kept: list[_Open] = []
         for f in follows:
             f.held.extend(cards)
-            seen = f.seen
+            counts = f.counts
+            need = f.need
             again = False
             for c in cards:
-                if c in seen:
+                n = counts[c] = counts.get(c, 0) + 1
+                if n >= need:
                     again = True
-                else:
-                    seen.add(c)
             if not again:
                 kept.append(f)
                 continue
@@ -167,6 +174,20 @@ class FollowAudit:
                 return True  # a bomb or a bulldozer: no exemption
         held = f.held
         return max(held.count(c) for c in set(held)) >= 3
+
+
+def _need(lead: tuple[str, ...], play_counts: dict[str, int]) -> int:
+    """The copies of one card the holding must reach before the verdict can change.
+
+    RULES 5: a pair, triple or bomb lead of t cards ranks the follows by (tuple size up to
+    t, pair profile). A follow holding t − 1 identical cards (pair + 1 to a triple, 4.5;
+    triple + 1 to a bomb, 4.4) has every pair profile an n-card play with that tuple size
+    can have, so only a card held t times beats it. Otherwise any second copy may.
+    """
+    t = len(lead)
+    if t > 2 and lead.count(lead[0]) == t and max(play_counts.values()) == t - 1:
+        return t
+    return 2
 
 
 def follow_findings(

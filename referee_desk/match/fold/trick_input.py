@@ -12,8 +12,7 @@ the same message.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee_desk.match.envelope import Event
 from referee_desk.match.fold.memo import SEAT_BY_NAME, canon
@@ -21,8 +20,10 @@ from referee_desk.rules.cards import DECK, format_card
 from referee_desk.rules.seats import Seat
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedTrick:
+class PreparedTrick(NamedTuple):
+    """A trick payload as the fold reads it (immutable; a named tuple because one is
+    made per trick of a cold replay, and a frozen dataclass costs three times as much)."""
+
     leader: str
     """The leader's seat letter as recorded."""
     last: bool

@@ -41,8 +41,11 @@ def set_prompt(prompt: Prompt | None) -> None:
 
 def has_password(url: str) -> bool:
     """Whether the address carries its password (``user:password@`` or ``?password=``)."""
-    parts = urlsplit(url)
-    return parts.password is not None or "password" in parse_qs(parts.query)
+    try:
+        parts = urlsplit(url)
+        return parts.password is not None or "password" in parse_qs(parts.query)
+    except ValueError:  # malformed (``[::1`` …): no pass file, no prompt; the driver says why
+        return True
 
 
 def pass_file() -> Path:
@@ -147,7 +150,10 @@ def known(url: str) -> str | None:
     (libpq's rules: ``*`` matches anything), else one typed in this process."""
     if has_password(url):
         return unquote(urlsplit(url).password or "")
-    entry = PassEntry.of(url)
+    try:
+        entry = PassEntry.of(url)
+    except (ValueError, BadServerAddress):
+        return None
     wanted = (entry.host, entry.port, entry.database, entry.user)
     try:
         lines = pass_file().read_text(encoding="utf-8").splitlines()

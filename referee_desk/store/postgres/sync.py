@@ -11,7 +11,9 @@ the organizer; the desk's file remembers it until a later push of that match suc
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -28,6 +30,7 @@ from referee_desk.store.postgres.errors import ServerError, ServerUnreachable
 from referee_desk.store.postgres.marks import Conflict
 from referee_desk.store.postgres.seals import push_seal
 from referee_desk.store.postgres.server import TournamentServer
+from referee_desk.store.seals import Seal
 from referee_desk.store.signatures import SCHEME
 
 #: Events per transaction when a desk catches up.
@@ -111,13 +114,16 @@ def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) ->
     cleared: list[str] = []
     seals_taken: dict[str, str] = {}
     seals_sent = 0
+    locks = tf.seals.all()
+    inline: dict[str, bool | Conflict] = {}
     try:
         for match_id in tf.match_ids():
             local_head = tf.head(match_id)
             if pushed_before.get(match_id) == local_head and match_id not in open_conflicts:
                 unchanged.append(match_id)
                 continue
-            outcome = _push_match(tf, server, match_id, batch)
+            lock = _lock_of_head(locks.get(match_id), local_head)
+            outcome = _push_match(tf, server, match_id, batch, lock, inline)
             if isinstance(outcome, Conflict):
                 found.append(outcome)
                 _report(server, tf, outcome)
@@ -128,8 +134,15 @@ def push(tf: TournamentFile, server: TournamentServer, *, batch: int = BATCH) ->
                 pushed[match_id] = outcome
             else:
                 unchanged.append(match_id)
-        blocked = {c.match_id for c in found}
-        seals_sent = _push_seals(tf, server, blocked, open_conflicts, seals_taken, found)
+        for match_id, taken in inline.items():  # locks sent with their matches' last events
+            if isinstance(taken, Conflict):
+                found.append(taken)
+                _report(server, tf, taken)
+                continue
+            seals_taken[match_id] = locks[match_id].signature
+            seals_sent += int(taken)
+        blocked = {c.match_id for c in found} | set(inline)
+        seals_sent += _push_seals(tf, server, blocked, open_conflicts, seals_taken, found)
     except (psycopg.OperationalError, psycopg.InterfaceError) as error:
         raise ServerUnreachable(f"{redact(server.url)}: lost the server: {_line(error)}") from None
     finally:
@@ -182,10 +195,31 @@ def _push_seals(
     return sent
 
 
+def _lock_of_head(seal: Seal | None, head: tuple[int, str]) -> Seal | None:
+    """The match's lock when it locks the file's head (an Ed25519 one): sent in the same
+    transaction as the match's last events, so the server counts a locked end the moment
+    it lands (issue 18 item 12) and no view shows it uncounted in between."""
+    if seal is None or seal.scheme != SCHEME or (seal.head_seq, seal.head_hash) != head:
+        return None
+    return seal
+
+
 def _push_match(
-    tf: TournamentFile, server: TournamentServer, match_id: str, batch: int
+    tf: TournamentFile,
+    server: TournamentServer,
+    match_id: str,
+    batch: int,
+    lock: Seal | None = None,
+    inline: dict[str, bool | Conflict] | None = None,
 ) -> int | Conflict:
-    """Events sent for one match, or the conflict that stopped it."""
+    """Events sent for one match, or the conflict that stopped it; ``lock`` goes with the
+    last batch (its outcome into ``inline``)."""
+    send_lock = None
+    if lock is not None and inline is not None:
+        fingerprint = lock.key_fingerprint or ""
+        public_key = tf.signatures.public_key(fingerprint)
+        label = tf.signatures.key_info(fingerprint).label
+        send_lock = functools.partial(push_seal, server, tf.tournament_id, lock, public_key, label)
     for _attempt in range(3):
         if server.is_desk:
             holder = server.claim(match_id)
@@ -214,7 +248,9 @@ def _push_match(
         if server_seq >= len(events):
             return 0
         try:
-            sent = _send(server, events[server_seq:], batch)
+            sent, taken = _send(server, events[server_seq:], batch, send_lock)
+            if taken is not None and inline is not None:
+                inline[match_id] = taken
         except psycopg.errors.UniqueViolation:
             continue  # another push of this desk got there first: compare again
         except psycopg.errors.InsufficientPrivilege as error:
@@ -292,9 +328,17 @@ def _settled_for(server: TournamentServer, match_id: str, fork_seq: int):
     return found[-1] if found else None
 
 
-def _send(server: TournamentServer, events: list[Event], batch: int) -> int:
+def _send(
+    server: TournamentServer,
+    events: list[Event],
+    batch: int,
+    last: Callable[[], bool | Conflict] | None = None,
+) -> tuple[int, bool | Conflict | None]:
+    """(events sent, what ``last`` answered): ``last`` runs in the last batch's
+    transaction (a refused lock rolls back to its own savepoint, never the events)."""
     conn = server.connection
     sent = 0
+    answer: bool | Conflict | None = None
     for start in range(0, len(events), batch):
         rows = [
             (e.match_id, e.seq, e.prev_hash, e.hash, e.canonical_json().decode("utf-8"))
@@ -302,8 +346,10 @@ def _send(server: TournamentServer, events: list[Event], batch: int) -> int:
         ]
         with conn.transaction(), conn.cursor() as cur:
             cur.executemany(INSERT_SQL, rows)
+            if last is not None and start + batch >= len(events):
+                answer = last()
         sent += len(rows)
-    return sent
+    return sent, answer
 
 
 def _report(server: TournamentServer, tf: TournamentFile, conflict: Conflict) -> None:

@@ -23,7 +23,35 @@ from referee_desk.store.postgres.errors import (
 )
 from referee_desk.store.postgres.schema import ORGANIZER_SCHEMA
 from referee_desk.store.postgres.server import TournamentServer
-from referee_desk.store.tables import Params
+from referee_desk.store.tables import Extension, Params
+
+#: The trigger function every refusal calls with its message (in the organizer's schema).
+REFUSE_FUNCTION = "tournament_refuse"
+
+
+def postgres_ddl(extension: Extension, stored: int) -> list[str]:
+    """The statements that bring the server's copy of ``extension`` from ``stored``."""
+    tables, refusals = extension.added_after(stored)
+    statements = [f"CREATE TABLE {t.name} (\n{t.columns}\n)" for t in tables]
+    if refusals:
+        statements.append(
+            f"CREATE OR REPLACE FUNCTION {REFUSE_FUNCTION}() RETURNS trigger "
+            "LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '%', TG_ARGV[0]; END $$"
+        )
+    for r in refusals:
+        what = f"UPDATE OF {', '.join(r.columns)}" if r.columns else r.operation
+        message = r.message.format(op=r.operation).replace("'", "''")
+        statements.append(
+            f"CREATE TRIGGER {r.name} BEFORE {what} ON {r.table} FOR EACH ROW "
+            f"EXECUTE FUNCTION {REFUSE_FUNCTION}('{message}')"
+        )
+        if r.operation == "DELETE":  # TRUNCATE skips row triggers: refused as a statement
+            message = r.message.format(op="TRUNCATE").replace("'", "''")
+            statements.append(
+                f"CREATE TRIGGER {r.name}_truncate BEFORE TRUNCATE ON {r.table} "
+                f"FOR EACH STATEMENT EXECUTE FUNCTION {REFUSE_FUNCTION}('{message}')"
+            )
+    return statements
 
 
 def to_format(statement: str) -> str:
@@ -50,7 +78,6 @@ class _Writer:
 class ServerTables:
     """Another layer's tables in the organizer's schema of an open ``TournamentServer``."""
 
-    dialect = "postgresql"
     read_only = False
 
     def __init__(self, server: TournamentServer) -> None:
@@ -106,6 +133,15 @@ class ServerTables:
 
     def has_extension(self, name: str) -> bool:
         return self.row("SELECT 1 FROM extensions WHERE name = ?", (name,)) is not None
+
+    def ensure_schema(self, extension: Extension) -> None:
+        """The extension's tables and refusals in PostgreSQL's DDL (``postgres_ddl``)."""
+
+        def migrate(writer: _Writer, stored: int) -> None:
+            for statement in postgres_ddl(extension, stored):
+                writer.execute(statement)
+
+        self.ensure_extension(extension.name, extension.version, migrate)
 
     def ensure_extension(
         self, name: str, version: int, migrate: Callable[[_Writer, int], None]
