@@ -42,7 +42,7 @@ def with_pins(qtbot: Any, tmp_path: Path, language: str) -> Iterator[OrganizerVi
     """A drawn tournament file whose organizer registered with a PIN."""
     view = OrganizerView()
     qtbot.addWidget(view)
-    view.create_tournament(tmp_path / "cup.sqlite", INFO)
+    view.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
     assert view.pairs_actions.import_pairs(SAMPLE_PAIRS) == 12
     view.draw_actions.draw(GROUPS, 2026)
     view.refresh()
@@ -64,7 +64,7 @@ def test_the_organizer_signs_in_by_keyboard_and_the_records_come_in(
 ) -> None:
     view = with_pins
     title, hint, _wrong = WORDS[language]
-    assert view.import_records(SAMPLES) is None  # asked first: nothing imported yet
+    assert view.records_import.import_records(SAMPLES) is None  # asked first: nothing imported yet
     dialog = _dialog(view)
     assert dialog.windowTitle() == title and hint in dialog.hintLabel.text()
     assert dialog.nameEdit.text() == ORGANIZER  # the file's one organizer
@@ -86,7 +86,7 @@ def test_the_organizer_signs_in_by_keyboard_and_the_records_come_in(
     assert result is not None and result.ok and len(result.linked) == len(SAMPLES)
     assert not dialog.isVisible()
 
-    again = view.import_records(SAMPLES)  # signed in once for this file: not asked again
+    again = view.records_import.import_records(SAMPLES)  # signed in once for this file
     assert again is not None and again.ok and view.active_dialog is None
 
 
@@ -94,7 +94,7 @@ def test_cancelling_the_sign_in_imports_nothing(
     qtbot: Any, with_pins: OrganizerView, language: str
 ) -> None:
     view = with_pins
-    view.import_records(SAMPLES)
+    view.records_import.import_records(SAMPLES)
     dialog = _dialog(view)
     qtbot.keyClick(dialog.pinEdit, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not dialog.isVisible())
