@@ -63,6 +63,11 @@ def table_differences(signed: dict[str, Any], now: dict[str, Any]) -> str | None
         old, new = before.get(name), after.get(name)
         if old == new:
             continue
+        if name not in after:
+            return (
+                f"table {name} was taken off the guarded tables (meta.{META_KEY}) "
+                "behind the store's back"
+            )
         if new is None:
             return f"table {name} was removed behind the store's back"
         old_rows = {json.dumps(r, ensure_ascii=False) for r in old or []}
