@@ -7,6 +7,7 @@ computes valid chains itself: only the trust rules can stop them).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import psycopg
@@ -201,3 +202,29 @@ def test_a_ruling_by_a_real_referees_name_after_the_lock_is_not_counted(hall, tm
         problem = t.outcome_problems[theirs]
     assert outcome is not None and outcome.winner == before, problem
     assert f"counted as locked at event {len(genuine)}" in problem
+
+
+def test_a_tables_words_reach_the_organizers_terminal_escaped(hall, capsys) -> None:
+    """What a table's role writes by raw SQL into what `server status` prints (a
+    conflict's detail, a laptop's client and the matches it says it holds back): its
+    control characters (ESC[2J clears the organizer's screen, CR rewrites a line) are
+    never printed raw, as `verify` escapes them."""
+    url = _desk_url(hall, "1号桌")
+    nasty = "\x1b[2J\x1b[31mOK\rall matches settled\n  fake line"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            "SELECT referee_desk.report_conflict(%s, 1, 'fork', %s, '{}', %s)",
+            ("T1-x", "0" * 64, nasty),
+        )
+        conn.execute(
+            "SELECT referee_desk.heartbeat(%s, 0, %s, %s, %s)",
+            ("ab" * 16, [nasty], [nasty], nasty),
+        )
+    # a record under an id of the table's own choosing, if the server takes it
+    with contextlib.suppress(psycopg.Error):
+        _raw_insert(url, _chain("T1-\x1b[2J\r", [("match_opened", {"pairs": {}})]))
+    main(["server", "status", hall.organizer_url])
+    out = capsys.readouterr().out
+    assert "all matches settled" in out  # the words are shown …
+    assert "\x1b" not in out and "\r" not in out, repr(out)  # … never as terminal commands
+    assert "\n  fake line" not in out, repr(out)
