@@ -1,6 +1,6 @@
 """Another layer's tables under the file's signed guard (issue 18 item 5).
 
-A layer whose tables decide results (the tournament's draw, lots and links) names them
+A layer whose tables decide results (the tournament's draw, lots, links and pairs) names them
 once (``Trust.guard_tables``); the names are kept in ``meta.guarded_tables`` and from
 then on the guard's snapshot holds every row of those tables, so a row changed, added
 or deleted behind the store's back is named by ``verify`` and refuses the open, as a
