@@ -228,3 +228,41 @@ def test_a_tables_words_reach_the_organizers_terminal_escaped(hall, capsys) -> N
     assert "all matches settled" in out  # the words are shown …
     assert "\x1b" not in out and "\r" not in out, repr(out)  # … never as terminal commands
     assert "\n  fake line" not in out, repr(out)
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["query", "query-wrong", "pgpassword-wrong", "symlinked-pass-file"],
+)
+def test_a_password_in_other_forms_is_never_printed(hall, tmp_path, form) -> None:
+    """Variations the first tests did not try: the password as ``?password=`` (right and
+    wrong), a wrong ``PGPASSWORD``, and a pass file that is a symlink to a file others
+    can read (refused with the fix, as the plain file is). No output holds it."""
+    import os
+    from urllib.parse import quote
+
+    from tests.server.test_passwords import _cli, _env, _password, _without_password
+
+    url = hall.desk_urls[0]
+    secret = _password(url)
+    bare = _without_password(url)
+    env = _env(tmp_path)
+    argv = ["server", "status", bare]
+    if form == "query":
+        argv[2] = f"{bare}?password={quote(secret, safe='')}"
+    elif form == "query-wrong":
+        secret = "Wr0ng%Pass@word:x"
+        argv[2] = f"{bare}?password={quote(secret, safe='')}"
+    elif form == "pgpassword-wrong":
+        secret = "Wr0ngPassw0rd-y"
+        env["PGPASSWORD"] = secret
+    else:
+        target = tmp_path / "shared-pgpass"
+        target.write_text(f"*:*:*:*:{secret}\n")
+        target.chmod(0o644)
+        os.symlink(target, tmp_path / "pgpass")
+    done = _cli(env, *argv)
+    out = done.stdout + done.stderr
+    assert secret not in out, out
+    if form == "symlinked-pass-file":
+        assert done.returncode != 0 and "chmod 600" in out, out
