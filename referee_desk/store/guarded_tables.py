@@ -24,6 +24,34 @@ def valid_name(name: str) -> bool:
     return bool(_NAME.match(name))
 
 
+#: The one shape of every trigger the store and its layers make (``store.schema``,
+#: ``Tables.ensure_schema``): it only refuses. A trigger that does anything else runs
+#: inside the desk's own signed changes, so its writes would be signed with the desk's key.
+_REFUSING_TRIGGER = re.compile(
+    r"CREATE\s+TRIGGER\s+\w+\s+BEFORE\s+(?:UPDATE|DELETE|INSERT)(?:\s+OF\s+\w+(?:\s*,\s*\w+)*)?"
+    r"\s+ON\s+\w+\s+BEGIN\s+SELECT\s+RAISE\s*\(\s*ABORT\s*,\s*'(?:[^']|'')*'\s*\)\s*;"
+    r"\s*END",
+    re.IGNORECASE,
+)
+
+
+def foreign_trigger(conn: sqlite3.Connection) -> str | None:
+    """A trigger in the file that does more than refuse, in words (None: there is none).
+
+    The guard covers rows, not the schema: a trigger planted beside them would run in
+    the desk's next signed change and have its writes signed (issue 18, round three).
+    """
+    for name, table, sql in conn.execute(
+        "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+    ):
+        if not _REFUSING_TRIGGER.fullmatch((sql or "").strip()):
+            return (
+                f"trigger {name!r} on table {table} was added or changed behind the store's "
+                "back (it would run inside the desk's own signed changes)"
+            )
+    return None
+
+
 def guarded_names(conn: sqlite3.Connection) -> list[str]:
     """The tables named in ``meta`` (a malformed list is named by the meta comparison)."""
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (META_KEY,)).fetchone()

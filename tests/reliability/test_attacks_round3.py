@@ -210,3 +210,46 @@ def test_a_genuine_cache_row_moved_to_another_match_is_replayed(tmp_path: Path, 
     )
     conn.close()
     assert winner_in_a_fresh_process(str(path)) == 6
+
+
+_PLANTED = {
+    # fires inside the desk's own signed transaction (a lock inserts a seal, then the
+    # guard is re-signed): the swap would be signed with the desk's genuine key
+    "seal-swaps-pairs": (
+        "CREATE TRIGGER zz_evil AFTER INSERT ON match_seals BEGIN "
+        "UPDATE tournament_pairs SET player1 = '冒名' WHERE pair_id = 7; END"
+    ),
+    "seal-plants-a-person": (
+        "CREATE TRIGGER zz_evil AFTER INSERT ON match_seals BEGIN "
+        "UPDATE people SET role = 'committee' WHERE rowid = (SELECT MIN(rowid) FROM people); END"
+    ),
+    # a genuine trigger's name with another body: saved events silently dropped
+    "known-name-ignores": (
+        "CREATE TRIGGER events_append_only_update BEFORE INSERT ON events BEGIN "
+        "SELECT RAISE(IGNORE); END"
+    ),
+}
+
+
+@pytest.mark.parametrize("sql", list(_PLANTED.values()), ids=list(_PLANTED))
+def test_a_trigger_planted_in_the_file_is_named_before_anything_is_signed(
+    tmp_path: Path, capsys, sql: str
+) -> None:
+    """The hole found: the guard covers rows, not the file's schema. A trigger the
+    attacker adds runs inside the desk's next signed change (a lock), so its tamper was
+    signed with the desk's genuine key and ``verify`` said OK. A trigger that does more
+    than refuse (``RAISE(ABORT, …)``, as every trigger of the store and its layers does)
+    is named by ``verify`` and refuses the open, so nothing is signed over it."""
+    path = tmp_path / "cup.sqlite"
+    sample_cup(path, capsys)
+    conn = raw(path)
+    if sql.startswith("CREATE TRIGGER events_append_only_update"):
+        conn.execute("DROP TRIGGER events_append_only_update")
+    conn.execute(sql)
+    conn.close()
+    code, text = verdict(path, capsys)
+    assert code != 0 and "trigger" in text, text
+    with pytest.raises(StoreError, match="trigger"):
+        TournamentFile.open(path, create=False)
+    with pytest.raises(StoreError, match="trigger"):
+        Tournament.open(path, read_only=True)
