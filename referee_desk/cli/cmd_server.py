@@ -301,7 +301,7 @@ def _status(args: argparse.Namespace) -> int:
         heads = server.heads()
         print(f"{server.shown}: {server.count()} events in {len(heads)} matches")
         for match_id, (seq, head) in sorted(heads.items()):
-            print(f"  {match_id}: {seq} events, head {head}")
+            print(f"  {printable(match_id)}: {seq} events, head {head}")
         if server.is_desk:
             return 0
         board = table_board(server, args.offline_minutes or OFFLINE_MINUTES)
@@ -316,12 +316,17 @@ def _status(args: argparse.Namespace) -> int:
         for lap in row.laptops:
             extra = "".join(
                 [
-                    f", behind the server in {', '.join(lap.behind)}" if lap.behind else "",
-                    f", restored from a backup: {', '.join(lap.restored)}" if lap.restored else "",
+                    f", behind the server in {printable(', '.join(lap.behind))}"
+                    if lap.behind
+                    else "",
+                    f", restored from a backup: {printable(', '.join(lap.restored))}"
+                    if lap.restored
+                    else "",
                 ]
             )
             print(
-                f"    desk key {lap.desk_key or '(none)'} ({lap.client}): last heard "
+                f"    desk key {printable(lap.desk_key or '(none)')} ({printable(lap.client)}): "
+                f"last heard "
                 f"{lap.last_heard} ({lap.seconds_ago:.0f} s ago), {lap.waiting} events "
                 f"not yet on the server{extra}"
             )
@@ -331,8 +336,9 @@ def _status(args: argparse.Namespace) -> int:
         for conflict in found:
             word = "CONFLICT" if title == "open" else "settled"
             print(
-                f"  {word} {conflict.kind} match {conflict.match_id}, event {conflict.seq}, "
-                f"from {conflict.reported_by} at {conflict.reported_at}: {conflict.detail}"
+                f"  {word} {conflict.kind} match {printable(conflict.match_id)}, event "
+                f"{conflict.seq}, from {conflict.reported_by} at {conflict.reported_at}: "
+                f"{printable(conflict.detail)}"
             )
     return 1 if board.open_conflicts else 0
 
@@ -546,7 +552,10 @@ def _watch(args: argparse.Namespace) -> int:
     with EventListener(args.url) as listener:
         while not args.count or seen < args.count:
             for landed in listener.wait(timeout=1.0):
-                print(f"{landed.match_id} event {landed.seq} from {landed.desk}", flush=True)
+                print(
+                    f"{printable(landed.match_id)} event {landed.seq} from {landed.desk}",
+                    flush=True,
+                )
                 seen += 1
                 if seen == args.count:
                     break

@@ -1,6 +1,6 @@
 """Another layer's tables under the file's signed guard (issue 18 item 5).
 
-A layer whose tables decide results (the tournament's draw, lots and links) names them
+A layer whose tables decide results (the tournament's draw, lots, links and pairs) names them
 once (``Trust.guard_tables``); the names are kept in ``meta.guarded_tables`` and from
 then on the guard's snapshot holds every row of those tables, so a row changed, added
 or deleted behind the store's back is named by ``verify`` and refuses the open, as a
@@ -22,6 +22,34 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
 
 def valid_name(name: str) -> bool:
     return bool(_NAME.match(name))
+
+
+#: The one shape of every trigger the store and its layers make (``store.schema``,
+#: ``Tables.ensure_schema``): it only refuses. A trigger that does anything else runs
+#: inside the desk's own signed changes, so its writes would be signed with the desk's key.
+_REFUSING_TRIGGER = re.compile(
+    r"CREATE\s+TRIGGER\s+\w+\s+BEFORE\s+(?:UPDATE|DELETE|INSERT)(?:\s+OF\s+\w+(?:\s*,\s*\w+)*)?"
+    r"\s+ON\s+\w+\s+BEGIN\s+SELECT\s+RAISE\s*\(\s*ABORT\s*,\s*'(?:[^']|'')*'\s*\)\s*;"
+    r"\s*END",
+    re.IGNORECASE,
+)
+
+
+def foreign_trigger(conn: sqlite3.Connection) -> str | None:
+    """A trigger in the file that does more than refuse, in words (None: there is none).
+
+    The guard covers rows, not the schema: a trigger planted beside them would run in
+    the desk's next signed change and have its writes signed (issue 18, round three).
+    """
+    for name, table, sql in conn.execute(
+        "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+    ):
+        if not _REFUSING_TRIGGER.fullmatch((sql or "").strip()):
+            return (
+                f"trigger {name!r} on table {table} was added or changed behind the store's "
+                "back (it would run inside the desk's own signed changes)"
+            )
+    return None
 
 
 def guarded_names(conn: sqlite3.Connection) -> list[str]:
@@ -63,6 +91,11 @@ def table_differences(signed: dict[str, Any], now: dict[str, Any]) -> str | None
         old, new = before.get(name), after.get(name)
         if old == new:
             continue
+        if name not in after:
+            return (
+                f"table {name} was taken off the guarded tables (meta.{META_KEY}) "
+                "behind the store's back"
+            )
         if new is None:
             return f"table {name} was removed behind the store's back"
         old_rows = {json.dumps(r, ensure_ascii=False) for r in old or []}

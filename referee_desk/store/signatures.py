@@ -20,7 +20,11 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from referee_desk.store.guarded_tables import table_differences, tables_snapshot
+from referee_desk.store.guarded_tables import (
+    foreign_trigger,
+    table_differences,
+    tables_snapshot,
+)
 from referee_desk.store.keys import Signer, fingerprint_of, signature_ok
 from referee_desk.store.stamps import utc_now
 
@@ -389,6 +393,9 @@ class Signatures:
         ``trust_signer``: accept a registered, unaltered key the file's key has not
         endorsed yet (the signature and the content are still checked).
         """
+        planted = foreign_trigger(self.conn)
+        if planted is not None:
+            return planted
         row = self.conn.execute(
             "SELECT content, key_fingerprint, signature, signed_at FROM guards "
             "WHERE name = 'records'"

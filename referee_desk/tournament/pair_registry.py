@@ -51,7 +51,7 @@ class PairRegistry:
             if pair.seed in taken:
                 raise PairError(f"seed {pair.seed} is already pair {taken[pair.seed]}'s")
             taken[pair.seed] = pair.pair_id
-        with self.tables.transaction() as conn:
+        with self.tables.signed_transaction() as conn:
             # Another organizer session may register or draw meanwhile: check again
             # inside the transaction (a file's is exclusive; on a server the lock makes
             # it so, and a draw's lock waits for it).
@@ -82,14 +82,14 @@ class PairRegistry:
         if pair.seed != old.seed:
             refuse_if_drawn(f"change the seed of pair {pair.pair_id}")
             self._check_seed(pair)
-        with self.tables.transaction() as conn:
+        with self.tables.signed_transaction() as conn:
             conn.execute(
                 "UPDATE tournament_pairs SET player1=?, player2=?, club=?, seed=? WHERE pair_id=?",
                 (pair.player1, pair.player2, pair.club, pair.seed, pair.pair_id),
             )
 
     def remove(self, pair_id: int) -> None:
-        with self.tables.transaction() as conn:
+        with self.tables.signed_transaction() as conn:
             conn.execute("DELETE FROM tournament_pairs WHERE pair_id = ?", (pair_id,))
 
     def lock(self, conn: Any, mode: str) -> None:

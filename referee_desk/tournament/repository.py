@@ -67,7 +67,7 @@ class Tournament:
         self.path = str(file.path)
         if not self.tables.read_only:
             self.tables.ensure_schema(TOURNAMENT_EXTENSION)  # each backend writes its DDL
-            # The draw, lots and links decide results: under the file's signed guard
+            # The draw, lots, links and pairs decide results: under the file's signed guard
             # (once, for a file from before; a desk that may not sign over the guard as
             # it stands leaves that to one that may: its own writes are refused anyway).
             with contextlib.suppress(StoreError):

@@ -18,8 +18,16 @@ EXTENSION_NAME = "tournament"
 #: The tables that decide results, kept under the file's signed guard (issue 18 item 5):
 #: written only through ``Tables.signed_transaction``; a change behind the desk's back is
 #: named by ``verify`` and refuses the open. The outcome cache is not among them: it is
-#: checked against this computer's own derivation instead (``outcome_cache``).
-GUARDED_TABLES = ("tournament_draw", "tournament_links", "tournament_lots", "tournament_matches")
+#: checked against this computer's own derivation instead (``outcome_cache``). The pairs
+#: are among them: their names say who won on every standing and document (issue 18,
+#: round three: #6's and #7's names swapped behind the desk made #7's players the winners).
+GUARDED_TABLES = (
+    "tournament_draw",
+    "tournament_links",
+    "tournament_lots",
+    "tournament_matches",
+    "tournament_pairs",
+)
 
 TABLES = (
     TableSpec(
