@@ -17,7 +17,7 @@ from referee_desk.store.backup import RollingBackups
 from referee_desk.store.errors import (
     AccessRefused,
     AppendConflict,
-    EventRejected,
+    AppendRefused,
 )
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, write_error
@@ -74,14 +74,14 @@ class Appender:
         ``by`` is the signed-in person (required once PINs are set up).
         ``lock`` locks the match with this event in the same transaction (the desk passes
         it with ``match_ended``), so an ended match is never left unsealed by a crash.
-        Raises ``EventRejected``, ``AppendConflict``, ``AccessRefused`` or
+        Raises ``AppendRefused``, ``AppendConflict``, ``AccessRefused`` or
         ``StoreWriteError`` (disk full, read-only); the file is unchanged on any error.
         """
         if self.core.read_only:
             raise self.core.read_only_error()
         match_id = draft.match_id
         if not isinstance(match_id, str) or not match_id:
-            raise EventRejected(str(match_id), draft.seq, "an event needs a match id")
+            raise AppendRefused(str(match_id), draft.seq, "an event needs a match id")
         if expected_seq is None and draft.seq:
             expected_seq = draft.seq
         conn = self.core.connection
@@ -117,7 +117,7 @@ class Appender:
             checker = self._checker(match_id, head_seq, head_hash)
             reason = checker.problem(event)
             if reason is not None:
-                raise EventRejected(match_id, event.seq, reason)
+                raise AppendRefused(match_id, event.seq, reason)
             conn.execute(INSERT_SQL, to_row(event, canonical.decode("utf-8")))
             if locked or lock:
                 # authorized above, with the event: the one lock that is not ``Seals.lock``

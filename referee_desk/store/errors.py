@@ -60,7 +60,7 @@ class AppendConflict(StoreError):
         )
 
 
-class EventRejected(StoreError):
+class AppendRefused(StoreError):
     """The match layer refused the event (schema or state); nothing was written."""
 
     def __init__(self, match_id: str, seq: int, reason: str) -> None:

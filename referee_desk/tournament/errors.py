@@ -15,7 +15,3 @@ class DrawError(TournamentError):
 
 class OutcomeError(TournamentError):
     """A match outcome that does not fit the match it claims to decide."""
-
-
-class ImportConflictError(TournamentError):
-    """Two desks recorded the same match differently; raised only when asked to be strict."""

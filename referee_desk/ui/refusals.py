@@ -21,8 +21,8 @@ from referee_desk.rules.errors import CardNotationError, RulesError
 from referee_desk.store import (
     AccessRefused,
     AppendConflict,
+    AppendRefused,
     DamagedFile,
-    EventRejected,
     ImportRefused,
     NewerFileError,
     NotATournamentFile,
@@ -41,7 +41,6 @@ from referee_desk.store.postgres.errors import (
 )
 from referee_desk.tournament.errors import (
     DrawError,
-    ImportConflictError,
     OutcomeError,
     PairError,
     TournamentError,
@@ -78,7 +77,7 @@ def _by_class(error: BaseException) -> str:
         return QCoreApplication.translate(
             "Refusals", "the import was refused as a whole: nothing was imported"
         )
-    if isinstance(error, EventRejected):
+    if isinstance(error, AppendRefused):
         return QCoreApplication.translate(
             "Refusals", "the match layer refused the entry: nothing was written"
         )
@@ -123,8 +122,6 @@ def _tournament_by_class(error: TournamentError) -> str:
         text = QCoreApplication.translate("Refusals", "the draw cannot be made or changed so")
     elif isinstance(error, OutcomeError):
         text = QCoreApplication.translate("Refusals", "the result does not fit its match")
-    elif isinstance(error, ImportConflictError):
-        text = QCoreApplication.translate("Refusals", "two desks recorded this match differently")
     else:
         text = QCoreApplication.translate("Refusals", "the tournament refused this")
     numbers = re.findall(r"\d+", str(error))

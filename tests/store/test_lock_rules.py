@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from referee_desk.match import new_event
-from referee_desk.store import AccessRefused, AppendConflict, EventRejected, TournamentFile
+from referee_desk.store import AccessRefused, AppendConflict, AppendRefused, TournamentFile
 from referee_desk.store.synthetic import draft, record
 
 
@@ -37,7 +37,7 @@ def test_a_refused_locking_append_does_not_lock(tfile: TournamentFile) -> None:
     record(tfile, "r1-t1", 2)
     with pytest.raises(AppendConflict):
         tfile.append(draft("r1-t1", 2), expected_seq=7, lock=True)
-    with pytest.raises(EventRejected):
+    with pytest.raises(AppendRefused):
         tfile.append(replace(draft("r1-t1", 2), payload={"txet": 1}), lock=True)
     assert tfile.seals.latest("r1-t1") is None and len(tfile.events("r1-t1")) == 2
 

@@ -16,7 +16,7 @@ import pytest
 
 from referee_desk.match import ReplayFailed
 from referee_desk.match.fold import replayer
-from referee_desk.store import EventRejected, TournamentFile
+from referee_desk.store import AppendRefused, TournamentFile
 from referee_desk.store.match_checks import MatchChecker, first_problem
 from referee_desk.store.synthetic import draft, record
 
@@ -45,7 +45,7 @@ def test_the_store_does_not_start_without_the_match_layer(hidden: str) -> None:
 
 
 def test_a_first_event_that_is_not_match_opened_is_not_stored(tfile: TournamentFile) -> None:
-    with pytest.raises(EventRejected, match="the first event of a match must open it"):
+    with pytest.raises(AppendRefused, match="the first event of a match must open it"):
         tfile.append(draft("m", 1))  # a clock_started
     assert tfile.events("m") == []
 

@@ -11,7 +11,7 @@ import pytest
 from referee_desk.match.envelope import GENESIS_HASH, verify_chain
 from referee_desk.store import (
     AppendConflict,
-    EventRejected,
+    AppendRefused,
     NewerFileError,
     StoreWriteError,
     TournamentFile,
@@ -128,12 +128,12 @@ def test_stale_writer_gets_append_conflict(tmp_path: Path) -> None:
 
 def test_event_the_state_cannot_accept_is_refused_and_not_written(tfile: TournamentFile) -> None:
     # A clock_started before match_opened: nothing to start.
-    with pytest.raises(EventRejected):
+    with pytest.raises(AppendRefused):
         tfile.append(draft("m", 1))
     assert tfile.events("m") == []
     record(tfile, "m", 2)
     bogus = draft("m", 2).__class__(**{**draft("m", 2).to_dict(), "type": "no_such_event"})
-    with pytest.raises(EventRejected):
+    with pytest.raises(AppendRefused):
         tfile.append(bogus)
     assert len(tfile.events("m")) == 2
 
