@@ -41,7 +41,10 @@ def _hall(cluster: PrivateCluster, tables: int):
         conn.execute("CREATE DATABASE cup")
     admin = cluster.url("cup")
     report = init_server(admin, [f"{n}号桌" for n in range(1, tables + 1)])
-    return report.organizer.url(admin), [d.url(admin) for d in report.desks]
+    organizer_url = report.organizer.url(admin)
+    with TournamentServer.open(organizer_url) as organizer:
+        organizer.set_claims(True)  # a published hall (claims are closed from server init)
+    return organizer_url, [d.url(admin) for d in report.desks]
 
 
 def test_server_killed_during_pushes_desks_keep_recording_and_catch_up(own_cluster, tmp_path):
