@@ -336,12 +336,3 @@ class MatchOutcome:
         """This pair's level minus the opponent's at the end of the match."""
         other = self.pair_b if pair_id == self.pair_a else self.pair_a
         return self.level_of(pair_id) - self.level_of(other)
-
-    def same_result(self, other: MatchOutcome) -> bool:
-        """Whether two desks recorded the same result for this match."""
-        return (
-            self.winner == other.winner
-            and self.decided_by == other.decided_by
-            and dict(self.levels) == dict(other.levels)
-            and self.dispute_pending == other.dispute_pending
-        )
