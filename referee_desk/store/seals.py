@@ -45,10 +45,10 @@ class SealInfo:
 
     match_id: str
     head_hash: str
-    seq: int
+    head_seq: int
     signer: str  # the key's label, e.g. "desk ref@desk-3" or "organizer"
     key_fingerprint: str | None
-    signed_at: str
+    sealed_at: str
     sealed_by: str  # the person who locked it
     valid: bool
     reason: str | None = None
