@@ -7,7 +7,7 @@ read-only file) that the desk shows while keeping the unsaved entry.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 
 class StoreError(ValueError):
@@ -20,8 +20,12 @@ class StoreError(ValueError):
     key: str | None = None
     params: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance by keyed()
 
-    def keyed(self, key: str, **params: Any) -> StoreError:
-        """Attach the phrasebook key and its arguments; returns self for ``raise``."""
+    def keyed(self, key: str, /, **params: Any) -> Self:
+        """Attach the phrasebook key and its arguments; returns self for ``raise``.
+
+        ``key`` is positional-only so a phrase may take a param named ``key`` (a key's
+        fingerprint, ``store.not_the_file_key``).
+        """
         self.key = key
         self.params = dict(params)
         return self
@@ -111,7 +115,7 @@ class StoreWriteError(OSError):
     key: str | None = "store.not_saved"
     params: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance by keyed()
 
-    def keyed(self, key: str, **params: Any) -> StoreWriteError:
+    def keyed(self, key: str, /, **params: Any) -> Self:
         self.key = key
         self.params = dict(params)
         return self

@@ -15,10 +15,29 @@ from urllib.parse import quote, urlsplit
 
 import psycopg
 from psycopg import sql
+from psycopg.abc import Params, QueryNoTemplate
 
 from referee_desk.store.postgres import schema, schema_sql
 from referee_desk.store.postgres.connection import check_schema, connect, redact
 from referee_desk.store.postgres.errors import NotARefereeDeskServer, ServerRefused
+
+
+def _first(
+    conn: psycopg.Connection, query: QueryNoTemplate, params: Params | None = None
+) -> object:
+    """The first column of a query that always answers one row (``ServerRefused`` if not)."""
+    row = conn.execute(query, params).fetchone()
+    if row is None:
+        raise ServerRefused(f"the server answered no row to: {query!r}")
+    return row[0]
+
+
+def _text(conn: psycopg.Connection, query: QueryNoTemplate) -> str:
+    """A query's one text answer (``ServerRefused`` for no row or a NULL)."""
+    value = _first(conn, query)
+    if not isinstance(value, str):
+        raise ServerRefused(f"the server answered {value!r} to: {query!r}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +83,8 @@ def init_server(url: str, tables: Sequence[str]) -> InitReport:
     conn = connect(url, check=False)
     try:
         with conn.transaction():
-            database = conn.execute("SELECT current_database()").fetchone()[0]
-            encoding = conn.execute("SHOW server_encoding").fetchone()[0]
+            database = _text(conn, "SELECT current_database()")
+            encoding = _text(conn, "SHOW server_encoding")
             version = schema.installed_version(conn)
         if version is not None and version < schema.SERVER_SCHEMA_VERSION:
             _upgrade(conn, shown, database, version)
@@ -122,7 +141,7 @@ def upgrade_server(url: str) -> int:
     conn = connect(url, check=False)
     try:
         with conn.transaction():
-            database = conn.execute("SELECT current_database()").fetchone()[0]
+            database = _text(conn, "SELECT current_database()")
             version = schema.installed_version(conn)
         if version is None:
             check_schema(conn, shown)  # raises: not a Referee Desk database
@@ -323,9 +342,9 @@ def new_password(url: str, who: str) -> Login:
     conn = connect(url)
     try:
         with conn.transaction():
-            organizer = conn.execute(
-                "SELECT value FROM referee_desk.meta WHERE key = 'organizer_role'"
-            ).fetchone()[0]
+            organizer = _text(
+                conn, "SELECT value FROM referee_desk.meta WHERE key = 'organizer_role'"
+            )
             row = conn.execute(
                 "SELECT role, table_label FROM referee_desk.desks "
                 "WHERE role = %s OR table_label = %s",
@@ -387,9 +406,7 @@ def _create(
     _apply_v3(conn, roles.organizer)
     _apply_v4(conn, roles.organizer, roles.desks)
     # The hall role reads the organizer's schema (version 3): made with it.
-    hall = conn.execute(
-        "SELECT to_regnamespace(%s) IS NOT NULL", (schema.ORGANIZER_SCHEMA,)
-    ).fetchone()[0]
+    hall = _first(conn, "SELECT to_regnamespace(%s) IS NOT NULL", (schema.ORGANIZER_SCHEMA,))
     if hall:
         conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(roles.hall)))
         _apply_hall(conn, database, roles.organizer, roles.hall)
@@ -441,9 +458,9 @@ def _meta(conn: psycopg.Connection, key: str) -> str:
 
 
 def _now(conn: psycopg.Connection) -> str:
-    return conn.execute(
-        "SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
-    ).fetchone()[0]
+    return _text(
+        conn, "SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+    )
 
 
 def _password() -> str:
