@@ -17,8 +17,17 @@ import psycopg
 from psycopg import sql
 from psycopg.abc import Params, QueryNoTemplate
 
-from referee_desk.store.postgres import schema, schema_sql
+from referee_desk.store.postgres import schema
 from referee_desk.store.postgres.connection import check_schema, connect, redact
+from referee_desk.store.postgres.ddl import hall as hall_ddl
+from referee_desk.store.postgres.ddl import (
+    v1_records,
+    v2_seals,
+    v3_organizer,
+    v4_board,
+    v5_acceptances,
+)
+from referee_desk.store.postgres.ddl.chain import ddl
 from referee_desk.store.postgres.errors import NotARefereeDeskServer, ServerRefused
 
 
@@ -189,8 +198,8 @@ def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) 
 def _apply_v2(conn: psycopg.Connection, database: str, organizer: str, desks: str) -> None:
     """Seals and signing keys, and a check that the server's Ed25519 works (RFC 8032)."""
     conn.execute(
-        schema_sql.ddl(
-            schema_sql.SCHEMA_V2,
+        ddl(
+            v2_seals.SCHEMA_V2,
             desks=sql.Identifier(desks).as_string(conn),
             organizer=sql.Identifier(organizer).as_string(conn),
             db=sql.Identifier(database).as_string(conn),
@@ -200,10 +209,10 @@ def _apply_v2(conn: psycopg.Connection, database: str, organizer: str, desks: st
         "SELECT referee_desk.ed25519_ok(%s, ''::bytea, %s), "
         "referee_desk.ed25519_ok(%s, 'x'::bytea, %s)",
         (
-            schema_sql.RFC8032_PUBLIC_KEY,
-            schema_sql.RFC8032_SIGNATURE,
-            schema_sql.RFC8032_PUBLIC_KEY,
-            schema_sql.RFC8032_SIGNATURE,
+            v2_seals.RFC8032_PUBLIC_KEY,
+            v2_seals.RFC8032_SIGNATURE,
+            v2_seals.RFC8032_PUBLIC_KEY,
+            v2_seals.RFC8032_SIGNATURE,
         ),
     ).fetchone()
     if row != (True, False):
@@ -212,16 +221,14 @@ def _apply_v2(conn: psycopg.Connection, database: str, organizer: str, desks: st
 
 def _apply_v3(conn: psycopg.Connection, organizer: str) -> None:
     """The organizer's own schema, for the tournament layer's tables."""
-    conn.execute(
-        schema_sql.ddl(schema_sql.SCHEMA_V3, organizer=sql.Identifier(organizer).as_string(conn))
-    )
+    conn.execute(ddl(v3_organizer.SCHEMA_V3, organizer=sql.Identifier(organizer).as_string(conn)))
 
 
 def _apply_v4(conn: psycopg.Connection, organizer: str, desks: str) -> None:
     """The table board: heartbeats, settlements of forks, archived branches."""
     conn.execute(
-        schema_sql.ddl(
-            schema_sql.SCHEMA_V4,
+        ddl(
+            v4_board.SCHEMA_V4,
             organizer=sql.Identifier(organizer).as_string(conn),
             desks=sql.Identifier(desks).as_string(conn),
         )
@@ -230,9 +237,7 @@ def _apply_v4(conn: psycopg.Connection, organizer: str, desks: str) -> None:
 
 def _apply_v5(conn: psycopg.Connection, organizer: str, hall: str | None = None) -> None:
     """Claims closed until the draw, the server's after-lock rule, organizer acceptances."""
-    conn.execute(
-        schema_sql.ddl(schema_sql.SCHEMA_V5, organizer=sql.Identifier(organizer).as_string(conn))
-    )
+    conn.execute(ddl(v5_acceptances.SCHEMA_V5, organizer=sql.Identifier(organizer).as_string(conn)))
     if hall is None:  # a hall role made before version 5
         row = conn.execute("SELECT value FROM referee_desk.meta WHERE key = 'hall_role'").fetchone()
         hall = row[0] if row else None
@@ -241,14 +246,14 @@ def _apply_v5(conn: psycopg.Connection, organizer: str, hall: str | None = None)
 
 
 def _apply_hall_v5(conn: psycopg.Connection, hall: str) -> None:
-    conn.execute(schema_sql.ddl(schema_sql.HALL_ROLE_V5, hall=sql.Identifier(hall).as_string(conn)))
+    conn.execute(ddl(hall_ddl.HALL_ROLE_V5, hall=sql.Identifier(hall).as_string(conn)))
 
 
 def _apply_hall(conn: psycopg.Connection, database: str, organizer: str, hall: str) -> None:
-    """The hall page's read-only role: its grants (``schema_sql.HALL_ROLE``)."""
+    """The hall page's read-only role: its grants (``ddl.hall.HALL_ROLE``)."""
     conn.execute(
-        schema_sql.ddl(
-            schema_sql.HALL_ROLE,
+        ddl(
+            hall_ddl.HALL_ROLE,
             organizer=sql.Identifier(organizer).as_string(conn),
             hall=sql.Identifier(hall).as_string(conn),
             db=sql.Identifier(database).as_string(conn),
@@ -395,8 +400,8 @@ def _create(
     for desk in desks:
         create_login(desk, roles.desks)
     conn.execute(
-        schema_sql.ddl(
-            schema_sql.SCHEMA_V1,
+        ddl(
+            v1_records.SCHEMA_V1,
             desks=ident(roles.desks),
             organizer=ident(roles.organizer),
             db=ident(database),
