@@ -23,9 +23,9 @@ def test_endorsing_with_another_key_or_an_unknown_key_is_refused(tmp_path: Path)
         with pytest.raises(StoreError) as refused:
             tf.seals.endorse_desk_key(stranger, "0" * 16)
         assert refused.value.key == "store.not_the_file_key"
-        assert refused.value.params == {"key": stranger.fingerprint}
+        assert refused.value.params["key"] == stranger.fingerprint
         assert f"{stranger.fingerprint} is not the file's key" in str(refused.value)
         with pytest.raises(StoreError) as unknown:
             tf.seals.endorse_desk_key(desk_signer(), "0" * 16)
         assert unknown.value.key == "store.unknown_key"
-        assert unknown.value.params == {"key": "0" * 16}
+        assert unknown.value.params["key"] == "0" * 16
