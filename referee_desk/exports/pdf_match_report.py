@@ -376,12 +376,12 @@ def _seal_lines(seal: SealStatus | None, events: Sequence[Event], s: Styles, opt
         return [p("未封存 NOT SEALED: 本记录尚未锁定签名 this record is not locked by a seal.",
                   s.warning)]  # fmt: skip
     parts = ["已封存 Sealed"]
-    if seal.seq is not None:
-        parts.append(f"至事件 up to event #{seal.seq}")
+    if seal.head_seq is not None:
+        parts.append(f"至事件 up to event #{seal.head_seq}")
     if seal.signer:
         parts.append(f"签名人 signer {seal.signer}")
-    if seal.signed_at:
-        parts.append(options.local(seal.signed_at))
+    if seal.sealed_at:
+        parts.append(options.local(seal.sealed_at))
     parts.append(
         f"密钥指纹 key fingerprint {seal.fingerprint}" if seal.fingerprint
         else "密钥指纹 key fingerprint: — (旧式密钥封存 keyed seal, no public key)"

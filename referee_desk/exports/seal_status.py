@@ -1,7 +1,7 @@
 """Whether a match record is sealed, as the match report prints it.
 
 The one place the exports ask the store about seals: ``TournamentFile.seal_info``
-(head hash, seq, signer, the Ed25519 key's fingerprint, signed at, whether the
+(head hash, head seq, signer, the Ed25519 key's fingerprint, sealed at, whether the
 signature verifies) becomes the ``SealStatus`` the report prints.
 """
 
@@ -17,11 +17,11 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class SealStatus:
     head_hash: str
-    seq: int | None
+    head_seq: int | None
     signer: str
     fingerprint: str
     """The signing key's fingerprint; empty for a keyed (HMAC) seal, which has none."""
-    signed_at: str
+    sealed_at: str
     valid: bool | None
     """True/False when the signature was checked; None when the store does not say."""
 
@@ -37,10 +37,10 @@ def seal_status(tf: TournamentFile, record_id: str) -> SealStatus | None:
         return None
     return SealStatus(
         head_hash=info.head_hash,
-        seq=info.seq,
+        head_seq=info.head_seq,
         signer=info.signer or info.sealed_by,
         fingerprint=info.key_fingerprint or tf.key_fingerprint or "",
-        signed_at=info.signed_at,
+        sealed_at=info.sealed_at,
         valid=info.valid,
     )
 

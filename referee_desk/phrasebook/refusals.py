@@ -448,41 +448,117 @@ REFUSALS: dict[str, tuple[str, str]] = {
 }
 
 
-#: Store keys (``StoreError.keyed``) → (English, Chinese) templates with ``{param}``.
+#: What the Chinese desk said for a store error the book did not word yet (by the
+#: error's kind, ``ui/refusals.py``): the keys below that still say only that keep the
+#: desk's words as they were; each deserves a Chinese line of its own.
+_WRITE_FAILED = "文件无法写入（磁盘已满或文件只读）"
+_NOT_ALLOWED = "不允许：姓名或 PIN 不对、不是这场比赛的裁判，或比赛已锁定"
+_DAMAGED = "比赛文件已损坏"
+_NOT_A_FILE = "这不是比赛文件"
+_FILE_REFUSED = "比赛文件拒绝了这条记录"
+
+#: Store keys → (English, Chinese) templates with ``{param}``. A raise site passes the
+#: key and params only (``StoreError(key=..., params=...)``): its English line, the
+#: error's ``str()``, is the English here; ``keyed`` sites still write their own.
 STORE_REFUSALS: dict[str, tuple[str, str]] = {
+    # -- sign-in and people -----------------------------------------------------------
     "store.wrong_pin": ("sign in as {name}: wrong name or PIN", "以 {name} 登录：姓名或 PIN 不对"),
     "store.unknown_person": ("{name} is not set up in this file", "此文件中没有 {name} 这个人"),
     "store.not_referee": (
         "{name} is not this match's referee",
         "{name} 不是这场比赛的裁判",
     ),
+    "store.sign_in_needs_writable": (
+        "sign in as {name}: this file is open read-only, so wrong PINs could not be counted",
+        _NOT_ALLOWED,
+    ),
+    "store.sign_in_not_countable": (
+        "sign in as {name}: wrong PINs cannot be counted here ({error}); sign-in refused",
+        _NOT_ALLOWED,
+    ),
+    "store.pin_locked_out": (
+        "sign in as {name}: {failures} wrong PINs in a row; try again in {seconds} seconds",
+        _NOT_ALLOWED,
+    ),
+    "store.wrong_role": (
+        "sign in as {name}: {name} is registered as {role}, not {wanted}",
+        _NOT_ALLOWED,
+    ),
+    # -- locks ------------------------------------------------------------------------
     "store.locked": (
         "the match is locked: only notes and committee rulings may follow",
         "比赛已锁定：只能再记录备注和仲裁裁决",
     ),
     "store.nothing_to_lock": ("match {match}: no events to lock", "比赛 {match} 没有可锁定的记录"),
-    "store.imported_seal_refused": (
-        "match {match}: the desk's lock was not kept: {reason}",
+    "store.imported_seal_unverified": (
+        "{path}: match {match}: the desk's lock does not verify ({reason})",
         "比赛 {match}：未保留桌面的封存：{reason}",
     ),
-    "store.events_missing": ("events of the match are missing", "比赛记录有缺失"),
+    "store.imported_seal_refused": (
+        "match {match}: {reason}",
+        "比赛 {match}：未保留桌面的封存：{reason}",
+    ),
+    "store.imported_seal_other_record": (
+        "match {match}: the record here ends at event {head}, the desk locked it at event "
+        "{sealed} (not the locked record)",
+        "比赛 {match}：未保留桌面的封存：此处的记录止于第 {head} 条事件，桌面锁定的是第 {sealed} "
+        "条（不是锁定的那份记录）",
+    ),
+    # -- the file's keys and guard ----------------------------------------------------
+    "store.nothing_signed": ("{path}: nothing is signed in it yet", _FILE_REFUSED),
+    "store.untrusted": ("{path}: cannot be trusted: {problem}", _DAMAGED),
+    "store.untrusted_not_accepted": ("{path}: cannot be trusted: {problem}", _FILE_REFUSED),
+    "store.guard_unsound": (
+        "{path}: nothing is signed over a record that does not verify: {problem}",
+        _FILE_REFUSED,
+    ),
+    "store.organizer_key_rotation": (
+        "{path}: the file already has organizer key {current}; rotating it needs that key",
+        _FILE_REFUSED,
+    ),
+    "store.not_the_file_key": ("{path}: {key} is not the file's key", _FILE_REFUSED),
+    "store.unknown_key": ("{path}: no registered key {key}", _FILE_REFUSED),
+    # -- this computer's keys ---------------------------------------------------------
     "store.desk_key_unreadable": (
-        "{path}: the desk's signing key cannot be read",
+        "{path}: the desk's signing key cannot be read ({error})",
         "{path}：无法读取本机的签名密钥",
     ),
+    "store.desk_key_not_ed25519": ("{path}: not an Ed25519 key", "{path}：无法读取本机的签名密钥"),
     "store.desk_key_unwritable": (
-        "{path}: the desk's signing key cannot be written",
+        "{path}: cannot store the desk's signing key ({error})",
         "{path}：无法保存本机的签名密钥",
     ),
-    "store.no_organizer_key": ("{path}: no organizer key", "{path}：没有组织者密钥"),
+    "store.desk_key_vanished": (
+        "{path}: the desk's signing key vanished while it was made",
+        "{path}：无法保存本机的签名密钥",
+    ),
+    "store.no_organizer_key": (
+        "{path}: no organizer key on this computer",
+        "{path}：没有组织者密钥",
+    ),
+    "store.organizer_key_not_ed25519": ("{path}: not an Ed25519 key", "{path}：没有组织者密钥"),
     "store.organizer_key_exists": (
         "{path}: an organizer key exists already",
         "{path}：组织者密钥已存在",
     ),
+    "store.organizer_key_unwritable": (
+        "{path}: cannot store the organizer key ({error})",
+        _FILE_REFUSED,
+    ),
     "store.passphrase_too_short": (
-        "the passphrase needs at least {minimum} characters",
+        "the organizer key's passphrase needs at least {minimum} characters",
         "密码至少需要 {minimum} 个字符",
     ),
-    "store.wrong_passphrase": ("wrong passphrase", "密码不对"),
+    "store.wrong_passphrase": ("wrong passphrase for the organizer key", "密码不对"),
+    # -- opening and damage -----------------------------------------------------------
+    "store.server_address": (
+        "{address}: a server address, not a tournament file",
+        _NOT_A_FILE,
+    ),
+    "store.not_created_disk_full": ("not created: the disk is full: {file}", _WRITE_FAILED),
+    "store.events_missing": ("events of the match are missing", "比赛记录有缺失"),
     "store.damaged": ("{path}: the file is damaged", "{path}：文件已损坏"),
+    "store.damaged_sqlite": ("{file}: damaged: SQLite reports: {error}", _DAMAGED),
+    "store.damaged_unreadable": ("{file}: damaged: unreadable ({error})", _DAMAGED),
+    "store.backup_damaged": ("backup {backup} is damaged too: {problem}", _DAMAGED),
 }

@@ -7,21 +7,60 @@ read-only file) that the desk shows while keeping the unsaved entry.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Self
+
+from referee_desk.phrasebook import STORE_REFUSALS, PhraseError, render
+
+
+def _english(key: str, params: Mapping[str, object]) -> str:
+    """The English line of a keyed store refusal: the book's (``phrasebook.refusals``).
+
+    A key the book lacks, or params its template does not take, is a bug at the raise
+    site: a KeyError (not a ValueError, so no refusal handler swallows it).
+    """
+    if key not in STORE_REFUSALS:
+        raise KeyError(f"store refusal {key!r} has no phrase in the book")
+    try:
+        return render(key, params, "en")
+    except PhraseError as error:
+        raise KeyError(f"store refusal {key!r} cannot be worded: {error}") from error
 
 
 class StoreError(ValueError):
     """Base of every error the store raises for a bad file or a refused write.
 
-    ``key`` and ``params`` (optional, set with ``keyed``) name the phrasebook entry the
-    desk uses to word the error in the user's language; ``str()`` stays the English line.
+    ``StoreError(key=..., params=...)``: the English line (``str()``) is the key's English
+    phrase, and the desk words the same key in the user's language (as the match layer's
+    ``EventRefused``). A plain ``StoreError(reason)`` keeps a line of its own (an error
+    not worded for the desk); ``keyed`` attaches a key to one afterwards.
     """
 
     key: str | None = None
-    params: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance by keyed()
+    params: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance by __init__/keyed()
 
-    def keyed(self, key: str, **params: Any) -> StoreError:
-        """Attach the phrasebook key and its arguments; returns self for ``raise``."""
+    def __init__(
+        self,
+        reason: str | None = None,
+        *,
+        key: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
+        if key is not None:
+            self.key = key
+            self.params = dict(params or {})
+        if reason is None:
+            if key is None:
+                raise TypeError("a store error needs a phrasebook key (or a reason)")
+            reason = _english(key, self.params)
+        super().__init__(reason)
+
+    def keyed(self, key: str, /, **params: Any) -> Self:
+        """Attach the phrasebook key and its arguments; returns self for ``raise``.
+
+        ``key`` is positional-only so a phrase may take a param named ``key`` (a key's
+        fingerprint, ``store.not_the_file_key``).
+        """
         self.key = key
         self.params = dict(params)
         return self
@@ -105,13 +144,29 @@ class StoreWriteError(OSError):
     """Saving failed (disk full, read-only file, I/O error); the file is unchanged.
 
     The desk keeps the unsaved entry in its dialog and shows ``str(error)``; ``key`` and
-    ``params`` (``keyed``) name the phrasebook entry, as for ``StoreError``.
+    ``params`` name the phrasebook entry, as for ``StoreError``.
     """
 
     key: str | None = "store.not_saved"
-    params: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance by keyed()
+    params: dict[str, Any] = {}  # noqa: RUF012 - replaced per instance by __init__/keyed()
 
-    def keyed(self, key: str, **params: Any) -> StoreWriteError:
+    def __init__(
+        self,
+        reason: str | None = None,
+        *,
+        key: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
+        if key is not None:
+            self.key = key
+            self.params = dict(params or {})
+        if reason is None:
+            if key is None:
+                raise TypeError("a write error needs a phrasebook key (or a reason)")
+            reason = _english(key, self.params)
+        super().__init__(reason)
+
+    def keyed(self, key: str, /, **params: Any) -> Self:
         self.key = key
         self.params = dict(params)
         return self

@@ -142,23 +142,20 @@ def desk_signer() -> Signer:
             _write_private(path, pem, exclusive=True)  # another desk may have won: read it
         except OSError as error:
             raise StoreError(
-                f"{path}: cannot store the desk's signing key ({error.strerror or error})"
-            ).keyed("store.desk_key_unwritable", path=str(path)) from None
+                key="store.desk_key_unwritable",
+                params={"path": str(path), "error": str(error.strerror or error)},
+            ) from None
     if path.exists():
         try:
             key = serialization.load_pem_private_key(path.read_bytes(), password=None)
         except (ValueError, TypeError, OSError) as error:  # e.g. a folder in its place
-            raise StoreError(f"{path}: the desk's signing key cannot be read ({error})").keyed(
-                "store.desk_key_unreadable", path=str(path)
+            raise StoreError(
+                key="store.desk_key_unreadable", params={"path": str(path), "error": str(error)}
             ) from None
         if not isinstance(key, Ed25519PrivateKey):
-            raise StoreError(f"{path}: not an Ed25519 key").keyed(
-                "store.desk_key_unreadable", path=str(path)
-            )
+            raise StoreError(key="store.desk_key_not_ed25519", params={"path": str(path)})
     else:
-        raise StoreError(f"{path}: the desk's signing key vanished while it was made").keyed(
-            "store.desk_key_unwritable", path=str(path)
-        )
+        raise StoreError(key="store.desk_key_vanished", params={"path": str(path)})
     signer = Signer(key, f"desk {_desk_label()}", "desk")
     _desk_cache[path] = signer
     return signer
@@ -167,14 +164,10 @@ def desk_signer() -> Signer:
 def create_organizer_key(passphrase: str, *, replace: bool = False) -> Signer:
     """Make the organizer's key, encrypted with ``passphrase`` (at least 8 characters)."""
     if len(passphrase) < 8:
-        raise StoreError("the organizer key's passphrase needs at least 8 characters").keyed(
-            "store.passphrase_too_short", minimum=8
-        )
+        raise StoreError(key="store.passphrase_too_short", params={"minimum": 8})
     path = keys_dir() / ORGANIZER_KEY
     if path.exists() and not replace:
-        raise StoreError(f"{path}: an organizer key exists already").keyed(
-            "store.organizer_key_exists", path=str(path)
-        )
+        raise StoreError(key="store.organizer_key_exists", params={"path": str(path)})
     key = Ed25519PrivateKey.generate()
     pem = key.private_bytes(
         serialization.Encoding.PEM,
@@ -185,8 +178,9 @@ def create_organizer_key(passphrase: str, *, replace: bool = False) -> Signer:
         _write_private(path, pem)
     except OSError as error:  # the config folder is a file, or under /proc
         raise StoreError(
-            f"{path}: cannot store the organizer key ({error.strerror or error})"
-        ).keyed("store.organizer_key_unwritable", path=str(path)) from None
+            key="store.organizer_key_unwritable",
+            params={"path": str(path), "error": str(error.strerror or error)},
+        ) from None
     return Signer(key, "organizer", "organizer")
 
 
@@ -196,19 +190,13 @@ def organizer_signer(passphrase: str, path: Path | None = None) -> Signer:
     try:
         data = path.read_bytes()
     except OSError:
-        raise StoreError(f"{path}: no organizer key on this computer").keyed(
-            "store.no_organizer_key", path=str(path)
-        ) from None
+        raise StoreError(key="store.no_organizer_key", params={"path": str(path)}) from None
     try:
         key = serialization.load_pem_private_key(data, password=passphrase.encode("utf-8"))
     except (ValueError, TypeError):
-        raise StoreError("wrong passphrase for the organizer key").keyed(
-            "store.wrong_passphrase"
-        ) from None
+        raise StoreError(key="store.wrong_passphrase") from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise StoreError(f"{path}: not an Ed25519 key").keyed(
-            "store.no_organizer_key", path=str(path)
-        )
+        raise StoreError(key="store.organizer_key_not_ed25519", params={"path": str(path)})
     return Signer(key, "organizer", "organizer")
 
 

@@ -91,6 +91,7 @@ def open_store(
         except BaseException:
             server.close()
             raise
-    options = {"tournament_id": tournament_id} if tournament_id else {}
-    file = TournamentFile.open(Path(text), create=create, read_only=read_only, **options)
+    file = TournamentFile.open(
+        Path(text), create=create, read_only=read_only, tournament_id=tournament_id or None
+    )
     return Store(file, FileTables(file), None, text)

@@ -138,9 +138,7 @@ class People:
         guesses could not be counted (issue 18).
         """
         if self.core.read_only:
-            raise AccessRefused(
-                f"{action}: this file is open read-only, so wrong PINs could not be counted"
-            ).keyed("store.sign_in_needs_writable", name=name)
+            raise AccessRefused(key="store.sign_in_needs_writable", params={"name": name})
         locked: tuple[int, int] | None = None
         try:
             with self.core.transaction() as conn:
@@ -158,13 +156,14 @@ class People:
                 )
         except StoreWriteError as error:
             raise AccessRefused(
-                f"{action}: wrong PINs cannot be counted here ({error}); sign-in refused"
-            ).keyed("store.sign_in_needs_writable", name=name) from None
+                key="store.sign_in_not_countable", params={"name": name, "error": str(error)}
+            ) from None
         if locked is not None:
             failures, left = locked
             raise AccessRefused(
-                f"{action}: {failures} wrong PINs in a row; try again in {left} seconds"
-            ).keyed("store.pin_locked_out", name=name, seconds=left, failures=failures)
+                key="store.pin_locked_out",
+                params={"name": name, "seconds": left, "failures": failures},
+            )
 
     def login(self, name: str, pin: str, *, role: str | None = None) -> access.Session:
         """The signed-in session, or ``AccessRefused`` (the refusal is recorded).
@@ -181,12 +180,12 @@ class People:
         ).fetchone()
         if row is None or not access.pin_matches(pin, row[1], row[2], row[3]):
             self.record_refusal(None, None, action, _WRONG_PIN)
-            raise AccessRefused(f"{action}: {_WRONG_PIN}").keyed("store.wrong_pin", name=name)
+            raise AccessRefused(key="store.wrong_pin", params={"name": name})
         if role is not None and row[0] != role:
             reason = f"{name} is registered as {row[0]}, not {role}"
             self.record_refusal(None, None, f"sign in as {name} ({role})", reason)
-            raise AccessRefused(f"sign in as {name}: {reason}").keyed(
-                "store.wrong_role", name=name, role=row[0], wanted=role
+            raise AccessRefused(
+                key="store.wrong_role", params={"name": name, "role": row[0], "wanted": role}
             )
         session = access.Session(name, row[0], access.new_token())
         self._issued[session.token] = session

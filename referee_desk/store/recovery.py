@@ -26,8 +26,8 @@ def restore_backup(backup: Backup | str | os.PathLike[str], path: str | os.PathL
     with TournamentFile.open(source, create=False, read_only=True) as checked:
         problem = checked.checks.verify()
     if problem is not None:
-        raise DamagedFile(f"backup {source} is damaged too: {problem}").keyed(
-            "store.backup_damaged", backup=source.name
+        raise DamagedFile(
+            key="store.backup_damaged", params={"backup": str(source), "problem": str(problem)}
         )
     aside = Path(f"{os.fspath(path)}.damaged-{stamp()}")
     for suffix in ("", "-wal", "-shm"):

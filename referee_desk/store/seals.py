@@ -45,10 +45,10 @@ class SealInfo:
 
     match_id: str
     head_hash: str
-    seq: int
+    head_seq: int
     signer: str  # the key's label, e.g. "desk ref@desk-3" or "organizer"
     key_fingerprint: str | None
-    signed_at: str
+    sealed_at: str
     sealed_by: str  # the person who locked it
     valid: bool
     reason: str | None = None
@@ -101,9 +101,7 @@ class Seals:
         with self.core.transaction():
             head_seq, head_hash = self.log.head(match_id)
             if head_seq == 0:
-                raise StoreError(f"match {match_id}: no events to lock").keyed(
-                    "store.nothing_to_lock", match=match_id
-                )
+                raise StoreError(key="store.nothing_to_lock", params={"match": match_id})
             seal = self._insert(match_id, head_seq, head_hash, by)
         self.witness.write([("S", match_id, head_seq, head_hash)])
         return seal
@@ -148,9 +146,9 @@ class Seals:
             return False
         if not info.valid:
             raise StoreError(
-                f"{source.core.path}: match {match_id}: the desk's lock does not verify "
-                f"({info.reason})"
-            ).keyed("store.imported_seal_refused", match=match_id, reason=info.reason or "")
+                key="store.imported_seal_unverified",
+                params={"path": str(source.core.path), "match": match_id, "reason": info.reason},
+            )
         origin = seal.origin_tournament or source.core.tournament_id
         if seal.origin_tournament is None:
             public_key = source.signatures.public_key(seal.key_fingerprint or "") or ""
@@ -179,16 +177,16 @@ class Seals:
             seal.signature,
             public_key=public_key,
         )
-        if problem is None:
-            head = self.log.head(seal.match_id)
-            if head != (seal.head_seq, seal.head_hash):
-                problem = (
-                    f"the record here ends at event {head[0]}, the desk locked it at event "
-                    f"{seal.head_seq} (not the locked record)"
-                )
         if problem is not None:
-            raise StoreError(f"match {seal.match_id}: {problem}").keyed(
-                "store.imported_seal_refused", match=seal.match_id, reason=problem
+            raise StoreError(
+                key="store.imported_seal_refused",
+                params={"match": seal.match_id, "reason": problem},
+            )
+        head = self.log.head(seal.match_id)
+        if head != (seal.head_seq, seal.head_hash):
+            raise StoreError(
+                key="store.imported_seal_other_record",
+                params={"match": seal.match_id, "head": head[0], "sealed": seal.head_seq},
             )
         latest = self.latest(seal.match_id)
         if latest is not None and (latest.signature, latest.origin_tournament) == (
@@ -266,12 +264,11 @@ class Seals:
         state = self.trust.state()
         key = self.key_fingerprint
         if key is None:
-            raise StoreError(f"{path}: nothing is signed in it yet").keyed(
-                "store.nothing_signed", file=path.name
-            )
+            raise StoreError(key="store.nothing_signed", params={"path": str(path)})
         if state.problem is not None and not state.pending:
-            raise StoreError(f"{path}: cannot be trusted: {state.problem}").keyed(
-                "store.untrusted", file=path.name, detail=state.problem
+            raise StoreError(
+                key="store.untrusted_not_accepted",
+                params={"path": str(path), "problem": state.problem},
             )
         keys.pin(self.core.tournament_id, key)
         self.trust.accept()
@@ -294,9 +291,9 @@ class Seals:
         rotating = current is not None and current != organizer.fingerprint
         if rotating and (previous is None or previous.fingerprint != current):
             raise StoreError(
-                f"{self.core.path}: the file already has organizer key {current}; rotating it "
-                "needs that key"
-            ).keyed("store.organizer_key_rotation", current=current)
+                key="store.organizer_key_rotation",
+                params={"path": str(self.core.path), "current": current},
+            )
         old_root = self.signatures.root_key()
         desk = keys.desk_signer()
         handing = previous if rotating else desk if old_root == desk.fingerprint else None
@@ -327,15 +324,17 @@ class Seals:
         or given here by fingerprint after ``register_desk_key`` on that desk)."""
         if organizer.fingerprint != self.signatures.root_key():
             raise StoreError(
-                f"{self.core.path}: {organizer.fingerprint} is not the file's key"
-            ).keyed("store.not_the_file_key", key=organizer.fingerprint)
+                key="store.not_the_file_key",
+                params={"path": str(self.core.path), "key": organizer.fingerprint},
+            )
         with self.core.transaction() as conn:
             self.trust.ready(organizer, endorsing=fingerprint)
             try:
                 self.signatures.endorse(organizer, fingerprint)
             except KeyError:
-                raise StoreError(f"{self.core.path}: no registered key {fingerprint}").keyed(
-                    "store.unknown_key", key=fingerprint
+                raise StoreError(
+                    key="store.unknown_key",
+                    params={"path": str(self.core.path), "key": fingerprint},
                 ) from None
             conn.execute(
                 "INSERT INTO access_log (at, person, action) VALUES (?, ?, ?)",

@@ -109,8 +109,8 @@ class TournamentFile(FileCore, EventLog):
         """
         if is_server_url(os.fspath(path)):  # never a file named after it, never echoed whole
             raise NotATournamentFile(
-                f"{redact(os.fspath(path))}: a server address, not a tournament file"
-            ).keyed("store.not_a_tournament_file", file=redact(os.fspath(path)))
+                key="store.server_address", params={"address": redact(os.fspath(path))}
+            )
         file = Path(path)
         existed = file.exists() and file.stat().st_size > 0
         conn, new, read_only = connect(file, create=create, read_only=read_only, frozen=_frozen)
@@ -138,17 +138,17 @@ class TournamentFile(FileCore, EventLog):
                     return reading
                 for suffix in ("", "-wal", "-shm", "-journal", ".heads"):
                     Path(f"{file}{suffix}").unlink(missing_ok=True)  # nothing half-made
-                raise StoreWriteError(f"not created: the disk is full: {file}").keyed(
-                    "store.not_saved_disk_full", file=str(file), detail=str(error)
+                raise StoreWriteError(
+                    key="store.not_created_disk_full", params={"file": str(file)}
                 ) from None
             if isinstance(error, sqlite3.Error):
-                raise DamagedFile(f"{file}: damaged: SQLite reports: {error}").keyed(
-                    "store.damaged", file=file.name
+                raise DamagedFile(
+                    key="store.damaged_sqlite", params={"file": str(file), "error": str(error)}
                 ) from None
             if isinstance(error, UnicodeError | ValueError | LookupError | OverflowError):
                 # e.g. SQLite's report quotes damaged schema bytes that are not UTF-8
-                raise DamagedFile(f"{file}: damaged: unreadable ({error})").keyed(
-                    "store.damaged", file=file.name
+                raise DamagedFile(
+                    key="store.damaged_unreadable", params={"file": str(file), "error": str(error)}
                 ) from None
             raise
         return opened

@@ -115,9 +115,8 @@ class Trust:
         """Raise ``UntrustedFile`` when ``problem`` names something (``open`` runs it)."""
         problem = self.problem()
         if problem is not None:
-            path = self.core.path
-            raise UntrustedFile(f"{path}: cannot be trusted: {problem}").keyed(
-                "store.untrusted", file=path.name, detail=problem
+            raise UntrustedFile(
+                key="store.untrusted", params={"path": str(self.core.path), "problem": problem}
             )
 
     def ready(self, signer: keys.Signer, *, endorsing: str | None = None) -> None:
@@ -129,8 +128,9 @@ class Trust:
         problem = problem or self.known_problem(state)
         if problem is not None:
             raise StoreError(
-                f"{self.core.path}: nothing is signed over a record that does not verify: {problem}"
-            ).keyed("store.guard_unsound", file=self.core.path.name, detail=problem)
+                key="store.guard_unsound",
+                params={"path": str(self.core.path), "problem": problem},
+            )
 
     @contextmanager
     def signed_change(self) -> Iterator[sqlite3.Connection]:

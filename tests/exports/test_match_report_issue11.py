@@ -73,7 +73,8 @@ def test_not_sealed_in_red_then_sealed_with_the_head(cup, tmp_path: Path) -> Non
     with TournamentFile.open(sealed, create=False) as tf:
         seal = tf.seals.lock("GL2026-R2-T4", by="王磊")
         status = seal_status(tf, "GL2026-R2-T4")
-    assert status is not None and status.head_hash == seal.head_hash and status.seq == seal.head_seq
+    assert status is not None and status.head_hash == seal.head_hash
+    assert status.head_seq == seal.head_seq
     text = report(sealed, tmp_path / "s.pdf")
     assert "未封存" not in text and "已封存 Sealed" in text
     assert f"至事件 up to event #{seal.head_seq}" in text and "王磊" in text

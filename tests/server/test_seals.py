@@ -59,7 +59,7 @@ def test_real_seals_are_taken_and_both_checks_agree(hall, desk_file) -> None:
         assert seal.valid
         info = local[seal.match_id]
         assert info is not None and info.valid
-        assert (seal.head_seq, seal.head_hash) == (info.seq, info.head_hash)
+        assert (seal.head_seq, seal.head_hash) == (info.head_seq, info.head_hash)
         assert seal.key_fingerprint == info.key_fingerprint
 
 

@@ -148,7 +148,7 @@ def test_seal_info_and_key_fingerprint_for_reports(locked: Path) -> None:
     with TournamentFile.open(locked, create=False, read_only=True) as tf:
         info = tf.seal_info("r1-t1")
         assert info is not None and info.valid and info.reason is None
-        assert info.seq == 8 and info.head_hash == tf.head("r1-t1")[1]
+        assert info.head_seq == 8 and info.head_hash == tf.head("r1-t1")[1]
         assert info.key_fingerprint == desk_signer().fingerprint == tf.key_fingerprint
         assert info.signer.startswith("desk ") and info.sealed_by == "王裁判"
         assert tf.seal_info("r1-t2") is None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+from typing import TypedDict
 
 import psycopg
 
@@ -31,10 +32,22 @@ from referee_desk.store.postgres.errors import (
 
 #: Seconds to wait for a server before calling it unreachable.
 CONNECT_TIMEOUT = 5
+
+
 #: TCP settings so a network that goes silent (a dropped hall Wi-Fi, not a server that is
 #: down) ends a connection within about half a minute instead of TCP's many minutes: the
 #: desk's pusher retries and the organizer's view says it is not live.
-TCP_LIVENESS = {
+class _Liveness(TypedDict):
+    """The libpq keepalive parameters, typed so ``connect(**TCP_LIVENESS)`` checks."""
+
+    keepalives: int
+    keepalives_idle: int
+    keepalives_interval: int
+    keepalives_count: int
+    tcp_user_timeout: int
+
+
+TCP_LIVENESS: _Liveness = {
     "keepalives": 1,
     "keepalives_idle": 10,
     "keepalives_interval": 5,
@@ -85,11 +98,14 @@ def _login(url: str, shown: str, autocommit: bool) -> psycopg.Connection:
     given = password.has_password(url) or bool(os.environ.get("PGPASSWORD"))
     if not given:
         password.check_pass_file(shown)
-    extra = {} if given else {"password": password.typed(url)}
-    options = {k: v for k, v in extra.items() if v}
-    try:
+    typed = None if given else password.typed(url)
+    try:  # a password=None (none typed yet) is left out of the connection string
         return psycopg.connect(
-            url, autocommit=autocommit, connect_timeout=CONNECT_TIMEOUT, **TCP_LIVENESS, **options
+            url,
+            autocommit=autocommit,
+            connect_timeout=CONNECT_TIMEOUT,
+            password=typed or None,
+            **TCP_LIVENESS,
         )
     except psycopg.OperationalError as error:
         text = _line(error)

@@ -15,10 +15,38 @@ from urllib.parse import quote, urlsplit
 
 import psycopg
 from psycopg import sql
+from psycopg.abc import Params, QueryNoTemplate
 
-from referee_desk.store.postgres import schema, schema_sql
+from referee_desk.store.postgres import schema
 from referee_desk.store.postgres.connection import check_schema, connect, redact
+from referee_desk.store.postgres.ddl import hall as hall_ddl
+from referee_desk.store.postgres.ddl import (
+    v1_records,
+    v2_seals,
+    v3_organizer,
+    v4_board,
+    v5_acceptances,
+)
+from referee_desk.store.postgres.ddl.chain import ddl
 from referee_desk.store.postgres.errors import NotARefereeDeskServer, ServerRefused
+
+
+def _first(
+    conn: psycopg.Connection, query: QueryNoTemplate, params: Params | None = None
+) -> object:
+    """The first column of a query that always answers one row (``ServerRefused`` if not)."""
+    row = conn.execute(query, params).fetchone()
+    if row is None:
+        raise ServerRefused(f"the server answered no row to: {query!r}")
+    return row[0]
+
+
+def _text(conn: psycopg.Connection, query: QueryNoTemplate) -> str:
+    """A query's one text answer (``ServerRefused`` for no row or a NULL)."""
+    value = _first(conn, query)
+    if not isinstance(value, str):
+        raise ServerRefused(f"the server answered {value!r} to: {query!r}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +92,8 @@ def init_server(url: str, tables: Sequence[str]) -> InitReport:
     conn = connect(url, check=False)
     try:
         with conn.transaction():
-            database = conn.execute("SELECT current_database()").fetchone()[0]
-            encoding = conn.execute("SHOW server_encoding").fetchone()[0]
+            database = _text(conn, "SELECT current_database()")
+            encoding = _text(conn, "SHOW server_encoding")
             version = schema.installed_version(conn)
         if version is not None and version < schema.SERVER_SCHEMA_VERSION:
             _upgrade(conn, shown, database, version)
@@ -122,7 +150,7 @@ def upgrade_server(url: str) -> int:
     conn = connect(url, check=False)
     try:
         with conn.transaction():
-            database = conn.execute("SELECT current_database()").fetchone()[0]
+            database = _text(conn, "SELECT current_database()")
             version = schema.installed_version(conn)
         if version is None:
             check_schema(conn, shown)  # raises: not a Referee Desk database
@@ -170,8 +198,8 @@ def _upgrade(conn: psycopg.Connection, shown: str, database: str, version: int) 
 def _apply_v2(conn: psycopg.Connection, database: str, organizer: str, desks: str) -> None:
     """Seals and signing keys, and a check that the server's Ed25519 works (RFC 8032)."""
     conn.execute(
-        schema_sql.ddl(
-            schema_sql.SCHEMA_V2,
+        ddl(
+            v2_seals.SCHEMA_V2,
             desks=sql.Identifier(desks).as_string(conn),
             organizer=sql.Identifier(organizer).as_string(conn),
             db=sql.Identifier(database).as_string(conn),
@@ -181,10 +209,10 @@ def _apply_v2(conn: psycopg.Connection, database: str, organizer: str, desks: st
         "SELECT referee_desk.ed25519_ok(%s, ''::bytea, %s), "
         "referee_desk.ed25519_ok(%s, 'x'::bytea, %s)",
         (
-            schema_sql.RFC8032_PUBLIC_KEY,
-            schema_sql.RFC8032_SIGNATURE,
-            schema_sql.RFC8032_PUBLIC_KEY,
-            schema_sql.RFC8032_SIGNATURE,
+            v2_seals.RFC8032_PUBLIC_KEY,
+            v2_seals.RFC8032_SIGNATURE,
+            v2_seals.RFC8032_PUBLIC_KEY,
+            v2_seals.RFC8032_SIGNATURE,
         ),
     ).fetchone()
     if row != (True, False):
@@ -193,16 +221,14 @@ def _apply_v2(conn: psycopg.Connection, database: str, organizer: str, desks: st
 
 def _apply_v3(conn: psycopg.Connection, organizer: str) -> None:
     """The organizer's own schema, for the tournament layer's tables."""
-    conn.execute(
-        schema_sql.ddl(schema_sql.SCHEMA_V3, organizer=sql.Identifier(organizer).as_string(conn))
-    )
+    conn.execute(ddl(v3_organizer.SCHEMA_V3, organizer=sql.Identifier(organizer).as_string(conn)))
 
 
 def _apply_v4(conn: psycopg.Connection, organizer: str, desks: str) -> None:
     """The table board: heartbeats, settlements of forks, archived branches."""
     conn.execute(
-        schema_sql.ddl(
-            schema_sql.SCHEMA_V4,
+        ddl(
+            v4_board.SCHEMA_V4,
             organizer=sql.Identifier(organizer).as_string(conn),
             desks=sql.Identifier(desks).as_string(conn),
         )
@@ -211,9 +237,7 @@ def _apply_v4(conn: psycopg.Connection, organizer: str, desks: str) -> None:
 
 def _apply_v5(conn: psycopg.Connection, organizer: str, hall: str | None = None) -> None:
     """Claims closed until the draw, the server's after-lock rule, organizer acceptances."""
-    conn.execute(
-        schema_sql.ddl(schema_sql.SCHEMA_V5, organizer=sql.Identifier(organizer).as_string(conn))
-    )
+    conn.execute(ddl(v5_acceptances.SCHEMA_V5, organizer=sql.Identifier(organizer).as_string(conn)))
     if hall is None:  # a hall role made before version 5
         row = conn.execute("SELECT value FROM referee_desk.meta WHERE key = 'hall_role'").fetchone()
         hall = row[0] if row else None
@@ -222,14 +246,14 @@ def _apply_v5(conn: psycopg.Connection, organizer: str, hall: str | None = None)
 
 
 def _apply_hall_v5(conn: psycopg.Connection, hall: str) -> None:
-    conn.execute(schema_sql.ddl(schema_sql.HALL_ROLE_V5, hall=sql.Identifier(hall).as_string(conn)))
+    conn.execute(ddl(hall_ddl.HALL_ROLE_V5, hall=sql.Identifier(hall).as_string(conn)))
 
 
 def _apply_hall(conn: psycopg.Connection, database: str, organizer: str, hall: str) -> None:
-    """The hall page's read-only role: its grants (``schema_sql.HALL_ROLE``)."""
+    """The hall page's read-only role: its grants (``ddl.hall.HALL_ROLE``)."""
     conn.execute(
-        schema_sql.ddl(
-            schema_sql.HALL_ROLE,
+        ddl(
+            hall_ddl.HALL_ROLE,
             organizer=sql.Identifier(organizer).as_string(conn),
             hall=sql.Identifier(hall).as_string(conn),
             db=sql.Identifier(database).as_string(conn),
@@ -323,9 +347,9 @@ def new_password(url: str, who: str) -> Login:
     conn = connect(url)
     try:
         with conn.transaction():
-            organizer = conn.execute(
-                "SELECT value FROM referee_desk.meta WHERE key = 'organizer_role'"
-            ).fetchone()[0]
+            organizer = _text(
+                conn, "SELECT value FROM referee_desk.meta WHERE key = 'organizer_role'"
+            )
             row = conn.execute(
                 "SELECT role, table_label FROM referee_desk.desks "
                 "WHERE role = %s OR table_label = %s",
@@ -376,8 +400,8 @@ def _create(
     for desk in desks:
         create_login(desk, roles.desks)
     conn.execute(
-        schema_sql.ddl(
-            schema_sql.SCHEMA_V1,
+        ddl(
+            v1_records.SCHEMA_V1,
             desks=ident(roles.desks),
             organizer=ident(roles.organizer),
             db=ident(database),
@@ -387,9 +411,7 @@ def _create(
     _apply_v3(conn, roles.organizer)
     _apply_v4(conn, roles.organizer, roles.desks)
     # The hall role reads the organizer's schema (version 3): made with it.
-    hall = conn.execute(
-        "SELECT to_regnamespace(%s) IS NOT NULL", (schema.ORGANIZER_SCHEMA,)
-    ).fetchone()[0]
+    hall = _first(conn, "SELECT to_regnamespace(%s) IS NOT NULL", (schema.ORGANIZER_SCHEMA,))
     if hall:
         conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(roles.hall)))
         _apply_hall(conn, database, roles.organizer, roles.hall)
@@ -441,9 +463,9 @@ def _meta(conn: psycopg.Connection, key: str) -> str:
 
 
 def _now(conn: psycopg.Connection) -> str:
-    return conn.execute(
-        "SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
-    ).fetchone()[0]
+    return _text(
+        conn, "SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+    )
 
 
 def _password() -> str:

@@ -55,7 +55,9 @@ class EventListener:
         heard = [h for h in map(_parsed, (note.payload for note in got)) if h is not None]
         return [Landed(*h, now) for h in self._on_the_server(heard)]
 
-    def _on_the_server(self, heard: list[tuple[str, int, str, str]]):
+    def _on_the_server(
+        self, heard: list[tuple[str, int, str, str]]
+    ) -> list[tuple[str, int, str, str]]:
         """Only what the server holds: any role may ``NOTIFY`` on the channel by hand."""
         if not heard:
             return []

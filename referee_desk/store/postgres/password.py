@@ -131,7 +131,8 @@ class PassEntry:
 
 def _fields(line: str) -> list[str]:
     """A pass file line's five fields (``\\:`` and ``\\\\`` unescaped)."""
-    fields, current, escaped = [], "", False
+    fields: list[str] = []
+    current, escaped = "", False
     for ch in line:
         if escaped:
             current, escaped = current + ch, False

@@ -137,11 +137,13 @@ class BackgroundPusher:
                     self.backoff.reset()
                     wait = self.interval
                 except (ServerUnreachable, psycopg.OperationalError, psycopg.InterfaceError) as e:
-                    server = _drop(server)
+                    _drop(server)
+                    server = None
                     self.last_error = " ".join(str(e).split())
                     wait = self.backoff.next()
                 except ServerError as error:  # login refused, schema: the organizer must act
-                    server = _drop(server)
+                    _drop(server)
+                    server = None
                     self.last_error = str(error)
                     wait = self.backoff.cap
                 except Exception as error:  # e.g. the desk's file busy: never die, retry

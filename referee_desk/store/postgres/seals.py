@@ -1,6 +1,6 @@
 """Seals on the server: the organizer registers signing keys, desks push their locks.
 
-The server checks every seal on insert (``schema_sql.SCHEMA_V2``: the key registered, the
+The server checks every seal on insert (``ddl.v2_seals``: the key registered, the
 head the server's event, the Ed25519 signature over ``signatures.seal_message``); this
 module only moves rows and, for ``verify``, checks them again here with the store's own
 ``keys.signature_ok`` so the two checks can be compared.

@@ -153,10 +153,10 @@ class ServerRecords:
         return SealInfo(
             match_id=found.match_id,
             head_hash=found.head_hash,
-            seq=found.head_seq,
+            head_seq=found.head_seq,
             signer=found.signer_label,
             key_fingerprint=found.key_fingerprint,
-            signed_at=found.sealed_at,
+            sealed_at=found.sealed_at,
             sealed_by=found.sealed_by,
             valid=found.valid,
             reason=None if found.valid else "the signature does not verify here",
