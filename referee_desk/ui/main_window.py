@@ -10,8 +10,9 @@ This module builds the window and keeps file opening, recovery and backups (test
 ``MatchController`` (``main_session``: the open match, the committee member and the one
 change signal, ``changed``, that every screen follows), ``EntryActions``
 (``main_entries``: one dialog per entry, recorded through the undo stack, and the end
-announcement), ``MatchDisplay`` (``main_display``: painting, sizes, clock and thinking
-timer), ``Review`` (``main_review``: the reviewed event, the violation filter),
+announcement), ``MatchDisplay`` (``main_display``: painting; its parts ``layout``, ``clock`` and
+``enabling`` own the sizes, the clock and thinking timer, and the enabled actions),
+``Review`` (``main_review``: the reviewed event, the violation filter),
 ``ViolationMenu`` (``violation_menu``: the offered violations) and ``DeskPreferences``
 (``main_settings``: language, settings, help). Each is given what it needs and none
 imports this module. Their strings are translated in the ``MainWindow`` context
@@ -140,8 +141,8 @@ class MainWindow(QMainWindow):
             self.review,
             self.violations,
             self.undo_stack,
-            think=self.display.think,
-            repaint_clock=self.display.tick,
+            think=self.display.clock.think,
+            repaint_clock=self.display.clock.tick,
             run_dialog=self.run_dialog,
             show_message=self.show_message,
             dialog_open=lambda: self.active_dialog is not None,
@@ -153,15 +154,15 @@ class MainWindow(QMainWindow):
             self.violations,
             run_dialog=self.run_dialog,
             show_message=self.show_message,
-            point_size=lambda size: self.display.look.pt(size),
+            point_size=lambda size: self.display.layout.look.pt(size),
         )
-        self.display.setup()
+        self.display.layout.setup()
         header = ui.eventView.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COLUMNS.index("consequence"), QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
         ui.eventView.setWordWrap(False)
-        self.display.fit_rows()
+        self.display.layout.fit_rows()
         ui.eventView.setTextElideMode(Qt.TextElideMode.ElideRight)
         for watched in (self, ui.eventView, ui.violationsOnlyCheck):
             watched.installEventFilter(self)
@@ -172,13 +173,13 @@ class MainWindow(QMainWindow):
         self.match.changed.connect(self.review.on_change)
         self.match.changed.connect(self.display.on_change)
         self.match.changed.connect(self.entries.on_change)
-        self.match.committee_changed.connect(self.display.update_enabled)
+        self.match.committee_changed.connect(self.display.enabling.update_enabled)
         self.review.moved.connect(self.display.refresh)
-        self.undo_stack.canUndoChanged.connect(lambda _can: self.display.update_enabled())
+        self.undo_stack.canUndoChanged.connect(lambda _can: self.display.enabling.update_enabled())
         self.prefs.seats_changed.connect(self.display.refresh)
         self.timer = QTimer(self)
         self.timer.setInterval(200)
-        self.timer.timeout.connect(self.display.tick)
+        self.timer.timeout.connect(self.display.clock.tick)
         self.timer.start()
         geometry = settings.window_geometry
         if geometry is not None:
@@ -229,7 +230,7 @@ class MainWindow(QMainWindow):
     def eventFilter(self, watched: Any, event: QEvent) -> bool:
         """Keys of disabled entry actions are explained instead of ignored."""
         if event.type() == QEvent.Type.KeyPress and self.active_dialog is None:
-            reason = self.display.explain_key(QKeySequence(event.keyCombination()))
+            reason = self.display.enabling.explain_key(QKeySequence(event.keyCombination()))
             if reason is not None:
                 self.last_message = reason
                 self.statusBar().showMessage(reason, 8000)

@@ -98,7 +98,7 @@ def test_committed_events_survive_and_the_clock_ran_while_closed(
     )
     assert len(second.session.events) == count
     assert second.session.state.current_hand.status == "playing"
-    second.display.tick()
+    second.display.clock.tick()
     assert second.ui.clockLabel.text() == "1:30:00"
     second.close()
 
