@@ -55,11 +55,11 @@ def open_desk(window: MainWindow, file: str | None) -> None:
             open_organizer_on_server(window, file)
         return
     if file:
-        if window.open_tournament(Path(file)):
+        if window.files.open_tournament(Path(file)):
             window.match.open_match_dialog()
         return
     path = build_sample_tournament()
-    if not window.open_tournament(path):
+    if not window.files.open_tournament(path):
         return
     assert window.tf is not None
     try:

@@ -440,7 +440,7 @@ def test_start_a_drawn_match_of_the_tournament(
         first = t.matches()[0].match_id
     window = MainWindow(settings, languages)
     qtbot.addWidget(window)
-    assert window.open_tournament(path)
+    assert window.files.open_tournament(path)
     dialog = trigger(window, "actionOpenMatch")
     combo = dialog.ui.matchCombo
     drawn = [combo.itemData(i) for i in range(combo.count()) if combo.itemText(i).startswith("▶")]
@@ -453,7 +453,7 @@ def test_start_a_drawn_match_of_the_tournament(
     ok(dialog)
     assert window.active_dialog is None, dialog.ui.errorLabel.text()
     assert window.session.match_id == first
-    window.close_tournament()
+    window.files.close_tournament()
     with Tournament.open(path) as t:
         assert str(t.state().match(first).status) == "playing"
 
