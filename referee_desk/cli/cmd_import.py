@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     from referee_desk.store.opener import is_server_address, open_store, shown
 
     name = shown(args.into)  # a server's address never with its password
+    # Kept for the clean-up only: a file this import creates is removed when the import
+    # is refused; a server is never created here, so nothing of it is removed.
     on_server = is_server_address(args.into)
     target = Path(args.into)
     created = not on_server and not target.exists()

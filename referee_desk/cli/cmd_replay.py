@@ -39,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     name = shown(args.file)  # a server's address never with its password
     try:
+        # Kept: a file is told by its first bytes (a JSON Lines record is no store) and
+        # what it cannot give is the input's fault (exit 1); a server is read through
+        # the one opener and its refusals are the server's (exit 2).
         events = (
             _read_store(args.file, args.match_id)
             if is_server_address(args.file)

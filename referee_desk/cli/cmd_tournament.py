@@ -192,6 +192,9 @@ def _create(args: argparse.Namespace) -> int:
     )
     if settings.format is Format.GROUPS_KNOCKOUT and settings.group_count < 1:
         raise ValueError("--format groups needs --groups N (N ≥ 1)")
+    # Kept: what a new tournament starts from differs. A file must be new (a server's
+    # database is made by ``server init``, and ``create`` refuses one that holds a
+    # tournament); on a server the tables default to its desks, asked before creating.
     on_server = is_server_address(args.file)
     if not on_server and Path(args.file).exists():
         raise ValueError(f"{args.file}: already exists")
@@ -403,6 +406,8 @@ def _print_standings(args: argparse.Namespace) -> None:
 def _copy(args: argparse.Namespace) -> int:
     from referee_desk.tournament.copying import copy_tournament
 
+    # A destination file must be new; a server exists already (``copy_tournament``
+    # refuses one that holds a tournament).
     if not is_server_address(args.destination) and Path(args.destination).exists():
         raise ValueError(f"{args.destination}: already exists")
     with _open(args) as t:

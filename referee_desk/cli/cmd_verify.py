@@ -35,7 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from referee_desk.store.opener import is_server_address
 
-    if is_server_address(args.file):  # the tournament server
+    # A branch that differs in behaviour, not only in how the store is opened: a file is
+    # opened read-only without the opening checks and reports each problem itself
+    # (SQLite's integrity, the witness, the guard, its key), where ``open_store`` would
+    # refuse at the first, and a JSON Lines record is no store at all; a server is asked
+    # to check its own records and seals through its connection.
+    if is_server_address(args.file):
         from referee_desk.cli.server_records import verify
 
         return verify(args)

@@ -14,7 +14,10 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee_desk.store.postgres.server import TournamentServer
 
 
 def _guard(work: Callable[[], str]) -> int:
@@ -135,12 +138,12 @@ def export_match(args: argparse.Namespace) -> int:
 
         _font_warning(args.font)
         options = _options(args)
-        events, seal, name, drawn, fingerprint = _match_events(args.file, args.match_id)
+        events, seal, name, drawn, fingerprint, settled = _match_events(args.file, args.match_id)
         notices: list[str] = []
         export_match_report_pdf(
             events, args.output, font_path=args.font, tournament_name=name, drawn=drawn,
             seal=seal, options=options, notices=notices, key_fingerprint=fingerprint,
-            settled=_settled_lines(args.file, drawn.record_id if drawn else events[0].match_id),
+            settled=settled,
         )  # fmt: skip
         _print_notices(notices)
         what = drawn.match_id if drawn else events[0].match_id
@@ -151,16 +154,12 @@ def export_match(args: argparse.Namespace) -> int:
     return _guard(work)
 
 
-def _settled_lines(address: str, record_id: str) -> list[str]:
-    """A server's settled forks of the record, each naming the branch archived."""
-    from referee_desk.store.opener import is_server_address
-
-    if not is_server_address(address):
+def _settled_lines(server: TournamentServer | None, record_id: str) -> list[str]:
+    """A server's settled forks of the record, each naming the branch archived (a file
+    settles no forks: none). ``server`` is the open tournament's own connection."""
+    if server is None:
         return []
-    from referee_desk.store.postgres.server import TournamentServer
-
-    with TournamentServer.open(address) as server:
-        found = [s for s in server.settlements() if s.match_id == record_id]
+    found = [s for s in server.settlements() if s.match_id == record_id]
     lines = []
     for s in found:
         if s.kept == "server":
@@ -177,7 +176,8 @@ def _settled_lines(address: str, record_id: str) -> list[str]:
 
 
 def _match_events(path: str, match_id: str | None):
-    """(events, seal status or None, tournament name, drawn match or None, key fingerprint).
+    """(events, seal status or None, tournament name, drawn match or None, key fingerprint,
+    settled forks' lines).
 
     From a .jsonl record, or a tournament file or server where ``match_id`` may be a
     drawn id (``GE-R1-M01``) or the desk's record id (``GL2026-R1-T1``).
@@ -186,6 +186,9 @@ def _match_events(path: str, match_id: str | None):
     from referee_desk.store.jsonl import read_jsonl
     from referee_desk.store.opener import is_server_address
 
+    # Which kind of input, not which backend: a JSON Lines record is no store (the opener
+    # cannot read it) and a desk's file without a tournament is read as a bare record;
+    # a tournament, on a file or a server, is opened once by the one opener below.
     if is_server_address(path) or (is_sqlite(path) and _has_tournament(path)):
         return _tournament_match(path, match_id)
     if is_sqlite(path):
@@ -195,7 +198,7 @@ def _match_events(path: str, match_id: str | None):
     items = read_jsonl(path)
     ids = list(dict.fromkeys(i.event.match_id for i in items))
     mid = _pick(match_id, ids, path)
-    return [i.event for i in items if i.event.match_id == mid], None, "", None, ""
+    return [i.event for i in items if i.event.match_id == mid], None, "", None, "", []
 
 
 def _tournament_match(path: str, match_id: str | None):
@@ -216,6 +219,7 @@ def _tournament_match(path: str, match_id: str | None):
             t.info.name,
             drawn,
             file_fingerprint(records),
+            _settled_lines(t.server, drawn.record_id if drawn else mid),
         )
 
 
@@ -226,7 +230,7 @@ def _desk_file_match(path: str, match_id: str | None):
 
     with TournamentFile.open(path, create=False, read_only=True) as tf:
         mid = _pick(match_id, tf.match_ids(), path)
-        return tf.events(mid), seal_status(tf, mid), "", None, file_fingerprint(tf)
+        return tf.events(mid), seal_status(tf, mid), "", None, file_fingerprint(tf), []
 
 
 def _has_tournament(path: str) -> bool:

@@ -13,7 +13,10 @@ import sys
 def export_jsonl(args: argparse.Namespace) -> int:
     from referee_desk.store.opener import is_server_address
 
-    if is_server_address(args.file):  # the tournament server
+    # Kept: a file is exported without the opening checks (``check=False``, so a record
+    # the checks would refuse can still be taken out and examined), which ``open_store``
+    # does not offer; a server's records are read through its own connection.
+    if is_server_address(args.file):
         from referee_desk.cli import server_records
 
         return server_records.export_jsonl(args)

@@ -21,6 +21,7 @@ SETTLE_SECONDS = 0.3
 
 def follow(address: str, show: Callable[[], None], *, count: int | None = None) -> int:
     """Run ``show()`` now and after every change of the records at ``address``."""
+    # The watch itself differs: a server notifies (LISTEN/NOTIFY), a file is looked at.
     watcher = ServerWatch(address) if is_server_address(address) else FileWatch(address)
     shown = 0
     try:

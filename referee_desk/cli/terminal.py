@@ -46,7 +46,7 @@ def warn_if_password_in(address: str, command: str) -> None:
     from referee_desk.store.postgres.address import redact
     from referee_desk.store.postgres.password import has_password
 
-    if not is_server_address(address) or not has_password(address):
+    if not is_server_address(address) or not has_password(address):  # a file has none
         return
     plain = redact(address).replace(":***@", "@", 1)
     print(

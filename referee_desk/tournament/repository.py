@@ -5,6 +5,13 @@ makes the draw (freezing ruleset and settings) and derives the current state fro
 match records of the same store. The store is a tournament file (the default) or the
 tournament server (a ``postgresql://`` address, the organizer's): the same SQL runs on
 either through ``store.tables``, so results and documents are the same from both.
+
+The handle keeps a tournament's rules (what the draw freezes and what it refuses once
+made, when a server's claims are guarded) and lends the tables to the parts that own
+their SQL: ``info_table.InfoTable`` (name, dates, the choices before the draw),
+``draw_table.DrawTable`` (the draw, its matches and assignments, the lots),
+``pair_registry.PairRegistry``, ``links.RecordLinks`` and ``outcome_cache.OutcomeCache``;
+results are derived over plain values (``results.derive_outcomes``).
 """
 
 from __future__ import annotations
@@ -20,16 +27,16 @@ from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.store.errors import StoreError
 from referee_desk.store.opener import Store, open_store
 from referee_desk.store.tables import FileTables, Records, Tables
-from referee_desk.store.tournament_file import utc_now
 from referee_desk.tournament.draw_plan import assign_in_turn, plan_draw
+from referee_desk.tournament.draw_table import DrawTable
 from referee_desk.tournament.elimination import round_count, round_label
 from referee_desk.tournament.errors import DrawError, TournamentError
+from referee_desk.tournament.info_table import InfoTable
 from referee_desk.tournament.links import RecordLinks
 from referee_desk.tournament.model import (
     MatchOutcome,
     Pair,
     Settings,
-    Slot,
     TournamentInfo,
     TournamentMatch,
 )
@@ -72,6 +79,8 @@ class Tournament:
             # it stands leaves that to one that may: its own writes are refused anyway).
             with contextlib.suppress(StoreError):
                 self.tables.guard(GUARDED_TABLES)
+        self.info_table = InfoTable(self.tables, self.path)
+        self.draw_table = DrawTable(self.tables)
         self.record_links = RecordLinks(self.tables, file)
         self.outcome_cache = OutcomeCache(self.tables, self.path)
         self.registry = PairRegistry(self.tables, on_server=server is not None)
@@ -81,17 +90,6 @@ class Tournament:
     @property
     def on_server(self) -> bool:
         return self.server is not None
-
-    def _exec(self, sql: str, params: tuple = ()) -> None:
-        with self._write() as writer:
-            writer.execute(sql, params)
-
-    def _write(self):
-        """A write transaction on the store (its own, so failures read clearly).
-
-        Signed: the guard must verify before and is re-signed after (``GUARDED_TABLES``).
-        """
-        return self.tables.signed_transaction()
 
     # -- opening -------------------------------------------------------------------
     @classmethod
@@ -105,7 +103,7 @@ class Tournament:
         """A new tournament in a file or on a server (refuses one that holds a tournament)."""
         t = cls._connect(path, create=True)
         try:
-            t._insert_info(info, settings, ruleset)
+            t.info_table.insert(info, settings, ruleset)
             t.guard_server_claims()
         except BaseException:
             t.close()
@@ -127,31 +125,6 @@ class Tournament:
             server.reserve([m.match_id for m in self.matches()])
         server.set_claims(self.drawn)
 
-    def _insert_info(self, info: TournamentInfo, settings: Settings | None, ruleset: Ruleset):
-        """The tournament's row, once: a second creation, even racing, is refused cleanly."""
-        held = self._row_info()
-        if held is not None:
-            raise TournamentError(f"{self.path}: already holds tournament {held[1]!r}")
-        with self._write() as conn:
-            added = conn.execute(
-                "INSERT INTO tournament_info (id, name, start_date, end_date, venue, organizer, "
-                "tables_json, referees_json, settings_json, ruleset_json) "
-                "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-                (
-                    info.name,
-                    info.start_date,
-                    info.end_date,
-                    info.venue,
-                    info.organizer,
-                    _dumps(list(info.tables)),
-                    _dumps(list(info.referees)),
-                    _dumps((settings or Settings()).to_dict()),
-                    _dumps(ruleset.to_dict()),
-                ),
-            )
-            if added.rowcount != 1:  # another organizer session created one meanwhile
-                raise TournamentError(f"{self.path}: already holds a tournament (just created)")
-
     @classmethod
     def from_store(cls, store: Store) -> Tournament:
         """The tournament over a store ``open_store`` opened (a file or a server)."""
@@ -164,7 +137,7 @@ class Tournament:
         ``path`` may be the organizer's address of a tournament server.
         """
         t = cls._connect(path, create=False, read_only=read_only)
-        if t._row_info() is None:
+        if t.info_table.row() is None:
             t.close()
             raise TournamentError(f"{t.path}: no tournament here yet (create one first)")
         return t
@@ -194,66 +167,33 @@ class Tournament:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- info and settings -----------------------------------------------------------
-    def _row_info(self):
-        return self.tables.row("SELECT * FROM tournament_info WHERE id = 1")
-
+    # -- info and settings (``InfoTable``) --------------------------------------------
     @property
     def info(self) -> TournamentInfo:
-        r = self._row_info()
-        return TournamentInfo(
-            name=r[1],
-            start_date=r[2],
-            end_date=r[3],
-            venue=r[4],
-            organizer=r[5],
-            tables=tuple(json.loads(r[6])),
-            referees=tuple(json.loads(r[7])),
-        )
+        return self.info_table.info()
 
     def update_info(self, info: TournamentInfo) -> None:
         """Edit name, dates, venue, organizer, tables and referees (allowed after the draw)."""
-        self._exec(
-            "UPDATE tournament_info SET name=?, start_date=?, end_date=?, venue=?, organizer=?, "
-            "tables_json=?, referees_json=? WHERE id = 1",
-            (
-                info.name,
-                info.start_date,
-                info.end_date,
-                info.venue,
-                info.organizer,
-                _dumps(list(info.tables)),
-                _dumps(list(info.referees)),
-            ),
-        )
+        self.info_table.update(info)
 
     @property
     def settings(self) -> Settings:
         """The frozen settings once drawn, else the current choice."""
-        d = self._draw_row()
-        raw = d[4] if d else self._row_info()[8]
+        d = self.draw_table.row()
+        raw = d[4] if d else self.info_table.settings_json()
         return Settings.from_dict(json.loads(raw))
 
     @property
     def ruleset(self) -> Ruleset:
         """The ruleset frozen at the draw (printed on every export), else the current choice."""
-        d = self._draw_row()
-        raw = d[3] if d else self._row_info()[9]
+        d = self.draw_table.row()
+        raw = d[3] if d else self.info_table.ruleset_json()
         return Ruleset.from_dict(json.loads(raw))
 
     def configure(self, settings: Settings | None = None, ruleset: Ruleset | None = None) -> None:
         """Change format, tie-break order or ruleset; refused once the draw is made."""
         self._refuse_if_drawn("change the settings or the ruleset")
-        if settings is not None:
-            self._exec(
-                "UPDATE tournament_info SET settings_json = ? WHERE id = 1",
-                (_dumps(settings.to_dict()),),
-            )
-        if ruleset is not None:
-            self._exec(
-                "UPDATE tournament_info SET ruleset_json = ? WHERE id = 1",
-                (_dumps(ruleset.to_dict()),),
-            )
+        self.info_table.choose(settings, ruleset)
 
     # -- pairs (``PairRegistry``) ------------------------------------------------------
     def pairs(self) -> list[Pair]:
@@ -279,13 +219,10 @@ class Tournament:
         self._refuse_if_drawn(f"remove pair {pair_id}")
         self.registry.remove(pair_id)
 
-    # -- the draw --------------------------------------------------------------------
-    def _draw_row(self):
-        return self.tables.row("SELECT * FROM tournament_draw WHERE id = 1")
-
+    # -- the draw (``DrawTable``) -------------------------------------------------------
     @property
     def drawn(self) -> bool:
-        return self._draw_row() is not None
+        return self.draw_table.row() is not None
 
     def _refuse_if_drawn(self, what: str) -> None:
         if self.drawn:
@@ -304,7 +241,7 @@ class Tournament:
         seed = random.SystemRandom().randrange(2**31) if draw_seed is None else int(draw_seed)
         planned, groups = plan_draw(pairs, settings, seed)
         matches = assign_in_turn(planned, self.info)
-        with self._write() as conn:
+        with self.tables.signed_transaction() as conn:
             # The draw is of the pairs registered when it is written: a registration by
             # another organizer session meanwhile makes it refused, never left out.
             self.registry.lock(conn, "SHARE")
@@ -313,122 +250,39 @@ class Tournament:
                     "the pairs changed while drawing (another organizer registered one): "
                     "nothing drawn, draw again"
                 )
-            self._insert_draw(conn, when, seed, ruleset, settings, groups, matches)
+            self.draw_table.insert(conn, when, seed, ruleset, settings, groups, matches)
         self.guard_server_claims()
         return matches
 
-    def _insert_draw(self, conn, when, seed, ruleset, settings, groups, matches) -> None:
-        added = conn.execute(
-            "INSERT INTO tournament_draw VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-            (
-                when or utc_now(),
-                seed,
-                _dumps(ruleset.to_dict()),
-                _dumps(settings.to_dict()),
-                _dumps(groups),
-            ),
-        )
-        if added.rowcount != 1:  # another organizer session drew meanwhile: all rolled back
-            raise DrawError("the draw is made: cannot draw again any more")
-        conn.executemany(
-            "INSERT INTO tournament_matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    m.match_id,
-                    m.stage,
-                    m.round,
-                    m.position,
-                    _dumps(m.slot_a.to_dict()),
-                    _dumps(m.slot_b.to_dict()),
-                    int(m.third_place),
-                    m.table,
-                    m.referee,
-                    i,
-                )
-                for i, m in enumerate(matches)
-            ],
-        )
-
     @property
     def draw_seed(self) -> int | None:
-        d = self._draw_row()
+        d = self.draw_table.row()
         return d[2] if d else None
 
     @property
     def drawn_at(self) -> str:
-        d = self._draw_row()
+        d = self.draw_table.row()
         return d[1] if d else ""
 
     def groups(self) -> dict[str, list[int]]:
-        d = self._draw_row()
-        return {k: list(v) for k, v in json.loads(d[5]).items()} if d else {}
+        return self.draw_table.groups()
 
     def matches(self) -> list[TournamentMatch]:
-        rows = self.tables.rows(
-            "SELECT match_id, stage, round, position, slot_a, slot_b, third_place, table_name, "
-            "referee FROM tournament_matches ORDER BY ord"
-        )
-        return [
-            TournamentMatch(
-                r[0],
-                r[1],
-                r[2],
-                r[3],
-                Slot.from_dict(json.loads(r[4])),
-                Slot.from_dict(json.loads(r[5])),
-                table=r[7],
-                referee=r[8],
-                third_place=bool(r[6]),
-            )
-            for r in rows
-        ]
+        return self.draw_table.matches()
 
     def match(self, match_id: str) -> TournamentMatch:
-        for m in self.matches():
-            if m.match_id == match_id:
-                return m
-        raise TournamentError(f"no match {match_id!r} in this tournament")
+        return self.draw_table.match(match_id)
 
     def assign(self, match_id: str, table: str | None = None, referee: str | None = None) -> None:
         """Put a match on a table and/or give it a referee (organizer data, editable)."""
-        m = self.match(match_id)
-        self._exec(
-            "UPDATE tournament_matches SET table_name = ?, referee = ? WHERE match_id = ?",
-            (
-                m.table if table is None else table,
-                m.referee if referee is None else referee,
-                match_id,
-            ),
-        )
+        self.draw_table.assign(match_id, table, referee)
 
     def record_lots(self, group: str, lots: dict[int, int], by: str = "") -> None:
         """Record a drawing of lots for tied pairs of a group (lower lot ranks higher)."""
-        members = self.groups().get(group)
-        if members is None:
-            raise TournamentError(f"no group {group!r} in this tournament")
-        strangers = sorted(int(p) for p in lots if int(p) not in members)
-        if strangers:
-            raise TournamentError(f"pair {strangers[0]} is not in group {group}")
-        held = self.lots().get(group, {})
-        again = sorted(int(p) for p in lots if int(p) in held)
-        if again:
-            pair = again[0]
-            raise TournamentError(
-                f"group {group}: pair {pair} drew lot {held[pair]} already "
-                "(a drawing of lots is recorded once)"
-            )
-        now = utc_now()
-        with self._write() as conn:
-            conn.executemany(
-                "INSERT INTO tournament_lots VALUES (?, ?, ?, ?, ?)",
-                [(group, int(p), int(v), now, by) for p, v in lots.items()],
-            )
+        self.draw_table.record_lots(group, lots, by)
 
     def lots(self) -> dict[str, dict[int, int]]:
-        out: dict[str, dict[int, int]] = {}
-        for g, p, v in self.tables.rows("SELECT grp, pair_id, lot FROM tournament_lots"):
-            out.setdefault(g, {})[p] = v
-        return out
+        return self.draw_table.lots()
 
     # -- records under a desk's own id ------------------------------------------------
     def link(self, record_id: str, match_id: str, by: str = "") -> None:
@@ -509,7 +363,3 @@ class Tournament:
 def pair_label(pair: Pair) -> str:
     """How a pair is named in a match record: ``#<id> player1 / player2``."""
     return f"#{pair.pair_id} {pair.name}"
-
-
-def _dumps(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False, sort_keys=True)

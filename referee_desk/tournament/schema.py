@@ -10,6 +10,8 @@ triggers, the server's trigger functions in the organizer's schema.
 
 from __future__ import annotations
 
+import json
+
 from referee_desk.store.tables import Extension, Refusal, TableSpec
 
 #: Version of these tables (registered in the store's ``extensions`` table when present).
@@ -145,3 +147,8 @@ REFUSALS = (
 
 #: What ``Tournament`` asks the store to hold (``Tables.ensure_schema``).
 TOURNAMENT_EXTENSION = Extension(EXTENSION_NAME, TOURNAMENT_SCHEMA_VERSION, TABLES, REFUSALS)
+
+
+def json_column(data: object) -> str:
+    """How a JSON column of these tables is written: sorted keys, Chinese kept as is."""
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)

@@ -42,7 +42,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 def open_desk(window: MainWindow, file: str | None) -> None:
     """Open FILE (then the match chooser), or the sample tournament with a match open."""
-    if file and is_server_address(file):  # the tournament server: a table's or the organizer's
+    # What opens differs, not only the store: a server's address starts a table's desk
+    # link (record and sync) or the organizer's live view; a file opens in the window.
+    if file and is_server_address(file):
         from referee_desk.ui.server_desk import names_a_table, open_desk_on_server
 
         if names_a_table(file):
@@ -53,11 +55,11 @@ def open_desk(window: MainWindow, file: str | None) -> None:
             open_organizer_on_server(window, file)
         return
     if file:
-        if window.open_tournament(Path(file)):
+        if window.files.open_tournament(Path(file)):
             window.match.open_match_dialog()
         return
     path = build_sample_tournament()
-    if not window.open_tournament(path):
+    if not window.files.open_tournament(path):
         return
     assert window.tf is not None
     try:

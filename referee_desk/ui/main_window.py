@@ -5,17 +5,21 @@ repaints the clock from a monotonic anchor, and opens one dialog per entry. Dial
 are opened window-modal and non-blocking (``active_dialog``), so the same code path
 serves the mouse, the keyboard and the tests.
 
-This module builds the window and keeps file opening, recovery and backups (tests patch
-``BACKUP_EVERY`` here). The rest is done by collaborating objects that own their state:
-``MatchController`` (``main_session``: the open match, the committee member and the one
-change signal, ``changed``, that every screen follows), ``EntryActions``
-(``main_entries``: one dialog per entry, recorded through the undo stack, and the end
-announcement), ``MatchDisplay`` (``main_display``: painting, sizes, clock and thinking
-timer), ``Review`` (``main_review``: the reviewed event, the violation filter),
-``ViolationMenu`` (``violation_menu``: the offered violations) and ``DeskPreferences``
-(``main_settings``: language, settings, help). Each is given what it needs and none
-imports this module. Their strings are translated in the ``MainWindow`` context
-explicitly, since lupdate names the context after the class a string is written in.
+This module builds the window and wires its parts (tests patch ``BACKUP_EVERY`` here,
+which ``DeskFile`` reads at each open). The rest is done by collaborating objects that
+own their state: ``MatchController`` (``main_session``: the open match, the committee
+member and the one change signal, ``changed``, that every screen follows),
+``EntryActions`` (``main_entries``: one dialog per entry, recorded through the undo
+stack, and the end announcement), ``MatchDisplay`` (``main_display``: painting; its
+parts ``layout``, ``clock`` and ``enabling`` own the sizes, the clock and thinking
+timer, and the enabled actions), ``Review`` (``main_review``: the reviewed event, the
+violation filter), ``DeskFile`` (``main_files``: the open file, ``files.tf``, opening it
+with backups, recovering it, closing it), ``ViolationMenu`` (``violation_menu``: the
+offered violations) and ``DeskPreferences`` (``main_settings``: language, settings,
+help); ``main_actions`` maps the menus' actions and buttons to them. Each is given what
+it needs and none imports this module. Their strings are translated in the
+``MainWindow`` context explicitly, since lupdate names the context after the class a
+string is written in.
 """
 
 from __future__ import annotations
@@ -41,27 +45,22 @@ from PySide6.QtWidgets import (
 from referee_desk.rules.ruleset import GUILIN_2009
 from referee_desk.rules.seats import PLAY_ORDER, Seat
 from referee_desk.store import (
-    DamagedFile,
-    NotATournamentFile,
-    StoreError,
-    StoreWriteError,
     TournamentFile,
-    backups,
 )
 from referee_desk.ui.dialogs.bid import hand_start_entries
 from referee_desk.ui.dialogs.match_end import MatchEndDialog
-from referee_desk.ui.dialogs.recover import RecoverDialog
 from referee_desk.ui.event_model import COLUMNS, EventLogModel, ViolationFilterProxy
 from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
 from referee_desk.ui.language import LanguageManager
+from referee_desk.ui.main_actions import connect_actions
 from referee_desk.ui.main_display import MatchDisplay
 from referee_desk.ui.main_entries import EntryActions
+from referee_desk.ui.main_files import DeskFile
 from referee_desk.ui.main_review import Review
 from referee_desk.ui.main_session import MatchChange, MatchController
 from referee_desk.ui.main_settings import DeskPreferences
 from referee_desk.ui.messages import open_message
 from referee_desk.ui.organizer import OrganizerTabs, OrganizerView, install_organizer
-from referee_desk.ui.refusals import refusal_message
 from referee_desk.ui.server_desk import DeskLink, ServerOpening
 from referee_desk.ui.session import MatchSession
 from referee_desk.ui.settings import DeskSettings
@@ -93,7 +92,6 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.settings = settings
         self.languages = languages or LanguageManager()
-        self.tf: TournamentFile | None = None
         self.active_dialog: QDialog | None = None
         self.last_message = ""
         # Shown after the title: the server address (without password) when on a server.
@@ -103,6 +101,17 @@ class MainWindow(QMainWindow):
 
         self.ui = ui = Ui_MainWindow()
         ui.setupUi(self)
+        self.files = DeskFile(
+            self,
+            settings,
+            backup_every=lambda: BACKUP_EVERY,
+            close_match=self._close_match,
+            changed=self.file_changed.emit,
+            run_dialog=self.run_dialog,
+            show_message=self.show_message,
+            note=self._note,
+            status=self.statusBar().showMessage,
+        )
         #: Every entry recorded at this desk (``EntryActions`` pushes, the display reads).
         self.undo_stack = QUndoStack(self)
         self.model = EventLogModel(self)
@@ -140,8 +149,8 @@ class MainWindow(QMainWindow):
             self.review,
             self.violations,
             self.undo_stack,
-            think=self.display.think,
-            repaint_clock=self.display.tick,
+            think=self.display.clock.think,
+            repaint_clock=self.display.clock.tick,
             run_dialog=self.run_dialog,
             show_message=self.show_message,
             dialog_open=lambda: self.active_dialog is not None,
@@ -153,32 +162,40 @@ class MainWindow(QMainWindow):
             self.violations,
             run_dialog=self.run_dialog,
             show_message=self.show_message,
-            point_size=lambda size: self.display.look.pt(size),
+            point_size=lambda size: self.display.layout.look.pt(size),
         )
-        self.display.setup()
+        self.display.layout.setup()
         header = ui.eventView.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COLUMNS.index("consequence"), QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
         ui.eventView.setWordWrap(False)
-        self.display.fit_rows()
+        self.display.layout.fit_rows()
         ui.eventView.setTextElideMode(Qt.TextElideMode.ElideRight)
         for watched in (self, ui.eventView, ui.violationsOnlyCheck):
             watched.installEventFilter(self)
         ui.menuFile.insertAction(ui.actionExportReport, self.match.sign_in_action)
-        self._connect_actions()
+        connect_actions(
+            self,
+            ui,
+            match=self.match,
+            entries=self.entries,
+            review=self.review,
+            prefs=self.prefs,
+            choose_file=self.choose_file,
+        )
         # The one change signal of the open match: every screen follows it, in this order.
         self.match.changed.connect(self._show_record)
         self.match.changed.connect(self.review.on_change)
         self.match.changed.connect(self.display.on_change)
         self.match.changed.connect(self.entries.on_change)
-        self.match.committee_changed.connect(self.display.update_enabled)
+        self.match.committee_changed.connect(self.display.enabling.update_enabled)
         self.review.moved.connect(self.display.refresh)
-        self.undo_stack.canUndoChanged.connect(lambda _can: self.display.update_enabled())
+        self.undo_stack.canUndoChanged.connect(lambda _can: self.display.enabling.update_enabled())
         self.prefs.seats_changed.connect(self.display.refresh)
         self.timer = QTimer(self)
         self.timer.setInterval(200)
-        self.timer.timeout.connect(self.display.tick)
+        self.timer.timeout.connect(self.display.clock.tick)
         self.timer.start()
         geometry = settings.window_geometry
         if geometry is not None:
@@ -214,7 +231,7 @@ class MainWindow(QMainWindow):
                 self.statusBar(),
                 settings,
                 current_file=lambda: self.tf,
-                open_file=self.open_tournament,
+                open_file=self.files.open_tournament,
                 set_title_note=self._set_title_note,
                 show_message=self.show_message,
                 wake_sync=self.desk_sync.wake,
@@ -229,7 +246,7 @@ class MainWindow(QMainWindow):
     def eventFilter(self, watched: Any, event: QEvent) -> bool:
         """Keys of disabled entry actions are explained instead of ignored."""
         if event.type() == QEvent.Type.KeyPress and self.active_dialog is None:
-            reason = self.display.explain_key(QKeySequence(event.keyCombination()))
+            reason = self.display.enabling.explain_key(QKeySequence(event.keyCombination()))
             if reason is not None:
                 self.last_message = reason
                 self.statusBar().showMessage(reason, 8000)
@@ -251,52 +268,6 @@ class MainWindow(QMainWindow):
         super().resizeEvent(event)
         if hasattr(self, "display"):
             self.display.resized(self.width(), self.height())
-
-    def _connect_actions(self) -> None:
-        ui = self.ui
-        match, entries, review, prefs = self.match, self.entries, self.review, self.prefs
-        wiring = {
-            ui.actionOpenFile: self.choose_file,
-            ui.actionOpenMatch: match.open_match_dialog,
-            ui.actionSettings: prefs.open_settings,
-            ui.actionExportReport: match.choose_report_file,
-            ui.actionQuit: self.close,
-            ui.actionUndo: entries.undo_last,
-            ui.actionCorrection: entries.correct_selected,
-            ui.actionBid: entries.open_bid,
-            ui.actionHandResult: entries.open_hand_summary,
-            ui.actionTrick: entries.open_trick,
-            ui.actionKitty: entries.open_kitty,
-            ui.actionViolation: entries.show_violation_menu,
-            ui.actionThink: entries.start_think,
-            ui.actionOverrun: entries.record_overrun,
-            ui.actionPause: entries.toggle_pause,
-            ui.actionNote: entries.add_note,
-            ui.actionEndMatch: entries.open_match_end,
-            ui.actionRotateSeats: prefs.rotate_seats,
-            ui.actionReviewBack: lambda: review.step(-1),
-            ui.actionReviewForward: lambda: review.step(1),
-            ui.actionLeaveReview: review.leave,
-            ui.actionShortcuts: prefs.show_shortcuts,
-            ui.actionAbout: prefs.show_about,
-        }
-        for action, slot in wiring.items():
-            action.triggered.connect(slot)
-            self.addAction(action)
-        ui.actionFilterViolations.toggled.connect(review.set_violations_only)
-        ui.violationsOnlyCheck.toggled.connect(ui.actionFilterViolations.setChecked)
-        self.addAction(ui.actionFilterViolations)
-        buttons = {
-            ui.bidButton: ui.actionBid,
-            ui.resultButton: ui.actionHandResult,
-            ui.trickButton: ui.actionTrick,
-            ui.violationButton: ui.actionViolation,
-            ui.thinkButton: ui.actionThink,
-            ui.overrunButton: ui.actionOverrun,
-            ui.pauseButton: ui.actionPause,
-        }
-        for button, action in buttons.items():
-            button.clicked.connect(action.trigger)
 
     def _show_record(self, change: MatchChange) -> None:
         """The event log shows the open match's record (another match: its preset's
@@ -329,6 +300,19 @@ class MainWindow(QMainWindow):
     def session(self) -> MatchSession | None:
         """The open match (owned by ``match``)."""
         return self.match.session
+
+    @property
+    def tf(self) -> TournamentFile | None:
+        """The open tournament file (owned by ``files``)."""
+        return self.files.tf
+
+    def _close_match(self) -> None:
+        """Before the file closes: no match open, no committee member signed in."""
+        self.match.set_session(None)
+        self.match.committee = None
+
+    def _note(self, text: str) -> None:
+        self.last_message = text
 
     # ------------------------------------------------------------ translation
 
@@ -375,7 +359,7 @@ class MainWindow(QMainWindow):
                 str(Path.cwd()),
                 self.tr("Tournament files (*.sqlite *.db);;All files (*)"),
             )
-            if path and self.open_tournament(path, create=False):
+            if path and self.files.open_tournament(path, create=False):
                 self.show_match_view()
                 self.match.open_match_dialog()
 
@@ -410,65 +394,6 @@ class MainWindow(QMainWindow):
         box.open()
         return box
 
-    def open_tournament(self, path: str | Path, *, create: bool = True) -> bool:
-        """Open a tournament file; on failure a message explains and the desk stays as it was.
-
-        A damaged file with backups opens the recovery dialog instead (``offer_backups``).
-        Files are opened with rolling backups (every ``BACKUP_EVERY`` events and on close).
-        """
-        try:
-            tf = TournamentFile.open(path, create=create, backup_every=BACKUP_EVERY)
-        except (StoreError, StoreWriteError, OSError) as error:
-            if isinstance(error, DamagedFile | NotATournamentFile) and backups(path):
-                self.offer_backups(Path(path), str(error))
-                return False
-            self.show_message(
-                self.tr("Cannot open the file"),
-                self.tr("The file %1 cannot be opened:\n%2")
-                .replace("%1", str(path))
-                .replace("%2", refusal_message(error)),
-            )
-            return False
-        self.close_tournament()
-        self.tf = tf
-        self.file_changed.emit()
-        self.settings.last_file = str(path)
-        note = str(path)
-        if tf.read_only:
-            note = self.tr("%1 (read-only: nothing can be recorded)").replace("%1", str(path))
-        self.statusBar().showMessage(note)
-        return True
-
-    def offer_backups(self, path: Path, damage: str) -> QDialog:
-        """Name the damage and offer the newest backups; restoring reopens the file."""
-        dialog = RecoverDialog(path, damage, backups(path), self)
-        self.last_message = damage
-
-        def done(result: int) -> None:
-            if result != QDialog.DialogCode.Accepted or dialog.restored is None:
-                return
-            if self.open_tournament(path, create=False):
-                self.show_message(
-                    self.tr("Backup restored"),
-                    self.tr(
-                        "%1 was restored from the backup of %2. The damaged file is kept as %3."
-                    )
-                    .replace("%1", str(path))
-                    .replace("%2", dialog.restored.made_at)
-                    .replace("%3", str(dialog.aside)),
-                    QMessageBox.Icon.Information,
-                )
-
-        return self.run_dialog(dialog, done)
-
-    def close_tournament(self) -> None:
-        self.match.set_session(None)
-        self.match.committee = None
-        if self.tf is not None:
-            self.tf.close()
-            self.tf = None
-            self.file_changed.emit()
-
     # ------------------------------------------------------------ dialogs
 
     def run_dialog(self, dialog: QDialog, on_done: Callable[[int], None] | None = None) -> QDialog:
@@ -501,7 +426,7 @@ class MainWindow(QMainWindow):
         self.settings.window_geometry = self.saveGeometry()
         self.settings.window_state = self.saveState()
         self.settings.sync()
-        self.close_tournament()
+        self.files.close_tournament()
         self.server.close()
         super().closeEvent(event)
 

@@ -376,7 +376,7 @@ def test_third_place_named_once_and_the_level_chart_is_compact(tmp_path: Path) -
 
 
 def test_corrections_print_fields_in_words(tmp_path: Path) -> None:
-    from referee_desk.exports.pdf_match_report import correction_change
+    from referee_desk.exports.match_report_timeline import correction_change
     from referee_desk.match.envelope import Event
 
     def ev(seq, type_, payload):

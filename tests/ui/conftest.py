@@ -86,11 +86,11 @@ def window(
     win.show()
     qtbot.waitExposed(win)
     win.activateWindow()
-    assert win.open_tournament(tmp_path / "tournament.sqlite")
+    assert win.files.open_tournament(tmp_path / "tournament.sqlite")
     yield win
     if win.active_dialog is not None:
         win.active_dialog.reject()
-    win.close_tournament()
+    win.files.close_tournament()
 
 
 @pytest.fixture

@@ -30,15 +30,15 @@ def test_nothing_moves_after_the_end(desk: Any, qtbot: Any, fake_time: Any) -> N
     qtbot.waitUntil(lambda: isinstance(desk.active_dialog, MatchEndDialog), timeout=2000)
     shown = desk.ui.clockLabel.text()
     fake_time.advance(120)
-    desk.display.tick()
+    desk.display.clock.tick()
     assert desk.ui.clockLabel.text() == shown  # announced, not yet confirmed
     ok(desk.active_dialog)
     fake_time.advance(120)
-    desk.display.tick()
+    desk.display.clock.tick()
     QApplication.processEvents()
     assert desk.ui.clockLabel.text() == shown
     fake_time.advance(300)
-    desk.display.tick()
+    desk.display.clock.tick()
     assert desk.ui.clockLabel.text() == shown
 
 

@@ -39,10 +39,10 @@ def test_entries_own_the_undo_stack_and_start_afresh_per_match(desk: Any, qtbot:
 def test_the_controller_owns_the_session_and_the_display_its_clock(desk: Any) -> None:
     start_clock(desk)
     session = desk.match.session
-    assert desk.session is session and desk.display.anchor is not None
-    assert desk.display.anchor.running
+    assert desk.session is session and desk.display.clock.anchor is not None
+    assert desk.display.clock.anchor.running
     desk.match.set_session(None)
-    assert desk.session is None and desk.display.anchor is None
+    assert desk.session is None and desk.display.clock.anchor is None
     assert desk.model.rowCount() == 0
     assert desk.ui.clockLabel.text() == "—"
 

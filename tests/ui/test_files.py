@@ -24,14 +24,14 @@ def _still_usable(desk: Any, match_id: str) -> None:
 
 def test_missing_file_is_created(window: Any, tmp_path: Path) -> None:
     path = tmp_path / "new-cup.sqlite"
-    assert window.open_tournament(path)
+    assert window.files.open_tournament(path)
     assert path.exists() and window.tf.match_ids() == []
     assert window.settings.last_file == str(path)
 
 
 def test_missing_file_without_create_is_explained(desk: Any, tmp_path: Path) -> None:
     match_id = desk.session.match_id
-    assert not desk.open_tournament(tmp_path / "nowhere.sqlite", create=False)
+    assert not desk.files.open_tournament(tmp_path / "nowhere.sqlite", create=False)
     assert "nowhere.sqlite" in desk.last_message
     _still_usable(desk, match_id)
 
@@ -40,7 +40,7 @@ def test_not_a_tournament_file(desk: Any, tmp_path: Path) -> None:
     bad = tmp_path / "notes.sqlite"
     bad.write_text("这不是赛事文件\n", encoding="utf-8")
     match_id = desk.session.match_id
-    assert not desk.open_tournament(bad)
+    assert not desk.files.open_tournament(bad)
     assert "not a Referee Desk tournament file" in desk.last_message
     _still_usable(desk, match_id)
     assert desk.message_box.isVisible()
@@ -53,7 +53,7 @@ def test_newer_schema(desk: Any, tmp_path: Path) -> None:
     conn.execute("PRAGMA user_version = 999")
     conn.commit()
     conn.close()
-    assert not desk.open_tournament(newer)
+    assert not desk.files.open_tournament(newer)
     assert "newer" in desk.last_message
     assert desk.session is not None
 
@@ -70,7 +70,7 @@ def test_broken_hash_chain(desk: Any, tmp_path: Path, fake_time: Any) -> None:
     conn.execute("UPDATE events SET payload = ? WHERE seq = 3", ('{"text":"篡改"}',))
     conn.commit()
     conn.close()
-    assert not desk.open_tournament(broken)
+    assert not desk.files.open_tournament(broken)
     assert "broken.sqlite" in desk.last_message
     assert desk.session is not None
 
@@ -81,7 +81,7 @@ def test_committed_events_survive_and_the_clock_ran_while_closed(
     path = tmp_path / "cup.sqlite"
     first = MainWindow(settings, languages, monotonic=fake_time.monotonic)
     qtbot.addWidget(first)
-    assert first.open_tournament(path)
+    assert first.files.open_tournament(path)
     record = start_match(first.tf, dict(MATCH_PAYLOAD), REFEREE, now=fake_time.now())
     first.match.set_session(MatchSession(record, REFEREE, clock=fake_time.now))
     start_clock(first)
@@ -92,13 +92,13 @@ def test_committed_events_survive_and_the_clock_ran_while_closed(
     fake_time.advance(30 * 60)
     second = MainWindow(settings, languages, monotonic=fake_time.monotonic)
     qtbot.addWidget(second)
-    assert second.open_tournament(path)
+    assert second.files.open_tournament(path)
     second.match.set_session(
         MatchSession(StoreMatchRecord(second.tf, match_id), REFEREE, clock=fake_time.now)
     )
     assert len(second.session.events) == count
     assert second.session.state.current_hand.status == "playing"
-    second.display.tick()
+    second.display.clock.tick()
     assert second.ui.clockLabel.text() == "1:30:00"
     second.close()
 
@@ -132,7 +132,7 @@ def test_desk_without_argument_opens_the_sample(window: Any, qtbot: Any) -> None
     (or, with no samples yet, the match chooser)."""
     from referee_desk.ui.sample import SAMPLE_DIR, sample_files
 
-    window.close_tournament()
+    window.files.close_tournament()
     open_desk(window, None)
     assert window.tf is not None
     assert not str(window.tf.path).startswith(str(SAMPLE_DIR))
@@ -149,7 +149,7 @@ def test_desk_without_argument_opens_the_sample(window: Any, qtbot: Any) -> None
 
 
 def test_desk_with_a_file_argument_asks_for_the_match(window: Any, tmp_path: Path) -> None:
-    window.close_tournament()
+    window.files.close_tournament()
     open_desk(window, str(tmp_path / "cup.sqlite"))
     assert window.tf is not None and (tmp_path / "cup.sqlite").exists()
     assert window.active_dialog is not None

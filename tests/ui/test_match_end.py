@@ -85,11 +85,11 @@ def test_time_out_by_level(desk: Any, qtbot: Any, fake_time: Any) -> None:
     play_opening_hand(desk, qtbot)
     summary_hand(desk, 100)  # N–S 3 → 5
     fake_time.advance(121 * 60)
-    desk.display.tick()
+    desk.display.clock.tick()
     qtbot.waitUntil(lambda: desk.session.state.end is not None, timeout=2000)
     assert desk.ui.clockLabel.text() == "0:00:00"  # it stands where the time ran out
     fake_time.advance(60)
-    desk.display.tick()
+    desk.display.clock.tick()
     assert desk.ui.clockLabel.text() == "0:00:00"
     dialog = announced(desk, qtbot)
     assert "time-out" in dialog.ui.ruleLabel.text()
@@ -105,7 +105,7 @@ def test_time_out_equal_levels_deal_decides(desk: Any, qtbot: Any, fake_time: An
     assert state.levels[Side.NS] == state.levels[Side.EW] == Rank.THREE
     assert state.deal_holder is Side.EW
     fake_time.advance(120 * 60 + 1)
-    desk.display.tick()
+    desk.display.clock.tick()
     dialog = announced(desk, qtbot)
     assert dialog.session.state.end.winner is Side.EW
     confirm_and_check_locked(desk, qtbot, "time_out", Side.EW)

@@ -134,7 +134,7 @@ def test_install_adds_a_tab_menus_and_follows_the_window_file(
     assert organizer.t is not None and organizer.t.file is window.tf
     assert organizer.ui.titleLabel.text() == INFO.name
     # The window opening another file is followed when the tab is shown.
-    window.open_tournament(tmp_path / "other.sqlite")
+    window.files.open_tournament(tmp_path / "other.sqlite")
     _open_tab(window, organizer)
     assert organizer.t is None and organizer.ui.titleLabel.text() == "This file holds no tournament"
 
@@ -493,19 +493,19 @@ def test_assignment_refused_on_a_read_only_file(
     organizer.pairs_actions.create_tournament(tmp_path / "cup.sqlite", INFO)
     organizer.pairs_actions.import_pairs(SAMPLE_PAIRS)
     organizer.draw_actions.draw(Settings(), 3)
-    window.close_tournament()
+    window.files.close_tournament()
     from referee_desk.store.tournament_file import TournamentFile
 
     tf = TournamentFile.open(tmp_path / "cup.sqlite", create=False, read_only=True)
     try:
-        window.tf = tf
+        window.files.tf = tf
         organizer.shown.reload()
         assert not organizer.action_import_records.isEnabled()
         assert not organizer.draw_actions.assign("KO-R1-M002", table="6号桌")
         assert "read-only" in organizer.last_message
         assert organizer.state is not None
     finally:
-        window.tf = None
+        window.files.tf = None
         tf.close()
 
 

@@ -65,8 +65,8 @@ def test_open_match_defaults_to_the_tournament_preset_worded(
     path = tmp_path / "cup3.sqlite"
     info = TournamentInfo("三副杯", "2026-12-01", "2026-12-01", "", "")
     Tournament.create(path, info, None, get_ruleset("three-deck")).close()
-    window.close_tournament()
-    assert window.open_tournament(path, create=False)
+    window.files.close_tournament()
+    assert window.files.open_tournament(path, create=False)
     keys = Keyboard(qtbot, window)
     keys.key(Qt.Key.Key_M, CTRL)
     dialog = window.active_dialog

@@ -43,8 +43,8 @@ def recorded(desk: Any, qtbot: Any, fake_time: Any, monkeypatch: Any) -> tuple[P
     (which makes the last backup); returns (file, match id, events on disk)."""
     monkeypatch.setattr(main_window, "BACKUP_EVERY", 4)
     path, match_id = desk.tf.path, desk.session.match_id
-    desk.close_tournament()
-    assert desk.open_tournament(path)
+    desk.files.close_tournament()
+    assert desk.files.open_tournament(path)
     assert desk.tf.backups.every == 4
     desk.match.set_session(
         MatchSession(StoreMatchRecord(desk.tf, match_id), REFEREE, clock=fake_time.now)
@@ -57,7 +57,7 @@ def recorded(desk: Any, qtbot: Any, fake_time: Any, monkeypatch: Any) -> tuple[P
         assert desk.active_dialog is None
     events = desk.tf.events(match_id)
     assert len(events) >= 9
-    desk.close_tournament()
+    desk.files.close_tournament()
     return path, match_id, events
 
 
@@ -77,7 +77,7 @@ def test_damaged_file_offers_the_backups_and_restores_the_match(
     assert len(events_in(offered[0].path, match_id)) == len(events)
     assert len(events_in(offered[-1].path, match_id)) < len(events)
     truncate(path)
-    assert not desk.open_tournament(path, create=False)
+    assert not desk.files.open_tournament(path, create=False)
     dialog = desk.active_dialog
     assert isinstance(dialog, RecoverDialog)
     assert f"{path}: damaged" in dialog.damageLabel.text()  # the damage is named
@@ -106,7 +106,7 @@ def test_an_older_backup_brings_back_the_events_up_to_it(
     newest, older = backups(path)[:2]
     truncate(newest.path)
     truncate(path)
-    assert not desk.open_tournament(path, create=False)
+    assert not desk.files.open_tournament(path, create=False)
     dialog = desk.active_dialog
     restore(dialog)
     assert desk.active_dialog is dialog
@@ -126,7 +126,7 @@ def test_cancel_leaves_the_damaged_file_untouched(
     path, _match_id, _events = recorded
     truncate(path)
     damaged = path.read_bytes()
-    assert not desk.open_tournament(path, create=False)
+    assert not desk.files.open_tournament(path, create=False)
     desk.active_dialog.reject()
     assert desk.tf is None and path.read_bytes() == damaged
     assert not list(path.parent.glob(f"{path.name}.damaged-*"))

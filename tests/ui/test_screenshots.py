@@ -75,7 +75,7 @@ def test_render_every_screen(
     fake_time.advance(47 * 60 + 49)
     desk.ui.actionThink.trigger()
     fake_time.advance(4)
-    desk.display.tick()
+    desk.display.clock.tick()
     shots = [_save(desk, f"{language}-main")]
     desk.ui.eventView.selectRow(3)
     shots.append(_save(desk, f"{language}-main-review"))
@@ -141,7 +141,7 @@ def test_render_the_three_deck_screens(
     bid.ui.trumpCombo.setCurrentIndex(bid.ui.trumpCombo.findData("H"))
     bid.close_bidding()
     fake_time.advance(25 * 60)
-    desk.display.tick()
+    desk.display.clock.tick()
     shots = [_save(desk, "zh-three-deck-main")]
     kitty = KittyDialog(desk.session, desk)
     kitty.ui.cardsTextEdit.setText("S5 D5 SK DK C10 C3")

@@ -181,7 +181,7 @@ def test_closing_the_file_stops_the_pusher(qtbot, desk, desk_urls) -> None:
     pusher = desk.desk_sync.pusher
     assert pusher is not None
     qtbot.waitUntil(lambda: _label(desk) == "Synced", timeout=20000)
-    desk.close_tournament()
+    desk.files.close_tournament()
     assert desk.desk_sync.pusher is None
     pusher._thread.join(timeout=20)  # a push under way may outlast the desk's 3 s wait
     assert not pusher._thread.is_alive()
@@ -236,7 +236,7 @@ def test_desk_opened_on_a_server_address_pulls_its_drawn_match(qtbot, window, cl
     qtbot.waitUntil(lambda: _label(window) == "Synced", timeout=20000)
     with TournamentServer.open(desk_url) as server:
         assert server.events("R1-T1") == window.tf.events("R1-T1")
-    window.close_tournament()
+    window.files.close_tournament()
     # Opened again: the same journal, nothing pulled twice.
     assert open_desk_on_server(window, desk_url)
     assert window.tf is not None and window.tf.path == journal
@@ -267,8 +267,8 @@ def test_the_sample_tournament_is_never_pushed(qtbot, window, tmp_path) -> None:
     window.settings.server_url = "postgresql://cup_t01:pw@127.0.0.1:5432/cup"
     (tmp_path / "sample").mkdir()
     sample = build_sample_tournament(tmp_path / "sample")
-    assert window.open_tournament(sample)
+    assert window.files.open_tournament(sample)
     assert window.desk_sync.pusher is None  # a practice run claims nothing on the server
     assert not window_label_visible(window)
-    assert window.open_tournament(tmp_path / "real.sqlite")
+    assert window.files.open_tournament(tmp_path / "real.sqlite")
     assert window.desk_sync.pusher is not None

@@ -119,7 +119,7 @@ def test_clock_start_pause_with_reason_and_resume(desk: Any, qtbot: Any, fake_ti
     press(qtbot, desk, Qt.Key.Key_P)
     assert desk.session.state.clock.running
     fake_time.advance(600)
-    desk.display.tick()
+    desk.display.clock.tick()
     assert desk.ui.clockLabel.text() == "1:50:00"
     dialog = press(qtbot, desk, Qt.Key.Key_P)
     assert isinstance(dialog, ReasonDialog)
@@ -130,13 +130,13 @@ def test_clock_start_pause_with_reason_and_resume(desk: Any, qtbot: Any, fake_ti
     state = desk.session.state
     assert not state.clock.running and state.clock.paused_reason == "裁决争议"
     fake_time.advance(300)  # paused: the display does not move
-    desk.display.tick()
+    desk.display.clock.tick()
     assert desk.ui.clockLabel.text() == "1:50:00"
     assert "裁决争议" in desk.ui.pausedLabel.text()
     press(qtbot, desk, Qt.Key.Key_P)
     assert desk.session.state.clock.running
     fake_time.advance(60)
-    desk.display.tick()
+    desk.display.clock.tick()
     assert desk.ui.clockLabel.text() == "1:49:00"
     assert _reread(desk)[-3:] == ["clock_started", "clock_paused", "clock_resumed"][-3:]
 
@@ -362,10 +362,10 @@ def test_thinking_timer_and_overrun(desk: Any, qtbot: Any, fake_time: Any) -> No
     play_opening_hand(desk, qtbot)
     press(qtbot, desk, Qt.Key.Key_Space)
     fake_time.advance(4)
-    desk.display.tick()
+    desk.display.clock.tick()
     assert "6.0" in desk.ui.thinkLabel.text()
     fake_time.advance(9)
-    desk.display.tick()
+    desk.display.clock.tick()
     assert "3" in desk.ui.thinkLabel.text() and "O" in desk.ui.thinkLabel.text()
     dialog = press(qtbot, desk, Qt.Key.Key_O)
     assert dialog.ui.secondsSpin.value() == 13  # the time the play took
@@ -440,7 +440,7 @@ def test_start_a_drawn_match_of_the_tournament(
         first = t.matches()[0].match_id
     window = MainWindow(settings, languages)
     qtbot.addWidget(window)
-    assert window.open_tournament(path)
+    assert window.files.open_tournament(path)
     dialog = trigger(window, "actionOpenMatch")
     combo = dialog.ui.matchCombo
     drawn = [combo.itemData(i) for i in range(combo.count()) if combo.itemText(i).startswith("▶")]
@@ -453,7 +453,7 @@ def test_start_a_drawn_match_of_the_tournament(
     ok(dialog)
     assert window.active_dialog is None, dialog.ui.errorLabel.text()
     assert window.session.match_id == first
-    window.close_tournament()
+    window.files.close_tournament()
     with Tournament.open(path) as t:
         assert str(t.state().match(first).status) == "playing"
 
@@ -464,14 +464,14 @@ def test_clock_turns_amber_then_red(desk: Any, fake_time: Any) -> None:
 
     start_clock(desk)
     fake_time.advance(104 * 60)
-    desk.display.tick()
+    desk.display.clock.tick()
     assert CLOCK_COLOURS["normal"] in desk.ui.clockLabel.styleSheet()
     fake_time.advance(60)
-    desk.display.tick()
+    desk.display.clock.tick()
     assert desk.ui.clockLabel.text() == "0:15:00"
     assert CLOCK_COLOURS["amber"] in desk.ui.clockLabel.styleSheet()
     fake_time.advance(10 * 60)
-    desk.display.tick()
+    desk.display.clock.tick()
     assert CLOCK_COLOURS["red"] in desk.ui.clockLabel.styleSheet()
 
 

@@ -20,7 +20,7 @@ def install_organizer(window: Any) -> OrganizerTabs:
     """Add the organizer view to ``window`` (a ``MainWindow``); return the tabs."""
     desk = DeskFiles(
         current=lambda: window.tf,
-        open=lambda path: window.open_tournament(path, create=False),
+        open=lambda path: window.files.open_tournament(path, create=False),
         why_not=lambda: window.last_message,
         ask_before_closing_match=window.ask_before_closing_match,
         status=lambda text: window.statusBar().showMessage(text, 8000),

@@ -1,36 +1,53 @@
 """Importing match records from the desks and linking a record to a drawn match.
 
-``RecordsImport`` owns what the last import brought in (``last_import``) and works on
-the view's tournament through the tournament layer. Strings keep the ``OrganizerView``
-translation context, so the existing translations apply.
+``RecordsImport`` owns what the last import brought in (``last_import``) and the
+organizer signed in for the import, and works on the tournament shown
+(``ShownTournament``) through the tournament layer. It is given what it needs (the
+tournament shown, the state last shown, the message and dialog functions, the parent of
+its dialogs) and never sees the view. Strings keep the ``OrganizerView`` translation
+context, so the existing translations apply.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 
 from referee_desk.store import Session
 from referee_desk.tournament.importing import ImportResult, import_records
-from referee_desk.tournament.state import Status
+from referee_desk.tournament.repository import Tournament
+from referee_desk.tournament.state import Status, TournamentState
 from referee_desk.ui.dialogs.organizer_sign_in import OrganizerSignInDialog
 from referee_desk.ui.organizer import texts
 from referee_desk.ui.organizer.dialogs import OrganizerLinkDialog
-
-if TYPE_CHECKING:
-    from referee_desk.tournament.repository import Tournament
-    from referee_desk.ui.organizer.host import OrganizerHost
+from referee_desk.ui.organizer.shown import RunDialog, ShowMessage, ShownTournament
+from referee_desk.ui.refusals import refusal_message
 
 
 class RecordsImport:
     """Importing desks' match records and linking a record to a drawn match."""
 
-    def __init__(self, view: OrganizerHost) -> None:
-        self.view = view
+    def __init__(
+        self,
+        parent: QWidget,
+        shown: ShownTournament,
+        *,
+        state: Callable[[], TournamentState | None],
+        need: Callable[[], Tournament | None],
+        refresh: Callable[[], None],
+        run_dialog: RunDialog,
+        show_message: ShowMessage,
+    ) -> None:
+        self.parent = parent
+        self.shown = shown
+        self.state = state
+        self.need = need
+        self.refresh = refresh
+        self.run_dialog = run_dialog
+        self.show_message = show_message
         # What the last import brought in (None before the first one).
         self.last_import: ImportResult | None = None
         #: (the tournament file, its signed-in organizer): asked once per file
@@ -38,7 +55,7 @@ class RecordsImport:
 
     def choose_records(self) -> None:
         paths, _f = QFileDialog.getOpenFileNames(
-            self.view,
+            self.parent,
             QCoreApplication.translate("OrganizerView", "Import match records"),
             str(Path.cwd()),
             QCoreApplication.translate(
@@ -54,18 +71,18 @@ class RecordsImport:
         In a tournament file with PINs the organizer signs in first (a dialog; the
         import runs once signed in and None is returned now), as ``--as NAME`` does.
         """
-        t = self.view.need_tournament()
+        t = self.need()
         if t is None:
             return None
         tf = t.file if t.server is None else None  # a file's own people and PINs
         if tf is not None and tf.people.access_enabled() and self.organizer_of(tf) is None:
-            dialog = OrganizerSignInDialog(tf, self.view)
+            dialog = OrganizerSignInDialog(tf, self.parent)
 
             def signed_in() -> None:
                 self.organizer = (tf, dialog.session)
                 self._import(t, paths)
 
-            self.view.run_dialog(dialog, signed_in)
+            self.run_dialog(dialog, signed_in)
             return None
         return self._import(t, paths)
 
@@ -79,13 +96,14 @@ class RecordsImport:
         try:
             result = import_records(t, list(paths), by=self.organizer_of(t.file))
         except (ValueError, OSError) as error:
-            self.view.refuse(
-                QCoreApplication.translate("OrganizerView", "Records not imported"), error
+            self.show_message(
+                QCoreApplication.translate("OrganizerView", "Records not imported"),
+                refusal_message(error),
             )
             return None
         self.last_import = result
-        self.view.refresh()
-        self.view.show_message(
+        self.refresh()
+        self.show_message(
             QCoreApplication.translate("OrganizerView", "Match records imported"),
             self.import_summary(result),
             QMessageBox.Icon.Information if result.ok else QMessageBox.Icon.Warning,
@@ -145,15 +163,17 @@ class RecordsImport:
 
     def unlinked_records(self) -> list[str]:
         """Records in the file that count for no drawn match yet."""
-        if self.view.t is None:
+        t = self.shown.t
+        if t is None:
             return []
-        drawn = {m.match_id for m in self.view.t.matches()}
-        linked = set(self.view.t.links().values())
-        return [m for m in self.view.t.file.match_ids() if m not in drawn and m not in linked]
+        drawn = {m.match_id for m in t.matches()}
+        linked = set(t.links().values())
+        return [m for m in t.file.match_ids() if m not in drawn and m not in linked]
 
     def link_dialog(self) -> QDialog | None:
-        t = self.view.need_tournament()
-        if t is None or self.view.state is None:
+        t = self.need()
+        state = self.state()
+        if t is None or state is None:
             return None
         records = self.unlinked_records()
         pairs = t.pair_map()
@@ -162,11 +182,11 @@ class RecordsImport:
                 s.match.match_id,
                 f"{texts.pair_text(pairs.get(s.pair_a))} – {texts.pair_text(pairs.get(s.pair_b))}",
             )
-            for s in self.view.state.matches
+            for s in state.matches
             if s.status is Status.READY
         ]
         if not records:
-            self.view.show_message(
+            self.show_message(
                 QCoreApplication.translate("OrganizerView", "Nothing to link"),
                 QCoreApplication.translate(
                     "OrganizerView", "Every imported record already counts for a drawn match."
@@ -174,10 +194,11 @@ class RecordsImport:
                 QMessageBox.Icon.Information,
             )
             return None
-        dialog = OrganizerLinkDialog(self.link, records, open_matches, self.view)
-        return self.view.run_dialog(dialog, self.view.refresh)
+        dialog = OrganizerLinkDialog(self.link, records, open_matches, self.parent)
+        return self.run_dialog(dialog, self.refresh)
 
     def link(self, record_id: str, match_id: str) -> None:
-        if self.view.t is None:
+        t = self.shown.t
+        if t is None:
             raise ValueError(QCoreApplication.translate("OrganizerView", "No tournament is open."))
-        self.view.t.link(record_id, match_id)
+        t.link(record_id, match_id)

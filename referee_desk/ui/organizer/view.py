@@ -12,8 +12,8 @@ window's are): ``shown`` (``ShownTournament``: which tournament is shown, the wi
 file, the view's own or the server's), ``display`` (``showing.OrganizerDisplay``: title,
 tables, bracket, standings), ``pairs_actions`` (``PairActions``), ``draw_actions``
 (``DrawActions``: draw, lots, assignment), ``exports`` (``OrganizerExports``: File ▸
-Export) and ``records_import`` (``RecordsImport``, which still sees the view through the
-few members of ``host.OrganizerHost``). Callers use the parts directly
+Export) and ``records_import`` (``RecordsImport``: importing desks' records, linking
+one to a drawn match). Callers use the parts directly
 (``view.pairs_actions.import_pairs(path)``, ``view.shown.attach_server(t)``); the view
 forwards only ``refresh``, ``state``, ``t`` and ``on_server``. No part imports this
 module. The parts' strings are translated in the ``OrganizerView`` context explicitly,
@@ -53,7 +53,6 @@ from referee_desk.ui.organizer.pairs_actions import PairActions
 from referee_desk.ui.organizer.records_import import RecordsImport
 from referee_desk.ui.organizer.showing import OrganizerDisplay, groups_needing_lots
 from referee_desk.ui.organizer.shown import DeskFiles, ShownTournament, has_tournament
-from referee_desk.ui.refusals import refusal_message
 
 TITLE_STYLE = "font-size: 16pt; font-weight: bold;"
 #: The organizer works at a desk, not a card table: smaller buttons than the match view.
@@ -168,7 +167,15 @@ class OrganizerView(QWidget):
             status=status,
             show_bracket=lambda: self.ui.sections.setCurrentWidget(self.ui.bracketTab),
         )
-        self.records_import = RecordsImport(self)
+        self.records_import = RecordsImport(
+            self,
+            self.shown,
+            state=lambda: self.display.state,
+            need=self.need_tournament,
+            refresh=refresh,
+            run_dialog=self.run_dialog,
+            show_message=self.show_message,
+        )
         self.exports = OrganizerExports(
             self,
             self.shown,
@@ -392,10 +399,6 @@ class OrganizerView(QWidget):
                 self.tr("Open a tournament file or create a new tournament first."),
             )
         return t
-
-    def refuse(self, title: str, error: BaseException) -> None:
-        """Say why the layer refused, in the user's language."""
-        self.show_message(title, refusal_message(error))
 
 
 def _no_status(_text: str) -> None:
