@@ -13,7 +13,7 @@ exports and the ui all word through it (tests/test_architecture.py).
 """
 
 from referee_desk.phrasebook.consequences import CONSEQUENCES, FREE_TEXT_ARGS
-from referee_desk.phrasebook.refusals import REFUSALS, STORE_REFUSALS
+from referee_desk.phrasebook.refusals import REFUSALS, STORE_ACTIONS, STORE_REFUSALS
 from referee_desk.phrasebook.render import (
     LANGUAGES,
     PHRASES,
@@ -22,6 +22,7 @@ from referee_desk.phrasebook.render import (
     language_of,
     number_text,
     render,
+    render_action,
 )
 
 __all__ = [
@@ -30,10 +31,12 @@ __all__ = [
     "LANGUAGES",
     "PHRASES",
     "REFUSALS",
+    "STORE_ACTIONS",
     "STORE_REFUSALS",
     "Language",
     "PhraseError",
     "language_of",
     "number_text",
     "render",
+    "render_action",
 ]

@@ -8,7 +8,10 @@ Placeholders name a kind after the colon, which picks how the raw value is print
 ``{reason:end_reason}``, ``{action:correction}``, ``{cards:cards}`` (card tokens; suit
 symbols in Chinese), ``{type:event}`` (event kind), ``{status:status}`` (hand stages,
 joined by " or "), ``{ruleset:ruleset}``, ``{field:field}`` (a payload field),
-``{problem:problem}`` (a schema keyword). No kind: the value as it is. ``{DEC:role}`` and
+``{problem:problem}`` (a schema keyword), ``{role:person_role}`` (a person's role in a
+file: referee, committee, organizer), ``{action:access_action}`` (a refused change of
+people, assignments or locks, ``STORE_ACTIONS``, filled with the same params). No kind:
+the value as it is. ``{DEC:role}`` and
 ``{DEF:role}`` are the declarers and defenders.
 """
 
@@ -23,6 +26,7 @@ from referee_desk.phrasebook.glossary import (
     END_REASON_NAMES,
     EVENT_NAMES,
     FIELD_NAMES,
+    PERSON_ROLE_NAMES,
     PROBLEM_NAMES,
     REVOKE_KIND_NAMES,
     ROLE1_NAMES,
@@ -34,7 +38,7 @@ from referee_desk.phrasebook.glossary import (
     TRUMP_NAMES,
     Names,
 )
-from referee_desk.phrasebook.refusals import REFUSALS, STORE_REFUSALS
+from referee_desk.phrasebook.refusals import REFUSALS, STORE_ACTIONS, STORE_REFUSALS
 
 Language = Literal["zh_CN", "en"]
 LANGUAGES: tuple[Language, ...] = ("zh_CN", "en")
@@ -75,6 +79,7 @@ _TABLES: dict[str, Names] = {
     "ruleset": RULESET_NAMES,
     "field": FIELD_NAMES,
     "problem": PROBLEM_NAMES,
+    "person_role": PERSON_ROLE_NAMES,
 }
 
 
@@ -102,6 +107,10 @@ class _Value:
             if str(v) == "NT":
                 return self._look(TRUMP_NAMES)
             return ("主 " if self.language == "zh_CN" else "trump ") + self._look(TRUMP_NAMES)
+        if spec == "access_action":
+            if str(v) not in STORE_ACTIONS:
+                return str(v)
+            return render_action(str(v), self.args, self.language)
         if spec == "num":
             return number_text(_whole(v))
         if spec == "signed":
@@ -169,6 +178,24 @@ def render(
     if key == "committee_ruling":
         text = "; ".join([text, *_ruling_parts(values, lang)])
     return text
+
+
+def render_action(action: str, params: Mapping[str, object], language: str = "en") -> str:
+    """What a refused change was (``STORE_ACTIONS``, ``{action:access_action}``) in
+    ``language``; its English is the action the file's refusal log writes.
+
+    PhraseError when the action is unknown or its params lack one it names.
+    """
+    try:
+        en, zh = STORE_ACTIONS[action]
+    except KeyError:
+        raise PhraseError(f"no wording for action {action!r}") from None
+    lang = language_of(language)
+    fields = {k: _Value(v, lang, params) for k, v in params.items()}
+    try:
+        return (zh if lang == "zh_CN" else en).format_map(fields)
+    except (KeyError, IndexError) as exc:
+        raise PhraseError(f"action {action!r} lacks param {exc} ({sorted(params)})") from None
 
 
 def _ruling_parts(values: Mapping[str, object], language: Language) -> list[str]:

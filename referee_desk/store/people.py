@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from referee_desk.match.envelope import Event
+from referee_desk.phrasebook import render_action
 from referee_desk.store import access, keys
 from referee_desk.store.errors import AccessRefused, StoreWriteError
 from referee_desk.store.file_core import FileCore, utc_now
@@ -47,26 +48,36 @@ class People:
         token = getattr(session, "token", "")
         return bool(token) and self._issued.get(token) == session
 
-    def _refuse(self, action: str, reason: str, key: str, by: Any = None, **params: Any):
-        self.record_refusal(params.get("match"), by, action, reason)
-        return AccessRefused(f"{action}: {reason}").keyed(key, **params)
+    def _refuse(
+        self, key: str, by: Any, match_id: str | None, params: dict[str, Any]
+    ) -> AccessRefused:
+        """The refusal of a change (``params["action"]``, ``STORE_ACTIONS``), recorded.
 
-    def _organizer_needed(self, action: str, by: Any) -> None:
-        """Raise unless ``by`` is an issued organizer session (when the file has one)."""
+        Its line is the book's English, "<action>: <reason>"; the refusal log keeps the
+        action and the reason apart, as it always did (the English words, byte for byte).
+        """
+        error = AccessRefused(key=key, params=params)
+        action = render_action(params["action"], params)
+        line = error.args[0]
+        if not line.startswith(f"{action}: "):  # a template not of the form the log needs
+            raise KeyError(f"store refusal {key!r} does not begin with its action")
+        self.record_refusal(match_id, by, action, line[len(action) + 2 :])
+        return error
+
+    def _organizer_needed(self, by: Any, params: dict[str, Any]) -> None:
+        """Raise unless ``by`` is an issued organizer session (when the file has one).
+
+        ``params``: the action refused (``STORE_ACTIONS``) and its params.
+        """
         if not self.people_with_role("organizer"):
             return
         if by is None:
-            raise self._refuse(action, "an organizer must sign in first", "store.organizer_needed")
+            raise self._refuse("store.organizer_needed", None, None, params)
         if not self.is_issued(by):
-            raise self._refuse(
-                action, "this sign-in was not issued by this file", "store.session_forged", by
-            )
+            raise self._refuse("store.sign_in_not_issued", by, None, params)
         if by.role != "organizer":
             raise self._refuse(
-                action,
-                f"{by.name} is {by.role}; only the organizer may do this",
-                "store.organizer_needed",
-                by,
+                "store.organizer_only", by, None, {**params, "who": by.name, "who_role": by.role}
             )
 
     def add_person(
@@ -78,20 +89,15 @@ class People:
         """
         if role not in access.ROLES:
             raise ValueError(f"role {role!r}: expected one of {', '.join(access.ROLES)}")
-        action = f"register {name} as {role}"
+        refused = {"action": "register", "name": name, "role": role}
+        action = render_action("register", refused)
         existing = self.person_role(name)
         if self.people_with_role("organizer"):
-            self._organizer_needed(action, by)
+            self._organizer_needed(by, refused)
         elif existing is not None:  # nobody re-registers a name (issue 18: not even signed in)
-            raise self._refuse(
-                action, f"{name} is registered already", "store.already_registered", by, name=name
-            )
+            raise self._refuse("store.already_registered", by, None, refused)
         elif role == "committee" and self.people_with_role("committee") and by is None:
-            raise self._refuse(
-                action,
-                "only the first committee member registers without the organizer",
-                "store.organizer_needed",
-            )
+            raise self._refuse("store.first_committee_only", None, None, refused)
         salt, digest, kdf = access.hash_pin(pin)
         with self.core.transaction() as conn:
             self.trust.ready(keys.desk_signer())
@@ -212,8 +218,9 @@ class People:
 
         Needs ``by`` = an organizer session once the file has an organizer.
         """
-        action = f"assign {name} to match {match_id}"
-        self._organizer_needed(action, by)
+        refused = {"action": "assign", "name": name, "match": match_id}
+        action = render_action("assign", refused)
+        self._organizer_needed(by, refused)
         with self.core.transaction() as conn:
             self.trust.ready(keys.desk_signer())
             conn.execute(
@@ -299,30 +306,15 @@ class People:
         """
         if not self.access_enabled():
             return
-        action = f"lock match {match_id}"
+        refused = {"action": "lock", "match": match_id}
         if by is None:
-            raise self._refuse(
-                action,
-                "sign in with your PIN to lock a match",
-                "store.sign_in_needed",
-                match=match_id,
-            )
+            raise self._refuse("store.sign_in_to_lock", None, match_id, refused)
         if not self.is_issued(by):
-            raise self._refuse(
-                action,
-                "this sign-in was not issued by this file",
-                "store.session_forged",
-                by,
-                match=match_id,
-            )
+            raise self._refuse("store.sign_in_not_issued", by, match_id, refused)
         referee = self.match_referee(match_id)
         if by.role != "committee" and not (by.role == "referee" and referee in (None, by.name)):
             raise self._refuse(
-                action,
-                f"{by.name} is not this match's referee",
-                "store.not_the_referee",
-                by,
-                match=match_id,
+                "store.lock_not_the_referee", by, match_id, {**refused, "who": by.name}
             )
 
     def _authorize_locked(
