@@ -4,7 +4,8 @@ Dotted keys: the match layer's (``bid.counter_not_higher``), raised as
 ``EventRefused(key=..., params=...)``, whose English line is rendered from here; and
 the store's (``store.*``), raised as ``StoreError(key=..., params=...)`` (or attached
 with ``StoreError.keyed`` where a site still writes its own English), with the actions
-a refusal of people's changes names (``STORE_ACTIONS``).
+and the reasons a refusal of people's changes and events names (``STORE_ACTIONS``,
+``ACCESS_REASONS``).
 """
 
 from __future__ import annotations
@@ -457,6 +458,58 @@ STORE_ACTIONS: dict[str, tuple[str, str]] = {
     "register": ("register {name} as {role}", "登记 {name} 为{role:person_role}"),
     "assign": ("assign {name} to match {match}", "指派 {name} 担任比赛 {match} 的裁判"),
     "lock": ("lock match {match}", "锁定比赛 {match}"),
+    "import": (
+        "import {type} into match {match} (event {seq})",
+        "导入比赛 {match} 的第 {seq} 条事件（{type:event}）",
+    ),
+}
+
+#: Why a person may not add an event to a match now (``People.authorize``), by key, with
+#: params match, type (the event's), name and role (of who is signed in) and referee (the
+#: match's). The English is the reason the file's refusal log writes; a refusal at the
+#: desk says it of its match (the ``store.*`` keys below), an import of its event
+#: (``store.import_refused``, ``{why:access_reason}``).
+ACCESS_REASONS: dict[str, tuple[str, str]] = {
+    "store.session_forged": (
+        "this sign-in was not issued by this file (sign in again)",
+        "这次登录不是在此文件上完成的（请重新登录）",
+    ),
+    "store.committee_needed": (
+        "only the arbitration committee, signed in, can enter a ruling or decision",
+        "只有已登录的仲裁委员会才能录入裁决或决定",
+    ),
+    "store.sign_in_needed": (
+        "sign in with your PIN to enter events",
+        "录入事件须先用 PIN 登录",
+    ),
+    "store.referee_enters_this": (
+        "the committee does not enter {type} events; the referee does",
+        "仲裁委员会不录入“{type:event}”事件，由裁判录入",
+    ),
+    "store.not_a_referee": (
+        "{name} ({role}) may not enter match events",
+        "{name}（{role:person_role}）不能录入比赛事件",
+    ),
+    "store.not_the_referee": (
+        "{name} is not this match's referee ({referee} is)",
+        "{name} 不是这场比赛的裁判（裁判是 {referee}）",
+    ),
+    "store.locked_committee_only": (
+        "the match is locked; only the arbitration committee can add a ruling",
+        "比赛已锁定；只有仲裁委员会可以补充裁决",
+    ),
+    "store.locked": (
+        "the match is locked; only notes and committee rulings can follow, not {type}",
+        "比赛已锁定；此后只能记录备注和仲裁裁决，不能记录“{type:event}”",
+    ),
+    "store.sign_in_to_note": (
+        "sign in with your PIN to add a note",
+        "添加备注须先用 PIN 登录",
+    ),
+    "store.locked_not_the_referee": (
+        "the match is locked; {name} is not this match's referee",
+        "比赛已锁定；{name} 不是这场比赛的裁判",
+    ),
 }
 
 #: Store keys → (English, Chinese) templates with ``{param}``. A raise site passes the
@@ -516,11 +569,16 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
         "{action:access_action}: {who} is not this match's referee",
         "{action:access_action}：{who} 不是这场比赛的裁判",
     ),
-    # -- locks ------------------------------------------------------------------------
-    "store.locked": (
-        "the match is locked: only notes and committee rulings may follow",
-        "比赛已锁定：只能再记录备注和仲裁裁决",
+    # -- who may add an event (``People.authorize``): at the desk, an import ---------
+    **{
+        key: (f"match {{match}}: {en}", f"比赛 {{match}}：{zh}")
+        for key, (en, zh) in ACCESS_REASONS.items()
+    },
+    "store.import_refused": (
+        "{action:access_action}: {why:access_reason}",
+        "{action:access_action}：{why:access_reason}",
     ),
+    # -- locks ------------------------------------------------------------------------
     "store.nothing_to_lock": ("match {match}: no events to lock", "比赛 {match} 没有可锁定的记录"),
     "store.imported_seal_unverified": (
         "{path}: match {match}: the desk's lock does not verify ({reason})",

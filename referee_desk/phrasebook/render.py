@@ -10,8 +10,9 @@ symbols in Chinese), ``{type:event}`` (event kind), ``{status:status}`` (hand st
 joined by " or "), ``{ruleset:ruleset}``, ``{field:field}`` (a payload field),
 ``{problem:problem}`` (a schema keyword), ``{role:person_role}`` (a person's role in a
 file: referee, committee, organizer), ``{action:access_action}`` (a refused change of
-people, assignments or locks, ``STORE_ACTIONS``, filled with the same params). No kind:
-the value as it is. ``{DEC:role}`` and
+people, assignments, locks or an import, ``STORE_ACTIONS``) and ``{why:access_reason}``
+(why an event may not be added, ``ACCESS_REASONS``), both filled with the same params.
+No kind: the value as it is. ``{DEC:role}`` and
 ``{DEF:role}`` are the declarers and defenders.
 """
 
@@ -38,7 +39,12 @@ from referee_desk.phrasebook.glossary import (
     TRUMP_NAMES,
     Names,
 )
-from referee_desk.phrasebook.refusals import REFUSALS, STORE_ACTIONS, STORE_REFUSALS
+from referee_desk.phrasebook.refusals import (
+    ACCESS_REASONS,
+    REFUSALS,
+    STORE_ACTIONS,
+    STORE_REFUSALS,
+)
 
 Language = Literal["zh_CN", "en"]
 LANGUAGES: tuple[Language, ...] = ("zh_CN", "en")
@@ -107,10 +113,11 @@ class _Value:
             if str(v) == "NT":
                 return self._look(TRUMP_NAMES)
             return ("主 " if self.language == "zh_CN" else "trump ") + self._look(TRUMP_NAMES)
-        if spec == "access_action":
-            if str(v) not in STORE_ACTIONS:
+        part = _PARTS.get(spec)
+        if part is not None:  # a phrase of its own, with the same params
+            if str(v) not in part:
                 return str(v)
-            return render_action(str(v), self.args, self.language)
+            return _fill_part(part, str(v), self.args, self.language)
         if spec == "num":
             return number_text(_whole(v))
         if spec == "signed":
@@ -180,22 +187,44 @@ def render(
     return text
 
 
+#: Kinds printed as a phrase of their own (a table of (English, Chinese) templates).
+_PARTS: dict[str, dict[str, tuple[str, str]]] = {
+    "access_action": STORE_ACTIONS,
+    "access_reason": ACCESS_REASONS,
+}
+
+
+def _fill_part(
+    table: Mapping[str, tuple[str, str]], name: str, params: Mapping[str, object], language: str
+) -> str:
+    try:
+        en, zh = table[name]
+    except KeyError:
+        raise PhraseError(f"no wording for {name!r}") from None
+    lang = language_of(language)
+    fields = {k: _Value(v, lang, params) for k, v in params.items()}
+    try:
+        return (zh if lang == "zh_CN" else en).format_map(fields)
+    except (KeyError, IndexError) as exc:
+        raise PhraseError(f"{name!r} lacks param {exc} ({sorted(params)})") from None
+
+
 def render_action(action: str, params: Mapping[str, object], language: str = "en") -> str:
     """What a refused change was (``STORE_ACTIONS``, ``{action:access_action}``) in
     ``language``; its English is the action the file's refusal log writes.
 
     PhraseError when the action is unknown or its params lack one it names.
     """
-    try:
-        en, zh = STORE_ACTIONS[action]
-    except KeyError:
-        raise PhraseError(f"no wording for action {action!r}") from None
-    lang = language_of(language)
-    fields = {k: _Value(v, lang, params) for k, v in params.items()}
-    try:
-        return (zh if lang == "zh_CN" else en).format_map(fields)
-    except (KeyError, IndexError) as exc:
-        raise PhraseError(f"action {action!r} lacks param {exc} ({sorted(params)})") from None
+    return _fill_part(STORE_ACTIONS, action, params, language)
+
+
+def render_reason(key: str, params: Mapping[str, object], language: str = "en") -> str:
+    """Why an event may not be added (``ACCESS_REASONS``, ``{why:access_reason}``) in
+    ``language``; its English is the reason the file's refusal log writes.
+
+    PhraseError when the key is unknown or its params lack one it names.
+    """
+    return _fill_part(ACCESS_REASONS, key, params, language)
 
 
 def _ruling_parts(values: Mapping[str, object], language: Language) -> list[str]:

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from referee_desk.match.envelope import Event
-from referee_desk.phrasebook import render_action
+from referee_desk.phrasebook import render_action, render_reason
 from referee_desk.store import access, keys
 from referee_desk.store.errors import AccessRefused, StoreWriteError
 from referee_desk.store.file_core import FileCore, utc_now
@@ -247,39 +247,57 @@ class People:
     ) -> tuple[str, str] | None:
         """(phrasebook key, reason) why ``by`` may not append ``draft`` now, or None.
 
-        ``locked``: the match has a seal; ``guarded``: PINs are set up in this file.
+        ``locked``: the match has a seal; ``guarded``: PINs are set up in this file. The
+        reason is the book's English (``ACCESS_REASONS``): the refusal log writes it.
         """
+        refusal = self._refusal(match_id, draft, by, locked, guarded)
+        if refusal is None:
+            return None
+        key, params = refusal
+        return key, render_reason(key, params)
+
+    def _refusal(
+        self, match_id: str, draft: Event, by: access.Session | None, locked: bool, guarded: bool
+    ) -> tuple[str, dict[str, Any]] | None:
+        """(key of ``ACCESS_REASONS``, its params) why ``by`` may not append ``draft``."""
+        params: dict[str, Any] = {
+            "match": match_id,
+            "type": draft.type,
+            "name": by.name if by is not None else None,
+            "role": by.role if by is not None else None,
+        }
+        key = self._refusal_key(match_id, draft, by, locked, guarded, params)
+        return None if key is None else (key, params)
+
+    def _refusal_key(
+        self,
+        match_id: str,
+        draft: Event,
+        by: access.Session | None,
+        locked: bool,
+        guarded: bool,
+        params: dict[str, Any],
+    ) -> str | None:
         if by is not None and not self.is_issued(by):
-            return (
-                "store.session_forged",
-                "this sign-in was not issued by this file (sign in again)",
-            )
+            return "store.session_forged"
         if locked:
-            return self._authorize_locked(match_id, draft, by, guarded)
+            return self._locked_refusal_key(match_id, draft, by, guarded)
         if draft.type in access.COMMITTEE_ONLY_TYPES and (by is None or by.role != "committee"):
-            return (
-                "store.committee_needed",
-                "only the arbitration committee, signed in, can enter a ruling or decision",
-            )
+            return "store.committee_needed"
         if not guarded:
             return None
         if by is None:
-            return "store.sign_in_needed", "sign in with your PIN to enter events"
+            return "store.sign_in_needed"
         if by.role == "committee":
             if draft.type in access.COMMITTEE_EVENT_TYPES:
                 return None
-            return (
-                "store.referee_enters_this",
-                f"the committee does not enter {draft.type} events; the referee does",
-            )
+            return "store.referee_enters_this"
         if by.role != "referee":
-            return "store.not_a_referee", f"{by.name} ({by.role}) may not enter match events"
+            return "store.not_a_referee"
         referee = self.match_referee(match_id)
         if referee is not None and referee != by.name:
-            return (
-                "store.not_the_referee",
-                f"{by.name} is not this match's referee ({referee} is)",
-            )
+            params["referee"] = referee
+            return "store.not_the_referee"
         return None
 
     def authorize_import(self, match_id: str, event: Event, by: access.Session | None) -> None:
@@ -292,12 +310,13 @@ class People:
             return
         if by is not None and by.role == "organizer" and self.is_issued(by):
             return
-        refusal = self.authorize(match_id, event, by, False, True)
+        refusal = self._refusal(match_id, event, by, False, True)
         if refusal is not None:
-            key, reason = refusal
+            key, params = refusal
             raise AccessRefused(
-                f"import {event.type} into match {match_id} (event {event.seq}): {reason}"
-            ).keyed(key, match=match_id)
+                key="store.import_refused",
+                params={**params, "action": "import", "seq": event.seq, "why": key},
+            )
 
     def authorize_lock(self, match_id: str, by: access.Session | None) -> None:
         """Raise ``AccessRefused`` unless ``by`` may lock the match (files with PINs).
@@ -317,36 +336,26 @@ class People:
                 "store.lock_not_the_referee", by, match_id, {**refused, "who": by.name}
             )
 
-    def _authorize_locked(
+    def _locked_refusal_key(
         self, match_id: str, draft: Event, by: access.Session | None, guarded: bool
-    ) -> tuple[str, str] | None:
+    ) -> str | None:
         """After locking only notes (the match's referee or the committee) and committee
         rulings and decisions (the committee alone) can follow (issue 4, issue 5)."""
         if draft.type in access.COMMITTEE_ONLY_TYPES:
             if by is None or by.role != "committee":
-                return (
-                    "store.locked_committee_only",
-                    "the match is locked; only the arbitration committee can add a ruling",
-                )
+                return "store.locked_committee_only"
             return None
         if draft.type not in access.AFTER_LOCK_TYPES:
-            return (
-                "store.locked",
-                f"the match is locked; only notes and committee rulings can follow, "
-                f"not {draft.type}",
-            )
+            return "store.locked"
         if by is not None and by.role == "committee":
             return None
         if not guarded:
             return None
         if by is None:
-            return "store.sign_in_needed", "sign in with your PIN to add a note"
+            return "store.sign_in_to_note"
         referee = self.match_referee(match_id)
         if by.role != "referee" or (referee is not None and referee != by.name):
-            return (
-                "store.locked_not_the_referee",
-                f"the match is locked; {by.name} is not this match's referee",
-            )
+            return "store.locked_not_the_referee"
         return None
 
     def record_refusal(

@@ -16,17 +16,25 @@ from pathlib import Path
 import pytest
 
 from referee_desk import store
-from referee_desk.phrasebook import STORE_ACTIONS, STORE_REFUSALS, render, render_action
-from referee_desk.phrasebook.glossary import PERSON_ROLE_NAMES
+from referee_desk.match import new_event
+from referee_desk.phrasebook import (
+    ACCESS_REASONS,
+    STORE_ACTIONS,
+    STORE_REFUSALS,
+    render,
+    render_action,
+    render_reason,
+)
+from referee_desk.phrasebook.glossary import EVENT_NAMES, PERSON_ROLE_NAMES
 from referee_desk.store import AccessRefused, Session, StoreError, StoreWriteError, TournamentFile
+from referee_desk.store.jsonl import write_jsonl
 from referee_desk.store.keys import create_organizer_key
-from referee_desk.store.synthetic import record
+from referee_desk.store.synthetic import draft, record
 
 STORE = Path(store.__file__).resolve().parent
 #: (file, key) of raise sites that still write an English line of their own, and why.
-#: The storeperf files are being rewritten by their owner; ``people.py``'s
-#: ``authorize_import`` words ``authorize``'s reasons, which ``authorize`` also hands to
-#: ``appender.py`` (that builds its own line and writes the reason into the refusal log);
+#: The storeperf files are being rewritten by their owner (``appender.py`` words
+#: ``People.authorize``'s reasons, which are the book's, as "match M: reason" itself);
 #: ``tournament_file.py``'s ``why_read_only`` has its key copied by ``file_core.py`` onto
 #: another line.
 STILL_KEYED = {
@@ -35,7 +43,6 @@ STILL_KEYED = {
     "event_log.py": None,
     "file_core.py": None,
     "opening.py": None,
-    "people.py": {None},
     "tournament_file.py": {"store.not_saved_disk_full"},
 }
 
@@ -150,19 +157,24 @@ def _placeholders(template: str) -> dict[str, str]:
 
 #: Raw values as the store passes them, for params that name a kind of thing; a line
 #: shows the glossary's name for these (a person's role, an action), never the raw value.
-_RAW = {"role": "committee", "wanted": "referee", "who_role": "organizer", "action": "register"}
+_RAW = {"role": "committee", "wanted": "referee", "who_role": "organizer", "type": "clock_started"}
+_RAW |= {"action": "register", "why": "store.not_the_referee"}
 _KINDS = {"role": "person_role", "wanted": "person_role", "who_role": "person_role"}
-_KINDS["action"] = "access_action"
+_KINDS |= {"type": "event", "action": "access_action", "why": "access_reason"}
+#: The action a key's line names, where it is not ``register``.
+_ACTION_OF = {"store.import_refused": "import"}
 #: Latin a Chinese line may carry besides its params: notations and formats.
 _LATIN_OK = {"PIN", "SQLite", "Ed25519"}
 
 
 def _params_of(key: str) -> set[str]:
-    """Every param a key's line names: its own and its action's."""
+    """Every param a key's line names: its own, its action's and its reason's."""
     en, zh = STORE_REFUSALS[key]
     names = set(_placeholders(en)) | set(_placeholders(zh))
     if "action" in names:
-        names |= set(_placeholders(STORE_ACTIONS[_RAW["action"]][0]))
+        names |= set(_placeholders(STORE_ACTIONS[_ACTION_OF.get(key, _RAW["action"])][0]))
+    if "why" in names:
+        names |= set(_placeholders(ACCESS_REASONS[_RAW["why"]][0]))
     return names
 
 
@@ -171,8 +183,12 @@ def _shown(name: str, values: dict[str, object], language: str) -> str:
     kind = _KINDS.get(name)
     if kind == "person_role":
         return PERSON_ROLE_NAMES[language][str(values[name])]
+    if kind == "event":
+        return EVENT_NAMES.get(language, {}).get(str(values[name]), str(values[name]))
     if kind == "access_action":
         return render_action(str(values[name]), values, language)
+    if kind == "access_reason":
+        return render_reason(str(values[name]), values, language)
     return str(values[name])
 
 
@@ -187,6 +203,7 @@ def test_the_chinese_line_names_every_param_of_the_english(key: str) -> None:
     values: dict[str, object] = {
         name: _RAW.get(name, f"值{number}号") for number, name in enumerate(sorted(names))
     }
+    values |= {"action": _ACTION_OF.get(key, _RAW["action"])} if "action" in names else {}
     for language in ("en", "zh_CN"):
         line = render(key, values, language)
         rest = line
@@ -204,10 +221,17 @@ def test_the_chinese_line_names_every_param_of_the_english(key: str) -> None:
 def test_every_action_names_its_params_in_both_languages(action: str) -> None:
     en, zh = STORE_ACTIONS[action]
     assert set(_placeholders(en)) == set(_placeholders(zh))
-    values = {"name": "王磊", "match": "r1-t1", "role": "committee"}
+    values = {"name": "王磊", "match": "r1-t1", "role": "committee", "seq": 4, "type": "note"}
     assert render_action(action, values, "en") == en.format(**values)
     chinese = render_action(action, values, "zh_CN")
     assert not set(re.findall(r"[A-Za-z]{3,}", chinese.replace("r1-t1", ""))), chinese
+
+
+@pytest.mark.parametrize("key", sorted(ACCESS_REASONS))
+def test_every_reason_names_its_params_in_both_languages(key: str) -> None:
+    en, zh = ACCESS_REASONS[key]
+    assert set(_placeholders(en)) == set(_placeholders(zh))
+    assert STORE_REFUSALS[key] == (f"match {{match}}: {en}", f"比赛 {{match}}：{zh}")
 
 
 def test_peoples_refusals_word_every_change_from_the_book(tmp_path: Path) -> None:
@@ -306,3 +330,104 @@ def test_every_refuse_site_names_a_key_of_the_form_the_log_needs() -> None:
         assert en.startswith("{action:access_action}: ") and zh.startswith(
             "{action:access_action}："
         )
+
+
+def test_every_reason_to_refuse_an_event_is_the_books(tmp_path: Path) -> None:
+    """``People.authorize``'s reasons are the book's English (``ACCESS_REASONS``), the
+    words the refusal log writes; the appender says them of the match ("match M: ...",
+    its own line, which the book's ``store.*`` line matches where its params suffice) and
+    an import of its event (``store.import_refused``, key and params only)."""
+    refused: list[StoreError] = []
+
+    def attempt(action) -> None:
+        with pytest.raises(AccessRefused) as error:
+            action()
+        refused.append(error.value)
+
+    def ruling(tf: TournamentFile, match_id: str) -> object:
+        return new_event(
+            tf.events(match_id),
+            "committee_ruling",
+            {"text": "改判"},
+            "x",
+            "2026-11-29T14:00:00.000Z",
+        )
+
+    forged = Session("周主任", "committee", "ab" * 16)
+    with TournamentFile.open(tmp_path / "cup.sqlite", tournament_id="phrases") as tf:
+        record(tf, "m1", 3, referee="王裁判")
+        attempt(lambda: tf.append(ruling(tf, "m1")))
+        for name, role, pin in [("王裁判", "referee", "739155"), ("李裁判", "referee", "111111")]:
+            tf.people.add_person(name, role, pin)
+        tf.people.add_person("周主任", "committee", "246810")
+        tf.people.add_person("组委", "organizer", "135790")
+        boss, wang = tf.people.login("组委", "135790"), tf.people.login("王裁判", "739155")
+        li, zhou = tf.people.login("李裁判", "111111"), tf.people.login("周主任", "246810")
+        tf.people.assign_referee("m1", "王裁判", by=boss)
+        attempt(lambda: tf.append(draft("m1", 3), by=forged))
+        attempt(lambda: tf.append(draft("m1", 3)))
+        attempt(lambda: tf.append(draft("m1", 1), by=zhou))
+        attempt(lambda: tf.append(draft("m1", 3), by=boss))
+        attempt(lambda: tf.append(draft("m1", 3), by=li))
+        tf.seals.lock("m1", "周主任", session=zhou)
+        attempt(lambda: tf.append(ruling(tf, "m1"), by=wang))
+        attempt(lambda: tf.append(draft("m1", 1), by=wang))
+        attempt(lambda: tf.append(draft("m1", 3)))
+        attempt(lambda: tf.append(draft("m1", 3), by=li))
+        appended = len(refused)
+        with TournamentFile.open(tmp_path / "desk.sqlite", tournament_id="phrases") as desk:
+            record(desk, "m9", 4, referee="王裁判")
+            write_jsonl(desk.events("m9"), tmp_path / "m9.jsonl")
+        tf.people.assign_referee("m9", "王裁判", by=boss)
+        for by in (None, forged, zhou, li):
+            attempt(lambda by=by: tf.import_jsonl([tmp_path / "m9.jsonl"], by=by))
+        logged = [r["reason"] for r in tf.people.refusals()]
+    at_desk, imported = refused[:appended], refused[appended:]
+    assert [e.key for e in at_desk] == [
+        "store.committee_needed",
+        "store.session_forged",
+        "store.sign_in_needed",
+        "store.referee_enters_this",
+        "store.not_a_referee",
+        "store.not_the_referee",
+        "store.locked_committee_only",
+        "store.locked",
+        "store.sign_in_to_note",
+        "store.locked_not_the_referee",
+    ]
+    # The log writes the reason, the appender its line: "match M: " + the book's English.
+    assert [f"match m1: {reason}" for reason in logged] == [str(e) for e in at_desk]
+    for error in at_desk:
+        assert error.key is not None
+        en, zh = STORE_REFUSALS[error.key]
+        if set(_placeholders(en) | _placeholders(zh)) <= set(error.params):
+            assert render(error.key, error.params, "en") == str(error)
+            assert render(error.key, error.params, "zh_CN").startswith("比赛 m1：")
+        else:  # the appender passes match, type and name only (the role, the referee: not)
+            assert error.key in ("store.not_a_referee", "store.not_the_referee")
+    assert str(at_desk[3]) == (
+        "match m1: the committee does not enter clock_started events; the referee does"
+    )
+    assert render(at_desk[3].key or "", at_desk[3].params, "zh_CN") == (
+        "比赛 m1：仲裁委员会不录入“开始计时”事件，由裁判录入"
+    )
+    assert [e.params["why"] for e in imported] == [
+        "store.sign_in_needed",
+        "store.session_forged",
+        "store.referee_enters_this",
+        "store.not_the_referee",
+    ]
+    for error in imported:
+        assert error.key == "store.import_refused"
+        assert str(error) == render(error.key, error.params, "en")
+        assert str(error) == (
+            "import match_opened into match m9 (event 1): "
+            + render_reason(error.params["why"], error.params)
+        )
+    assert str(imported[3]) == (
+        "import match_opened into match m9 (event 1): 李裁判 is not this match's referee "
+        "(王裁判 is)"
+    )
+    assert render("store.import_refused", imported[3].params, "zh_CN") == (
+        "导入比赛 m9 的第 1 条事件（开赛）：李裁判 不是这场比赛的裁判（裁判是 王裁判）"
+    )

@@ -119,6 +119,8 @@ STORE_RAW: dict[str, Any] = {
     "wanted": "referee",
     "who_role": "organizer",
     "action": "register",
+    "why": "store.not_the_referee",
+    "referee": "李裁判",
     "name": "王磊",
 }
 
