@@ -278,6 +278,8 @@ class People:
         guarded: bool,
         params: dict[str, Any],
     ) -> str | None:
+        """The ``ACCESS_REASONS`` key of why not, or None; one that names the match's
+        referee adds them to ``params`` (looked up only then: this runs on every append)."""
         if by is not None and not self.is_issued(by):
             return "store.session_forged"
         if locked:
