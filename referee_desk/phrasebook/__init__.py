@@ -13,7 +13,12 @@ exports and the ui all word through it (tests/test_architecture.py).
 """
 
 from referee_desk.phrasebook.consequences import CONSEQUENCES, FREE_TEXT_ARGS
-from referee_desk.phrasebook.refusals import REFUSALS, STORE_REFUSALS
+from referee_desk.phrasebook.refusals import (
+    ACCESS_REASONS,
+    REFUSALS,
+    STORE_ACTIONS,
+    STORE_REFUSALS,
+)
 from referee_desk.phrasebook.render import (
     LANGUAGES,
     PHRASES,
@@ -22,18 +27,24 @@ from referee_desk.phrasebook.render import (
     language_of,
     number_text,
     render,
+    render_action,
+    render_reason,
 )
 
 __all__ = [
+    "ACCESS_REASONS",
     "CONSEQUENCES",
     "FREE_TEXT_ARGS",
     "LANGUAGES",
     "PHRASES",
     "REFUSALS",
+    "STORE_ACTIONS",
     "STORE_REFUSALS",
     "Language",
     "PhraseError",
     "language_of",
     "number_text",
     "render",
+    "render_action",
+    "render_reason",
 ]

@@ -23,6 +23,12 @@ ROLE1_NAMES: Names = {
     "zh_CN": {"declarers": "庄家方", "defenders": "防守方"},
 }
 
+#: A person's role in a tournament file (``store/access.py``'s ROLES).
+PERSON_ROLE_NAMES: Names = {
+    "en": {"referee": "referee", "committee": "committee", "organizer": "organizer"},
+    "zh_CN": {"referee": "裁判", "committee": "仲裁委员", "organizer": "组织者"},
+}
+
 TRUMP_NAMES: Names = {
     "zh_CN": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "无主"},
     "en": {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "NT": "no trump"},

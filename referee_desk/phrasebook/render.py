@@ -8,7 +8,11 @@ Placeholders name a kind after the colon, which picks how the raw value is print
 ``{reason:end_reason}``, ``{action:correction}``, ``{cards:cards}`` (card tokens; suit
 symbols in Chinese), ``{type:event}`` (event kind), ``{status:status}`` (hand stages,
 joined by " or "), ``{ruleset:ruleset}``, ``{field:field}`` (a payload field),
-``{problem:problem}`` (a schema keyword). No kind: the value as it is. ``{DEC:role}`` and
+``{problem:problem}`` (a schema keyword), ``{role:person_role}`` (a person's role in a
+file: referee, committee, organizer), ``{action:access_action}`` (a refused change of
+people, assignments, locks or an import, ``STORE_ACTIONS``) and ``{why:access_reason}``
+(why an event may not be added, ``ACCESS_REASONS``), both filled with the same params.
+No kind: the value as it is. ``{DEC:role}`` and
 ``{DEF:role}`` are the declarers and defenders.
 """
 
@@ -23,6 +27,7 @@ from referee_desk.phrasebook.glossary import (
     END_REASON_NAMES,
     EVENT_NAMES,
     FIELD_NAMES,
+    PERSON_ROLE_NAMES,
     PROBLEM_NAMES,
     REVOKE_KIND_NAMES,
     ROLE1_NAMES,
@@ -34,7 +39,12 @@ from referee_desk.phrasebook.glossary import (
     TRUMP_NAMES,
     Names,
 )
-from referee_desk.phrasebook.refusals import REFUSALS, STORE_REFUSALS
+from referee_desk.phrasebook.refusals import (
+    ACCESS_REASONS,
+    REFUSALS,
+    STORE_ACTIONS,
+    STORE_REFUSALS,
+)
 
 Language = Literal["zh_CN", "en"]
 LANGUAGES: tuple[Language, ...] = ("zh_CN", "en")
@@ -75,6 +85,7 @@ _TABLES: dict[str, Names] = {
     "ruleset": RULESET_NAMES,
     "field": FIELD_NAMES,
     "problem": PROBLEM_NAMES,
+    "person_role": PERSON_ROLE_NAMES,
 }
 
 
@@ -102,6 +113,11 @@ class _Value:
             if str(v) == "NT":
                 return self._look(TRUMP_NAMES)
             return ("主 " if self.language == "zh_CN" else "trump ") + self._look(TRUMP_NAMES)
+        part = _PARTS.get(spec)
+        if part is not None:  # a phrase of its own, with the same params
+            if str(v) not in part:
+                return str(v)
+            return _fill_part(part, str(v), self.args, self.language)
         if spec == "num":
             return number_text(_whole(v))
         if spec == "signed":
@@ -169,6 +185,46 @@ def render(
     if key == "committee_ruling":
         text = "; ".join([text, *_ruling_parts(values, lang)])
     return text
+
+
+#: Kinds printed as a phrase of their own (a table of (English, Chinese) templates).
+_PARTS: dict[str, dict[str, tuple[str, str]]] = {
+    "access_action": STORE_ACTIONS,
+    "access_reason": ACCESS_REASONS,
+}
+
+
+def _fill_part(
+    table: Mapping[str, tuple[str, str]], name: str, params: Mapping[str, object], language: str
+) -> str:
+    try:
+        en, zh = table[name]
+    except KeyError:
+        raise PhraseError(f"no wording for {name!r}") from None
+    lang = language_of(language)
+    fields = {k: _Value(v, lang, params) for k, v in params.items()}
+    try:
+        return (zh if lang == "zh_CN" else en).format_map(fields)
+    except (KeyError, IndexError) as exc:
+        raise PhraseError(f"{name!r} lacks param {exc} ({sorted(params)})") from None
+
+
+def render_action(action: str, params: Mapping[str, object], language: str = "en") -> str:
+    """What a refused change was (``STORE_ACTIONS``, ``{action:access_action}``) in
+    ``language``; its English is the action the file's refusal log writes.
+
+    PhraseError when the action is unknown or its params lack one it names.
+    """
+    return _fill_part(STORE_ACTIONS, action, params, language)
+
+
+def render_reason(key: str, params: Mapping[str, object], language: str = "en") -> str:
+    """Why an event may not be added (``ACCESS_REASONS``, ``{why:access_reason}``) in
+    ``language``; its English is the reason the file's refusal log writes.
+
+    PhraseError when the key is unknown or its params lack one it names.
+    """
+    return _fill_part(ACCESS_REASONS, key, params, language)
 
 
 def _ruling_parts(values: Mapping[str, object], language: Language) -> list[str]:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from referee_desk.match.envelope import Event
+from referee_desk.phrasebook import render_action, render_reason
 from referee_desk.store import access, keys
 from referee_desk.store.errors import AccessRefused, StoreWriteError
 from referee_desk.store.file_core import FileCore, utc_now
@@ -47,26 +48,36 @@ class People:
         token = getattr(session, "token", "")
         return bool(token) and self._issued.get(token) == session
 
-    def _refuse(self, action: str, reason: str, key: str, by: Any = None, **params: Any):
-        self.record_refusal(params.get("match"), by, action, reason)
-        return AccessRefused(f"{action}: {reason}").keyed(key, **params)
+    def _refuse(
+        self, key: str, by: Any, match_id: str | None, params: dict[str, Any]
+    ) -> AccessRefused:
+        """The refusal of a change (``params["action"]``, ``STORE_ACTIONS``), recorded.
 
-    def _organizer_needed(self, action: str, by: Any) -> None:
-        """Raise unless ``by`` is an issued organizer session (when the file has one)."""
+        Its line is the book's English, "<action>: <reason>"; the refusal log keeps the
+        action and the reason apart, as it always did (the English words, byte for byte).
+        """
+        error = AccessRefused(key=key, params=params)
+        action = render_action(params["action"], params)
+        line = error.args[0]
+        if not line.startswith(f"{action}: "):  # a template not of the form the log needs
+            raise KeyError(f"store refusal {key!r} does not begin with its action")
+        self.record_refusal(match_id, by, action, line[len(action) + 2 :])
+        return error
+
+    def _organizer_needed(self, by: Any, params: dict[str, Any]) -> None:
+        """Raise unless ``by`` is an issued organizer session (when the file has one).
+
+        ``params``: the action refused (``STORE_ACTIONS``) and its params.
+        """
         if not self.people_with_role("organizer"):
             return
         if by is None:
-            raise self._refuse(action, "an organizer must sign in first", "store.organizer_needed")
+            raise self._refuse("store.organizer_needed", None, None, params)
         if not self.is_issued(by):
-            raise self._refuse(
-                action, "this sign-in was not issued by this file", "store.session_forged", by
-            )
+            raise self._refuse("store.sign_in_not_issued", by, None, params)
         if by.role != "organizer":
             raise self._refuse(
-                action,
-                f"{by.name} is {by.role}; only the organizer may do this",
-                "store.organizer_needed",
-                by,
+                "store.organizer_only", by, None, {**params, "who": by.name, "who_role": by.role}
             )
 
     def add_person(
@@ -78,20 +89,15 @@ class People:
         """
         if role not in access.ROLES:
             raise ValueError(f"role {role!r}: expected one of {', '.join(access.ROLES)}")
-        action = f"register {name} as {role}"
+        refused = {"action": "register", "name": name, "role": role}
+        action = render_action("register", refused)
         existing = self.person_role(name)
         if self.people_with_role("organizer"):
-            self._organizer_needed(action, by)
+            self._organizer_needed(by, refused)
         elif existing is not None:  # nobody re-registers a name (issue 18: not even signed in)
-            raise self._refuse(
-                action, f"{name} is registered already", "store.already_registered", by, name=name
-            )
+            raise self._refuse("store.already_registered", by, None, refused)
         elif role == "committee" and self.people_with_role("committee") and by is None:
-            raise self._refuse(
-                action,
-                "only the first committee member registers without the organizer",
-                "store.organizer_needed",
-            )
+            raise self._refuse("store.first_committee_only", None, None, refused)
         salt, digest, kdf = access.hash_pin(pin)
         with self.core.transaction() as conn:
             self.trust.ready(keys.desk_signer())
@@ -212,8 +218,9 @@ class People:
 
         Needs ``by`` = an organizer session once the file has an organizer.
         """
-        action = f"assign {name} to match {match_id}"
-        self._organizer_needed(action, by)
+        refused = {"action": "assign", "name": name, "match": match_id}
+        action = render_action("assign", refused)
+        self._organizer_needed(by, refused)
         with self.core.transaction() as conn:
             self.trust.ready(keys.desk_signer())
             conn.execute(
@@ -240,39 +247,59 @@ class People:
     ) -> tuple[str, str] | None:
         """(phrasebook key, reason) why ``by`` may not append ``draft`` now, or None.
 
-        ``locked``: the match has a seal; ``guarded``: PINs are set up in this file.
+        ``locked``: the match has a seal; ``guarded``: PINs are set up in this file. The
+        reason is the book's English (``ACCESS_REASONS``): the refusal log writes it.
         """
+        refusal = self._refusal(match_id, draft, by, locked, guarded)
+        if refusal is None:
+            return None
+        key, params = refusal
+        return key, render_reason(key, params)
+
+    def _refusal(
+        self, match_id: str, draft: Event, by: access.Session | None, locked: bool, guarded: bool
+    ) -> tuple[str, dict[str, Any]] | None:
+        """(key of ``ACCESS_REASONS``, its params) why ``by`` may not append ``draft``."""
+        params: dict[str, Any] = {
+            "match": match_id,
+            "type": draft.type,
+            "name": by.name if by is not None else None,
+            "role": by.role if by is not None else None,
+        }
+        key = self._refusal_key(match_id, draft, by, locked, guarded, params)
+        return None if key is None else (key, params)
+
+    def _refusal_key(
+        self,
+        match_id: str,
+        draft: Event,
+        by: access.Session | None,
+        locked: bool,
+        guarded: bool,
+        params: dict[str, Any],
+    ) -> str | None:
+        """The ``ACCESS_REASONS`` key of why not, or None; one that names the match's
+        referee adds them to ``params`` (looked up only then: this runs on every append)."""
         if by is not None and not self.is_issued(by):
-            return (
-                "store.session_forged",
-                "this sign-in was not issued by this file (sign in again)",
-            )
+            return "store.session_forged"
         if locked:
-            return self._authorize_locked(match_id, draft, by, guarded)
+            return self._locked_refusal_key(match_id, draft, by, guarded)
         if draft.type in access.COMMITTEE_ONLY_TYPES and (by is None or by.role != "committee"):
-            return (
-                "store.committee_needed",
-                "only the arbitration committee, signed in, can enter a ruling or decision",
-            )
+            return "store.committee_needed"
         if not guarded:
             return None
         if by is None:
-            return "store.sign_in_needed", "sign in with your PIN to enter events"
+            return "store.sign_in_needed"
         if by.role == "committee":
             if draft.type in access.COMMITTEE_EVENT_TYPES:
                 return None
-            return (
-                "store.referee_enters_this",
-                f"the committee does not enter {draft.type} events; the referee does",
-            )
+            return "store.referee_enters_this"
         if by.role != "referee":
-            return "store.not_a_referee", f"{by.name} ({by.role}) may not enter match events"
+            return "store.not_a_referee"
         referee = self.match_referee(match_id)
         if referee is not None and referee != by.name:
-            return (
-                "store.not_the_referee",
-                f"{by.name} is not this match's referee ({referee} is)",
-            )
+            params["referee"] = referee
+            return "store.not_the_referee"
         return None
 
     def authorize_import(self, match_id: str, event: Event, by: access.Session | None) -> None:
@@ -285,12 +312,13 @@ class People:
             return
         if by is not None and by.role == "organizer" and self.is_issued(by):
             return
-        refusal = self.authorize(match_id, event, by, False, True)
+        refusal = self._refusal(match_id, event, by, False, True)
         if refusal is not None:
-            key, reason = refusal
+            key, params = refusal
             raise AccessRefused(
-                f"import {event.type} into match {match_id} (event {event.seq}): {reason}"
-            ).keyed(key, match=match_id)
+                key="store.import_refused",
+                params={**params, "action": "import", "seq": event.seq, "why": key},
+            )
 
     def authorize_lock(self, match_id: str, by: access.Session | None) -> None:
         """Raise ``AccessRefused`` unless ``by`` may lock the match (files with PINs).
@@ -299,62 +327,37 @@ class People:
         """
         if not self.access_enabled():
             return
-        action = f"lock match {match_id}"
+        refused = {"action": "lock", "match": match_id}
         if by is None:
-            raise self._refuse(
-                action,
-                "sign in with your PIN to lock a match",
-                "store.sign_in_needed",
-                match=match_id,
-            )
+            raise self._refuse("store.sign_in_to_lock", None, match_id, refused)
         if not self.is_issued(by):
-            raise self._refuse(
-                action,
-                "this sign-in was not issued by this file",
-                "store.session_forged",
-                by,
-                match=match_id,
-            )
+            raise self._refuse("store.sign_in_not_issued", by, match_id, refused)
         referee = self.match_referee(match_id)
         if by.role != "committee" and not (by.role == "referee" and referee in (None, by.name)):
             raise self._refuse(
-                action,
-                f"{by.name} is not this match's referee",
-                "store.not_the_referee",
-                by,
-                match=match_id,
+                "store.lock_not_the_referee", by, match_id, {**refused, "who": by.name}
             )
 
-    def _authorize_locked(
+    def _locked_refusal_key(
         self, match_id: str, draft: Event, by: access.Session | None, guarded: bool
-    ) -> tuple[str, str] | None:
+    ) -> str | None:
         """After locking only notes (the match's referee or the committee) and committee
         rulings and decisions (the committee alone) can follow (issue 4, issue 5)."""
         if draft.type in access.COMMITTEE_ONLY_TYPES:
             if by is None or by.role != "committee":
-                return (
-                    "store.locked_committee_only",
-                    "the match is locked; only the arbitration committee can add a ruling",
-                )
+                return "store.locked_committee_only"
             return None
         if draft.type not in access.AFTER_LOCK_TYPES:
-            return (
-                "store.locked",
-                f"the match is locked; only notes and committee rulings can follow, "
-                f"not {draft.type}",
-            )
+            return "store.locked"
         if by is not None and by.role == "committee":
             return None
         if not guarded:
             return None
         if by is None:
-            return "store.sign_in_needed", "sign in with your PIN to add a note"
+            return "store.sign_in_to_note"
         referee = self.match_referee(match_id)
         if by.role != "referee" or (referee is not None and referee != by.name):
-            return (
-                "store.locked_not_the_referee",
-                f"the match is locked; {by.name} is not this match's referee",
-            )
+            return "store.locked_not_the_referee"
         return None
 
     def record_refusal(

@@ -35,16 +35,3 @@ class ServerSchemaMismatch(ServerError):
 
 class ServerRefused(ServerError):
     """The server refused a write (privileges, row-level security, its own checks)."""
-
-
-class SyncConflict(ServerError):
-    """A desk's record differs from the server's (a fork) or its match belongs to another desk.
-
-    ``match_id`` and ``seq`` name where; the record is never merged.
-    """
-
-    def __init__(self, match_id: str, seq: int, reason: str) -> None:
-        self.match_id = match_id
-        self.seq = seq
-        self.reason = reason
-        super().__init__(f"match {match_id}, event {seq}: {reason}")
