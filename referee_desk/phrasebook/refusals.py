@@ -582,16 +582,16 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
     "store.nothing_to_lock": ("match {match}: no events to lock", "比赛 {match} 没有可锁定的记录"),
     "store.imported_seal_unverified": (
         "{path}: match {match}: the desk's lock does not verify ({reason})",
-        "{path}：比赛 {match}：桌面的封存未通过校验（{reason}）",
+        "{path}：比赛 {match}：裁判台的封存未通过校验（{reason}）",
     ),
     "store.imported_seal_refused": (
         "match {match}: {reason}",
-        "比赛 {match}：未保留桌面的封存：{reason}",
+        "比赛 {match}：未保留裁判台的封存：{reason}",
     ),
     "store.imported_seal_other_record": (
         "match {match}: the record here ends at event {head}, the desk locked it at event "
         "{sealed} (not the locked record)",
-        "比赛 {match}：未保留桌面的封存：此处的记录止于第 {head} 条事件，桌面锁定的是第 {sealed} "
+        "比赛 {match}：未保留裁判台的封存：此处的记录止于第 {head} 条事件，裁判台锁定的是第 {sealed} "
         "条（不是锁定的那份记录）",
     ),
     # -- the file's keys and guard ----------------------------------------------------
