@@ -7,11 +7,14 @@ tournament server (a ``postgresql://`` address, the organizer's): the same SQL r
 either through ``store.tables``, so results and documents are the same from both.
 
 The handle keeps a tournament's rules (what the draw freezes and what it refuses once
-made, when a server's claims are guarded) and lends the tables to the parts that own
-their SQL: ``info_table.InfoTable`` (name, dates, the choices before the draw),
-``draw_table.DrawTable`` (the draw, its matches and assignments, the lots),
-``pair_registry.PairRegistry``, ``links.RecordLinks`` and ``outcome_cache.OutcomeCache``;
-results are derived over plain values (``results.derive_outcomes``).
+made, when a server's claims are guarded). The tables belong to parts that own their
+SQL, public so callers use them directly rather than through forwards here:
+``t.info_table`` (``InfoTable``: name, dates, the choices before the draw),
+``t.draw_table`` (``DrawTable``: the draw, its matches and assignments, the lots),
+``t.pairs`` (``PairRegistry``), ``t.record_links`` (``RecordLinks``) and
+``t.outcome_cache`` (``OutcomeCache``). Writes that the draw closes (pairs, settings)
+go through the handle's methods, which add the refusal. Results are derived over plain
+values (``results.derive_outcomes``).
 """
 
 from __future__ import annotations
@@ -57,7 +60,8 @@ class Tournament:
     ``file`` is the store's records: the ``TournamentFile``, or on a server its
     ``ServerRecords`` (events, match ids, heads, seal info, import); ``tables`` runs
     our SQL in the same store; ``server`` is the tournament server the organizer opened
-    (None for a file, and for a reader such as the hall page).
+    (None for a file, and for a reader such as the hall page). The tables' parts are
+    used directly: ``t.pairs.all()``, ``t.draw_table.matches()``, ``t.record_links.all()``.
     """
 
     def __init__(
@@ -83,6 +87,7 @@ class Tournament:
         self.draw_table = DrawTable(self.tables)
         self.record_links = RecordLinks(self.tables, file)
         self.outcome_cache = OutcomeCache(self.tables, self.path)
+        #: the pairs' rows (``all()``); register, edit and remove through this handle
         self.pairs = PairRegistry(self.tables, on_server=server is not None)
         self._outcomes: dict[str, MatchOutcome] | None = None
         self.outcome_problems: dict[str, str] = {}
