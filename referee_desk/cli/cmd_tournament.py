@@ -272,7 +272,7 @@ def _import_pairs(args: argparse.Namespace) -> int:
 
 def _pairs(args: argparse.Namespace) -> int:
     with _open(args) as t:
-        for p in t.pairs():
+        for p in t.pairs.all():
             seed = f"[{p.seed}]" if p.seed else ""
             print(f"{p.pair_id:>4} {seed:>5} {p.name}  {p.club}")
     return 0
@@ -287,8 +287,8 @@ def _draw(args: argparse.Namespace) -> int:
 
 def _assign(args: argparse.Namespace) -> int:
     with _open(args) as t:
-        t.assign(args.match, table=args.table, referee=args.referee)
-        m = t.match(args.match)
+        t.draw_table.assign(args.match, table=args.table, referee=args.referee)
+        m = t.draw_table.match(args.match)
     print(f"{m.match_id}: table {m.table or '-'}, referee {m.referee or '-'}")
     return 0
 
@@ -339,7 +339,7 @@ def _lots(args: argparse.Namespace) -> int:
             raise ValueError(f"{item!r}: use PAIR=LOT (two numbers), e.g. 3=1")
         lots[int(pid)] = int(lot)
     with _open(args) as t:
-        t.record_lots(args.group, lots, by=args.by)
+        t.draw_table.record_lots(args.group, lots, by=args.by)
     print(f"lots recorded for group {args.group}: {lots}")
     return 0
 

@@ -211,7 +211,9 @@ def _tournament_match(path: str, match_id: str | None):
         drawn = drawn_match(t, drawn_id) if drawn_id is not None else None
         records = t.file
         mid = _pick(
-            t.links().get(match_id, match_id) if match_id else None, records.match_ids(), t.path
+            t.record_links.all().get(match_id, match_id) if match_id else None,
+            records.match_ids(),
+            t.path,
         )
         return (
             records.events(mid),
@@ -289,7 +291,7 @@ def export_scoresheet(args: argparse.Namespace) -> int:
 
 
 def _match_header(t, match_id: str) -> dict[str, str]:
-    m = t.match(match_id)
+    m = t.draw_table.match(match_id)
     header = {
         "match_id": match_id,
         "round": t.round_name(m),

@@ -27,7 +27,7 @@ def publish(args: argparse.Namespace) -> int:
         if args.tournament and t.drawn:
             # A file's draw: its matches kept for their tables, claims open for other ids
             # (closed from server init, issue 18 item 10).
-            server.reserve([m.match_id for m in t.matches()])
+            server.reserve([m.match_id for m in t.draw_table.matches()])
             server.set_claims(True)
     for match_id, table in report.no_desk:
         print(f"  {match_id}: table {table} has no desk on the server")

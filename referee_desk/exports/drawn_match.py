@@ -27,7 +27,7 @@ class DrawnMatch:
 
 def drawn_match(t: Tournament, match_id: str) -> DrawnMatch:
     """The drawn match ``match_id`` (a drawn id) with its pairs as the draw has them."""
-    m = t.match(match_id)
+    m = t.draw_table.match(match_id)
     state = t.state().match(match_id)
     pairs = t.pair_map()
     a = pair_text(pairs.get(state.pair_a)) if state.pair_a else m.slot_a.describe()
@@ -45,7 +45,7 @@ def drawn_match(t: Tournament, match_id: str) -> DrawnMatch:
 
 def drawn_id_of(t: Tournament, record_or_match: str) -> str | None:
     """The drawn match id for a drawn id or a record id (None when neither is drawn)."""
-    ids = {m.match_id for m in t.matches()}
+    ids = {m.match_id for m in t.draw_table.matches()}
     if record_or_match in ids:
         return record_or_match
     for mid in ids:

@@ -71,15 +71,15 @@ def copy_tournament(source: Tournament, destination: str | Path) -> CopyReport:
         entries = source.record_links.entries()
         # A link found on import from another table does not count on the server; a file
         # could not tell, so it is not copied (issue 18 item 9).
-        left_out = links_not_standing(source.file, source.matches(), entries)
+        left_out = links_not_standing(source.file, source.draw_table.matches(), entries)
         rows = source.tables.rows("SELECT * FROM tournament_links ORDER BY record_id")
         links = [row for row in rows if row[0] not in left_out]
         with dst.tables.signed_transaction() as writer:
             writer.executemany("INSERT INTO tournament_links VALUES (?, ?, ?, ?)", links)
         seals_left = 0 if dst.on_server else _locked(source)
         return CopyReport(
-            pairs=len(source.pairs()),
-            matches=len(source.matches()),
+            pairs=len(source.pairs.all()),
+            matches=len(source.draw_table.matches()),
             records=len(source.file.match_ids()) - len(refused),
             events=events,
             links=len(links),

@@ -1,8 +1,9 @@
 """The draw as written: its row (time, seed, frozen ruleset and settings, groups), the
 drawn matches with their tables and referees, and the drawings of lots.
 
-Its own object so the tournament handle keeps only when the draw is made and what it
-then refuses: ``DrawTable`` owns these tables' SQL and columns. The draw and the lots
+Its own object, public as ``Tournament.draw_table`` and used directly
+(``t.draw_table.matches()``), so the tournament handle keeps only when the draw is made
+and what it then refuses: ``DrawTable`` owns these tables' SQL and columns. The draw and the lots
 are written once (the store refuses changes to them); assignments may be edited.
 """
 

@@ -126,7 +126,7 @@ def import_records(
     file with PINs the store takes the records only from ``by``, a signed-in organizer
     (the store owns who may append what).
     """
-    drawn = {m.match_id for m in t.matches()} | set(t.links().values())
+    drawn = {m.match_id for m in t.draw_table.matches()} | set(t.record_links.all().values())
     if paths and not any(is_sqlite(p) for p in paths):
         try:
             report = _store_import(t, list(paths), by)
@@ -150,7 +150,7 @@ def link_waiting(t: Tournament) -> ImportResult:
     For a tournament on the server, where desks push their records themselves: the
     same linking an import does, over every record not yet counted for a drawn match.
     """
-    drawn = {m.match_id for m in t.matches()} | set(t.links().values())
+    drawn = {m.match_id for m in t.draw_table.matches()} | set(t.record_links.all().values())
     waiting = [m for m in t.file.match_ids() if m not in drawn]
     return _link_found(t, ImportResult(unchanged=[], not_in_draw=waiting))
 
@@ -290,7 +290,7 @@ def _reads_as(seated: Sequence[str], label: str, pair: Pair) -> bool:
 
 def _waiting_matches(t: Tournament) -> dict[frozenset[int], list[tuple[str, int, int]]]:
     """Drawn matches whose two pairs are known and which have no record, by their pairs."""
-    recorded = set(t.file.match_ids()) | set(t.links())
+    recorded = set(t.file.match_ids()) | set(t.record_links.all())
     out: dict[frozenset[int], list[tuple[str, int, int]]] = {}
     for s in t.state().matches:
         mid = s.match.match_id
@@ -311,14 +311,14 @@ def _link_found(t: Tournament, result: ImportResult) -> ImportResult:
         for m in result.not_in_draw:
             result.why_not_linked[m] = "no draw yet" if not t.drawn else "the file is read-only"
         return result
-    drawn = {m.match_id for m in t.matches()}
-    pairs = t.pairs()
+    drawn = {m.match_id for m in t.draw_table.matches()}
+    pairs = t.pairs.all()
     pm = {p.pair_id: p for p in pairs}
     named: dict[str, tuple[int, int] | str] = {}
     infos: dict[str, MatchInfo] = {}
     wrong_rules: dict[str, str] = {}
     while True:
-        linked_records = set(t.links().values())
+        linked_records = set(t.record_links.all().values())
         waiting = [m for m in t.file.match_ids() if m not in drawn and m not in linked_records]
         if not waiting:
             break
@@ -353,7 +353,9 @@ def _link_found(t: Tournament, result: ImportResult) -> ImportResult:
                 why[rid] = f"{who[rid]} meet in no drawn match still without a record"
             elif len(found) > 1:
                 why[rid] = f"{who[rid]} meet in " + " and ".join(m for m, _, _ in found)
-            elif (elsewhere := wrong_table(t.file, rid, found[0][0], t.matches())) is not None:
+            elif (
+                elsewhere := wrong_table(t.file, rid, found[0][0], t.draw_table.matches())
+            ) is not None:
                 why[rid] = elsewhere  # issue 18 item 9: one table never decides another's
             else:
                 claims.setdefault(found[0][0], []).append(rid)

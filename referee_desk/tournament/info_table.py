@@ -1,8 +1,9 @@
 """The tournament's own row: its name, dates, venue, tables and referees, and the
 settings and ruleset chosen before the draw (``tournament_info``).
 
-Its own object so the tournament handle keeps only a tournament's rules (what the draw
-freezes, what it refuses once drawn): ``InfoTable`` owns the row's SQL and columns. A
+Its own object, public as ``Tournament.info_table`` (``t.info_table.update(info)``), so
+the tournament handle keeps only a tournament's rules (what the draw freezes, what it
+refuses once drawn): ``InfoTable`` owns the row's SQL and columns. A
 second creation, even racing another organizer session, is refused cleanly.
 """
 

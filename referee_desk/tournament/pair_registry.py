@@ -1,10 +1,11 @@
 """The pairs of one tournament: registration, edits and seeds, in its store's tables.
 
-Its own object so the tournament handle stays a facade: the registry owns the pair
-rows and their checks (names as entered, one pair per seed, the next free id); the
-tournament says when the draw has closed registration. Two organizer sessions may work
-at once on a server: every write checks again inside its transaction, under a lock
-there (a file's transaction is exclusive anyway).
+Its own object, public as ``Tournament.pairs``: the registry owns the pair rows and
+their checks (names as entered, one pair per seed, the next free id) and is read
+directly (``t.pairs.all()``); the tournament says when the draw has closed
+registration, so writes go through its ``add_pairs``, ``update_pair``, ``remove_pair``.
+Two organizer sessions may work at once on a server: every write checks again inside
+its transaction, under a lock there (a file's transaction is exclusive anyway).
 """
 
 from __future__ import annotations

@@ -7,12 +7,11 @@ opens the match. Run again after each round: later matches gain their openings.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from referee_desk.tournament.draw_table import DrawTable
 from referee_desk.tournament.errors import DrawError
-from referee_desk.tournament.model import TournamentMatch
 
 if TYPE_CHECKING:
     from referee_desk.store.postgres.server import TournamentServer
@@ -20,9 +19,10 @@ if TYPE_CHECKING:
 
 class DrawnMatches(Protocol):
     """What publishing reads of a tournament (a ``Tournament`` is one): its drawn
-    matches and the opening each one's desk records."""
+    matches (``draw_table``) and the opening each one's desk records."""
 
-    def matches(self) -> Sequence[TournamentMatch]: ...
+    @property
+    def draw_table(self) -> DrawTable: ...
 
     def opening_payload(self, match_id: str) -> dict[str, Any]: ...
 
@@ -41,7 +41,7 @@ def publish(t: DrawnMatches, server: TournamentServer) -> PublishReport:
     """Assign every drawn match that has a table to that table's desk on ``server``."""
     report = PublishReport()
     labels = {d.table_label for d in server.desks()}
-    for match in t.matches():
+    for match in t.draw_table.matches():
         if not match.table:
             continue
         if match.table not in labels:

@@ -7,11 +7,14 @@ tournament server (a ``postgresql://`` address, the organizer's): the same SQL r
 either through ``store.tables``, so results and documents are the same from both.
 
 The handle keeps a tournament's rules (what the draw freezes and what it refuses once
-made, when a server's claims are guarded) and lends the tables to the parts that own
-their SQL: ``info_table.InfoTable`` (name, dates, the choices before the draw),
-``draw_table.DrawTable`` (the draw, its matches and assignments, the lots),
-``pair_registry.PairRegistry``, ``links.RecordLinks`` and ``outcome_cache.OutcomeCache``;
-results are derived over plain values (``results.derive_outcomes``).
+made, when a server's claims are guarded). The tables belong to parts that own their
+SQL, public so callers use them directly rather than through forwards here:
+``t.info_table`` (``InfoTable``: name, dates, the choices before the draw),
+``t.draw_table`` (``DrawTable``: the draw, its matches and assignments, the lots),
+``t.pairs`` (``PairRegistry``), ``t.record_links`` (``RecordLinks``) and
+``t.outcome_cache`` (``OutcomeCache``). Writes that the draw closes (pairs, settings)
+go through the handle's methods, which add the refusal. Results are derived over plain
+values (``results.derive_outcomes``).
 """
 
 from __future__ import annotations
@@ -57,7 +60,8 @@ class Tournament:
     ``file`` is the store's records: the ``TournamentFile``, or on a server its
     ``ServerRecords`` (events, match ids, heads, seal info, import); ``tables`` runs
     our SQL in the same store; ``server`` is the tournament server the organizer opened
-    (None for a file, and for a reader such as the hall page).
+    (None for a file, and for a reader such as the hall page). The tables' parts are
+    used directly: ``t.pairs.all()``, ``t.draw_table.matches()``, ``t.record_links.all()``.
     """
 
     def __init__(
@@ -83,7 +87,8 @@ class Tournament:
         self.draw_table = DrawTable(self.tables)
         self.record_links = RecordLinks(self.tables, file)
         self.outcome_cache = OutcomeCache(self.tables, self.path)
-        self.registry = PairRegistry(self.tables, on_server=server is not None)
+        #: the pairs' rows (``all()``); register, edit and remove through this handle
+        self.pairs = PairRegistry(self.tables, on_server=server is not None)
         self._outcomes: dict[str, MatchOutcome] | None = None
         self.outcome_problems: dict[str, str] = {}
 
@@ -122,7 +127,7 @@ class Tournament:
             return
         if self.drawn:
             publish(self, server)
-            server.reserve([m.match_id for m in self.matches()])
+            server.reserve([m.match_id for m in self.draw_table.matches()])
         server.set_claims(self.drawn)
 
     @classmethod
@@ -172,10 +177,6 @@ class Tournament:
     def info(self) -> TournamentInfo:
         return self.info_table.info()
 
-    def update_info(self, info: TournamentInfo) -> None:
-        """Edit name, dates, venue, organizer, tables and referees (allowed after the draw)."""
-        self.info_table.update(info)
-
     @property
     def settings(self) -> Settings:
         """The frozen settings once drawn, else the current choice."""
@@ -196,11 +197,8 @@ class Tournament:
         self.info_table.choose(settings, ruleset)
 
     # -- pairs (``PairRegistry``) ------------------------------------------------------
-    def pairs(self) -> list[Pair]:
-        return self.registry.all()
-
     def pair_map(self) -> dict[int, Pair]:
-        return {p.pair_id: p for p in self.pairs()}
+        return {p.pair_id: p for p in self.pairs.all()}
 
     def add_pair(self, player1: str, player2: str, club: str = "", seed: int | None = None) -> Pair:
         """Register a pair (before the draw); the id is the next free number."""
@@ -209,15 +207,15 @@ class Tournament:
     def add_pairs(self, pairs: Iterable[tuple[str, str, str, int | None]]) -> list[Pair]:
         """Register several pairs at once: all of them or, on any bad row, none."""
         self._refuse_if_drawn("add a pair")
-        return self.registry.add(pairs)
+        return self.pairs.add(pairs)
 
     def update_pair(self, pair: Pair) -> None:
         """Edit names or club (always); the seed only before the draw."""
-        self.registry.update(pair, self._refuse_if_drawn)
+        self.pairs.update(pair, self._refuse_if_drawn)
 
     def remove_pair(self, pair_id: int) -> None:
         self._refuse_if_drawn(f"remove pair {pair_id}")
-        self.registry.remove(pair_id)
+        self.pairs.remove(pair_id)
 
     # -- the draw (``DrawTable``) -------------------------------------------------------
     @property
@@ -237,15 +235,15 @@ class Tournament:
         self._refuse_if_drawn("draw again")
         settings = self.settings
         ruleset = self.ruleset
-        pairs = self.pairs()
+        pairs = self.pairs.all()
         seed = random.SystemRandom().randrange(2**31) if draw_seed is None else int(draw_seed)
         planned, groups = plan_draw(pairs, settings, seed)
         matches = assign_in_turn(planned, self.info)
         with self.tables.signed_transaction() as conn:
             # The draw is of the pairs registered when it is written: a registration by
             # another organizer session meanwhile makes it refused, never left out.
-            self.registry.lock(conn, "SHARE")
-            if self.registry.held_in(conn) != pairs:
+            self.pairs.lock(conn, "SHARE")
+            if self.pairs.held_in(conn) != pairs:
                 raise DrawError(
                     "the pairs changed while drawing (another organizer registered one): "
                     "nothing drawn, draw again"
@@ -264,43 +262,19 @@ class Tournament:
         d = self.draw_table.row()
         return d[1] if d else ""
 
-    def groups(self) -> dict[str, list[int]]:
-        return self.draw_table.groups()
-
-    def matches(self) -> list[TournamentMatch]:
-        return self.draw_table.matches()
-
-    def match(self, match_id: str) -> TournamentMatch:
-        return self.draw_table.match(match_id)
-
-    def assign(self, match_id: str, table: str | None = None, referee: str | None = None) -> None:
-        """Put a match on a table and/or give it a referee (organizer data, editable)."""
-        self.draw_table.assign(match_id, table, referee)
-
-    def record_lots(self, group: str, lots: dict[int, int], by: str = "") -> None:
-        """Record a drawing of lots for tied pairs of a group (lower lot ranks higher)."""
-        self.draw_table.record_lots(group, lots, by)
-
-    def lots(self) -> dict[str, dict[int, int]]:
-        return self.draw_table.lots()
-
     # -- records under a desk's own id ------------------------------------------------
     def link(self, record_id: str, match_id: str, by: str = "") -> None:
         """Count the record ``record_id`` as the result of drawn match ``match_id``.
 
         For desks that recorded a match under their own id (see ``links.RecordLinks``).
         """
-        self.match(match_id)
+        self.draw_table.match(match_id)
         self.record_links.add(record_id, match_id, by)
         self.invalidate()
 
-    def links(self) -> dict[str, str]:
-        """drawn match id -> record id, for records kept under another id."""
-        return self.record_links.all()
-
     def record_id(self, match_id: str) -> str:
         """The id under which the store holds this match's record."""
-        return self.links().get(match_id, match_id)
+        return self.record_links.all().get(match_id, match_id)
 
     # -- results -----------------------------------------------------------------------
     def outcomes(self) -> dict[str, MatchOutcome]:
@@ -313,10 +287,10 @@ class Tournament:
     def _drawn(self) -> DrawnTournament:
         """The draw and organizer data the outcomes are derived over, as plain values."""
         return DrawnTournament(
-            matches=self.matches(),
-            groups=self.groups(),
+            matches=self.draw_table.matches(),
+            groups=self.draw_table.groups(),
             settings=self.settings,
-            lots=self.lots(),
+            lots=self.draw_table.lots(),
             pairs=self.pair_map(),
             ruleset_name=self.ruleset.name,
             links=self.record_links.entries(),
@@ -331,12 +305,18 @@ class Tournament:
         if not self.drawn:
             raise DrawError("no draw yet: make the draw first")
         found = self.outcomes() if outcomes is None else outcomes
-        return resolve(self.matches(), self.groups(), found, self.settings, self.lots())
+        return resolve(
+            self.draw_table.matches(),
+            self.draw_table.groups(),
+            found,
+            self.settings,
+            self.draw_table.lots(),
+        )
 
     def round_name(self, m: TournamentMatch) -> str:
         if m.group is not None:
             return f"{m.group}组 第{m.round}轮"
-        return round_label(m.round, round_count(self.matches()), m.third_place)
+        return round_label(m.round, round_count(self.draw_table.matches()), m.third_place)
 
     def opening_payload(self, match_id: str, seats: dict[str, str] | None = None) -> dict:
         """The ``match_opened`` payload a table's desk records for this match.

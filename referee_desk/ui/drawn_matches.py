@@ -38,7 +38,7 @@ def ready_matches(tf: TournamentFile) -> list[DrawnMatch]:
         tournament = Tournament(tf)
         if not tournament.drawn:
             return []
-        recorded = set(tf.match_ids()) | set(tournament.links().values())
+        recorded = set(tf.match_ids()) | set(tournament.record_links.all().values())
         out = []
         for state in tournament.state().matches:
             match_id = state.match.match_id

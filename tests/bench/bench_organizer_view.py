@@ -71,7 +71,7 @@ def main() -> int:
         with Tournament.create(url, info, settings) as t:
             t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(1, 17)])
             t.draw(7)
-            group_ids = [m.match_id for m in t.matches() if m.group is not None]
+            group_ids = [m.match_id for m in t.draw_table.matches() if m.group is not None]
             records = []
             for k, match_id in enumerate(group_ids):
                 path = folder / f"{match_id}.jsonl"
@@ -124,7 +124,11 @@ def main() -> int:
                     committed[n] = time.time()
                     time.sleep(args.pace)
                 # The burst: the knockout's first round, every record at once.
-                ko = [m.match_id for m in importer.matches() if m.group is None and m.round == 1]
+                ko = [
+                    m.match_id
+                    for m in importer.draw_table.matches()
+                    if m.group is None and m.round == 1
+                ]
                 paths = []
                 for match_id in ko:
                     path = folder / f"{match_id}.jsonl"

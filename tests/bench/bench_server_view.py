@@ -108,7 +108,7 @@ def main() -> int:
         with Tournament.create(organizer_url, info) as t:
             t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(1, 2 * args.desks + 1)])
             t.draw(draw_seed=2026)
-            first_round = [m for m in t.matches() if m.round == 1]
+            first_round = [m for m in t.draw_table.matches() if m.round == 1]
             with TournamentServer.open(organizer_url) as server:
                 publish(t, server)
         by_table = {m.table: m.match_id for m in first_round}

@@ -34,14 +34,14 @@ def hostile(tmp_path_factory):
     folder = tmp_path_factory.mktemp("hostile")
     names = {i + 1: (HOSTILE[i], HOSTILE[(i + 1) % len(HOSTILE)]) for i in range(len(HOSTILE))}
     t = big_tournament(folder, 8, names=names)
-    t.update_info(
+    t.info_table.update(
         TournamentInfo(
             "=WEBSERVICE(\"http://x\")", "2026-11-28", "", "@venue", "+organizer",
             tables=("=1+1", "-1"), referees=("@ref", "=cmd|'/c x'!A1"),
         )
     )  # fmt: skip
     for s in t.state().matches:
-        t.assign(s.match.match_id, table="=2*3", referee="@ref")
+        t.draw_table.assign(s.match.match_id, table="=2*3", referee="@ref")
         break
     snap = take_snapshot(t, decide(t))
     t.close()

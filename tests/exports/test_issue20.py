@@ -249,7 +249,7 @@ def _tied_groups(folder: Path):
     from tests.exports.big import big_tournament
 
     t = big_tournament(folder, 8, groups=2)
-    members = {name: sorted(ids) for name, ids in t.groups().items()}
+    members = {name: sorted(ids) for name, ids in t.draw_table.groups().items()}
     outcomes: dict[str, MatchOutcome] = {}
     while True:
         ready = [s for s in t.state(outcomes).matches if s.status is Status.READY]

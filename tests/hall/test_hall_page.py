@@ -34,7 +34,7 @@ def _wait(predicate, timeout: float = 5.0, step: float = 0.02):
 
 def _match_of(cup, player: str):
     with Tournament.open(cup.organizer_url) as t:
-        pid = next(p.pair_id for p in t.pairs() if player in (p.player1, p.player2))
+        pid = next(p.pair_id for p in t.pairs.all() if player in (p.player1, p.player2))
         state = next(s for s in t.state().matches if pid in (s.pair_a, s.pair_b))
         return state.match, t.opening_payload(state.match.match_id)
 

@@ -239,8 +239,8 @@ def test_the_organizers_own_changes_keep_the_file_sound(tmp_path: Path, capsys) 
     path = tmp_path / "cup.sqlite"
     sample_cup(path, capsys)  # its links were made by the import, through the tournament
     with Tournament.open(path) as t:
-        t.record_lots("A", {1: 1, 12: 2})
-        t.assign(GROUP_E, table="6号桌")
+        t.draw_table.record_lots("A", {1: 1, 12: 2})
+        t.draw_table.assign(GROUP_E, table="6号桌")
     code, text = verdict(path, capsys)
     assert code == 0, text
     assert group_f_winner(path) == 6

@@ -47,7 +47,7 @@ def test_publish_gives_drawn_matches_and_openings_to_the_tables(hall, tmp_path, 
     from referee_desk.tournament.repository import Tournament
 
     with Tournament.open(cup, read_only=True) as t:
-        tabled = [m for m in t.matches() if m.table]
+        tabled = [m for m in t.draw_table.matches() if m.table]
         assert tabled, "the draw put no match on a table"
         assert any(published[m.match_id].opening for m in tabled)
         for match in tabled:
@@ -177,7 +177,9 @@ def test_a_drawn_match_played_at_a_desk_counts_in_the_standings(hall, tmp_path, 
     cup = _drawn_cup(tmp_path, capsys)
     assert _run(capsys, "server", "publish", hall.organizer_url, str(cup))[0] == 0
     with Tournament.open(cup, read_only=True) as t:
-        match = next(m for m in t.matches() if m.table and t.state().match(m.match_id).pair_a)
+        match = next(
+            m for m in t.draw_table.matches() if m.table and t.state().match(m.match_id).pair_a
+        )
         opening = t.opening_payload(match.match_id)
     desk_url = hall.desk_urls[["1号桌", "2号桌", "3号桌"].index(match.table)]
     table = tmp_path / "table.sqlite"

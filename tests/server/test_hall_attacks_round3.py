@@ -36,7 +36,7 @@ def _file_draw(path, info: TournamentInfo = INFO) -> dict[str, str]:
     with Tournament.create(path, info) as t:
         t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(1, 9)])
         t.draw(draw_seed=3)
-        return {m.match_id: m.table for m in t.matches()}
+        return {m.match_id: m.table for m in t.draw_table.matches()}
 
 
 def _takes(url: str, match_id: str) -> bool:

@@ -75,7 +75,7 @@ def _drawn(hall) -> dict[str, str]:
         t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(1, 9)])
         t.draw(draw_seed=3)
         first: dict[str, str] = {}
-        for m in t.matches():
+        for m in t.draw_table.matches():
             if m.round == 1:
                 first.setdefault(m.table, m.match_id)
     assert set(first) == set(TABLES), first
@@ -145,7 +145,7 @@ def test_one_table_never_decides_another_tables_match(hall, tmp_path, capsys) ->
     capsys.readouterr()
     with Tournament.open(hall.organizer_url) as t:
         ns = t.opening_payload(theirs)["pairs"]["NS"]
-        assert t.links() == {}
+        assert t.record_links.all() == {}
     winner, problems = _winner(hall, theirs)
     assert winner is not None and f"#{winner}" in ns  # table 3's record: NS won
     assert theirs not in problems
@@ -205,7 +205,7 @@ def _predictable_ids(pairs: int) -> list[str]:
     ):
         t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(1, pairs + 1)])
         t.draw(draw_seed=3)
-        return [m.match_id for m in t.matches()]
+        return [m.match_id for m in t.draw_table.matches()]
 
 
 def _squat(hall, ids: list[str], urls: list[str] | None = None) -> int:
@@ -248,7 +248,7 @@ def test_server_publish_of_a_files_draw_opens_claims_for_other_ids(
     with Tournament.create(cup, INFO) as t:
         t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(1, 9)])
         t.draw(draw_seed=3)
-        drawn = {m.match_id: m.table for m in t.matches()}
+        drawn = {m.match_id: m.table for m in t.draw_table.matches()}
     assert main(["server", "publish", fresh_hall.organizer_url, str(cup)]) == 0
     capsys.readouterr()
     with TournamentServer.open(fresh_hall.organizer_url) as organizer:
@@ -396,7 +396,7 @@ def test_the_archive_holds_no_more_than_counts_on_the_server(hall, tmp_path, cap
     out = capsys.readouterr().out
     assert f"match {forged} NOT copied" in out and f"match {ruled}: from event" in out, out
     with Tournament.open(archive) as t:
-        assert t.links() == {}
+        assert t.record_links.all() == {}
         assert {m: t.state().match(m).winner for m in on_server} == on_server
         assert len(t.file.events(ruled)) == len(genuine)
 
@@ -410,7 +410,7 @@ def test_collect_into_a_file_holds_back_what_does_not_count_on_the_server(
     with Tournament.create(cup, INFO) as t:
         t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(1, 9)])
         t.draw(draw_seed=3)
-        theirs = next(m for m in t.matches() if m.table == "3号桌" and m.round == 1)
+        theirs = next(m for m in t.draw_table.matches() if m.table == "3号桌" and m.round == 1)
         opening = t.opening_payload(theirs.match_id)
     assert main(["server", "publish", hall.organizer_url, str(cup)]) == 0
     live = _chain(theirs.match_id, [("match_opened", opening), ("clock_started", {})], by="王磊")
@@ -433,7 +433,7 @@ def _knockout(hall, pairs: int) -> list:
     with Tournament.create(hall.organizer_url, INFO) as t:
         t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(1, pairs + 1)])
         t.draw(draw_seed=3)
-        return [m for m in t.matches() if m.round == 1]
+        return [m for m in t.draw_table.matches() if m.round == 1]
 
 
 @pytest.mark.slow
@@ -469,7 +469,7 @@ def test_slow_every_table_forges_every_other_tables_match(hall, tmp_path, capsys
     assert main(["tournament", "import-records", hall.organizer_url]) == 0
     capsys.readouterr()
     with Tournament.open(hall.organizer_url) as t:
-        assert t.links() == {}
+        assert t.record_links.all() == {}
         state = t.state()
         for m in first:
             assert (

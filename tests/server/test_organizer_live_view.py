@@ -86,7 +86,7 @@ def _wins(window: MainWindow) -> dict[str, int]:
 def _first_ready(url: str) -> tuple[str, dict[str, Any], str]:
     """(match id, drawn opening, table) of the first group match."""
     with Tournament.open(url) as t:
-        match = next(m for m in t.matches() if m.group is not None)
+        match = next(m for m in t.draw_table.matches() if m.group is not None)
         return match.match_id, t.opening_payload(match.match_id), match.table
 
 
@@ -101,7 +101,7 @@ def test_the_organizers_address_opens_the_servers_tournament(qtbot, bare_window,
         state = t.state()
         expected_groups = sorted(s.group for s in state.standings)
         expected_rows = {s.group: [r.pair_id for r in s.rows] for s in state.standings}
-        match_count = len(t.matches())
+        match_count = len(t.draw_table.matches())
     assert sorted(view.display.standings_models) == expected_groups
     for group, ids in expected_rows.items():
         assert view.display.standings_models[group]._ids == ids
@@ -168,7 +168,7 @@ def test_a_burst_of_events_is_folded_into_few_repaints(qtbot, bare_window, serve
     qtbot.waitUntil(lambda: owner.live.repaints >= 1, timeout=20000)  # the connect's reload
     paths = []
     with Tournament.open(server_cup) as t:
-        ids = [m.match_id for m in t.matches() if m.group is not None and m.round == 1]
+        ids = [m.match_id for m in t.draw_table.matches() if m.group is not None and m.round == 1]
         for k, match_id in enumerate(ids):
             path = tmp_path / f"{k}.jsonl"
             write_jsonl(simulate_match(match_id, t.opening_payload(match_id), "NS"), path)

@@ -124,7 +124,7 @@ def _without_draw_time(text: str) -> str:
 def test_the_documents_are_the_same_from_the_file_and_the_server(twins, tmp_path, capsys):
     cup, url = twins
     with Tournament.open(cup) as t:
-        final = t.matches()[-1].match_id
+        final = t.draw_table.matches()[-1].match_id
     for kind, extra in (
         ("results", [*FIXED]),
         ("match", ["--match", final, *FIXED]),
@@ -185,9 +185,12 @@ def test_the_draw_is_frozen_on_the_server_as_in_the_file(hall, tmp_path, capsys)
     with Tournament.open(url) as t:
         with pytest.raises(DrawError, match="the draw is made"):
             t.add_pair("丙", "丁")
-        first = t.matches()[0].match_id
-        t.assign(first, table="2号桌", referee="李娜")  # table and referee stay editable
-        assert (t.match(first).table, t.match(first).referee) == ("2号桌", "李娜")
+        first = t.draw_table.matches()[0].match_id
+        t.draw_table.assign(first, table="2号桌", referee="李娜")  # table and referee stay editable
+        assert (t.draw_table.match(first).table, t.draw_table.match(first).referee) == (
+            "2号桌",
+            "李娜",
+        )
     with psycopg.connect(url, autocommit=True) as organizer:  # even by hand, as the owner
         organizer.execute("SET search_path = referee_desk_organizer")
         for statement, refusal in (
@@ -209,7 +212,7 @@ def test_publish_takes_the_servers_own_tournament(hall, tmp_path, capsys) -> Non
     out = _ok(capsys, "server", "publish", url)
     assert "published 4 matches with their openings; 3 assigned" in out
     with Tournament.open(url) as t:
-        first = t.matches()[0]
+        first = t.draw_table.matches()[0]
         expected = t.opening_payload(first.match_id)
     desk_url = hall.desk_urls[[d.table_label for d in hall.report.desks].index(first.table)]
     with TournamentServer.open(desk_url) as desk:
@@ -226,7 +229,7 @@ def test_records_pushed_under_a_desks_own_id_are_linked_on_the_server(
     url = hall.organizer_url
     _drawn_on_server(capsys, tmp_path, url, 7, "--referees", "王磊")
     with Tournament.open(url) as t:
-        drawn_id = t.matches()[0].match_id
+        drawn_id = t.draw_table.matches()[0].match_id
         opening = t.opening_payload(drawn_id)
     # The desk recorded the match under its own id and pushes it itself.
     record = tmp_path / "own.jsonl"
@@ -241,7 +244,7 @@ def test_records_pushed_under_a_desks_own_id_are_linked_on_the_server(
     out = _ok(capsys, "tournament", "import-records", url)
     assert f"record T1-第1场 counts for {drawn_id}" in out
     with Tournament.open(url) as t:
-        assert t.links() == {drawn_id: "T1-第1场"}
+        assert t.record_links.all() == {drawn_id: "T1-第1场"}
         assert t.state().match(drawn_id).winner == t.state().match(drawn_id).pair_b
 
 
@@ -272,7 +275,7 @@ def test_standings_follow_reprints_when_a_desks_record_lands(hall, tmp_path, cap
     _drawn_on_server(capsys, tmp_path, url, 7, "--referees", "王磊")
     _ok(capsys, "server", "publish", url)
     with Tournament.open(url) as t:
-        first = t.matches()[0]
+        first = t.draw_table.matches()[0]
         opening = t.opening_payload(first.match_id)
         loser = t.state().match(first.match_id).pair_b
     watcher = subprocess.Popen(
@@ -319,7 +322,11 @@ def test_copy_puts_a_file_tournament_on_the_server_and_archives_it_back(
         views = {_ok(capsys, "tournament", action, w) for w in (str(cup), url, str(archive))}
         assert len(views) == 1, action
     with Tournament.open(cup) as a, Tournament.open(archive) as b:
-        assert (a.draw_seed, a.drawn_at, a.groups()) == (b.draw_seed, b.drawn_at, b.groups())
+        assert (a.draw_seed, a.drawn_at, a.draw_table.groups()) == (
+            b.draw_seed,
+            b.drawn_at,
+            b.draw_table.groups(),
+        )
         assert a.file.heads() == b.file.heads()  # every record, byte for byte (hash chain)
     code, _, err = _run(capsys, "tournament", "copy", str(cup), url)
     assert code == 1 and "already holds tournament" in err
@@ -352,7 +359,7 @@ def test_a_desk_pulls_a_record_the_server_already_holds_instead_of_forking_it(
     _drawn_on_server(capsys, tmp_path, url, 7, "--referees", "王磊")
     _ok(capsys, "server", "publish", url)
     with Tournament.open(url) as t:
-        first = t.matches()[0]
+        first = t.draw_table.matches()[0]
         record = tmp_path / "m.jsonl"
         write_jsonl(simulate_match(first.match_id, t.opening_payload(first.match_id)), record)
         t.file.import_jsonl([record])
@@ -375,7 +382,7 @@ def test_copy_onto_the_server_takes_the_locked_matches_seals(hall, tmp_path, cap
     cup, sim = tmp_path / "cup.sqlite", tmp_path / "sim"
     _build(capsys, str(cup), pairs, None, sim)
     with Tournament.open(cup) as t:
-        final = t.matches()[-1].match_id
+        final = t.draw_table.matches()[-1].match_id
         t.file.seals.lock(final, by="王磊")
     out = _ok(capsys, "tournament", "copy", str(cup), hall.organizer_url)
     assert "1 seals sent (checked by the server)" in out
@@ -409,7 +416,9 @@ def test_one_invalid_event_in_a_desks_match_does_not_block_the_archive(
     _build(capsys, str(cup), pairs, None, sim)
     _ok(capsys, "tournament", "copy", str(cup), hall.organizer_url)
     with Tournament.open(hall.organizer_url) as t:
-        mine = next(m for m in t.matches() if m.table == "1号桌" and m.match_id in t.file.heads())
+        mine = next(
+            m for m in t.draw_table.matches() if m.table == "1号桌" and m.match_id in t.file.heads()
+        )
         last = t.file.events(mine.match_id)[-1]
     opening = draft(mine.match_id, 0)  # a second opening, its clock reading made up
     bad = Event(

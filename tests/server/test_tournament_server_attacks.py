@@ -90,7 +90,7 @@ def _foreign_url(hall) -> str:
 
 def _organizer_untouched(hall) -> None:
     with Tournament.open(hall.organizer_url) as t:
-        assert t.info.name == "桂林杯" and len(t.pairs()) == 2 and t.drawn
+        assert t.info.name == "桂林杯" and len(t.pairs.all()) == 2 and t.drawn
     assert _assignments(hall) == hall.matches_before
     assert ("R1-T1", None) in hall.matches_before
 
@@ -314,7 +314,7 @@ def test_a_desk_cannot_record_another_tables_drawn_match_before_it_is_published(
     with Tournament.create(hall.organizer_url, info) as t:
         t.add_pairs([(f"甲{n}", f"乙{n}", "", None) for n in range(4)])
         t.draw(draw_seed=1)
-        theirs = next(m for m in t.matches() if m.table == "2号桌").match_id
+        theirs = next(m for m in t.draw_table.matches() if m.table == "2号桌").match_id
         opening = t.opening_payload(theirs)
     write_jsonl(simulate_match(theirs, opening, winner="EW"), tmp_path / "fake.jsonl")
     with TournamentFile.open(tmp_path / "rogue.sqlite") as tf:
@@ -353,7 +353,7 @@ def test_before_the_draw_no_desk_may_claim_any_match_after_it_its_own_ids(hall, 
             assert desk.count() == 0
     with Tournament.open(hall.organizer_url) as t:
         t.draw(draw_seed=1)
-        ours = next(m for m in t.matches() if m.table == "1号桌").match_id
+        ours = next(m for m in t.draw_table.matches() if m.table == "1号桌").match_id
     with TournamentServer.open(hall.organizer_url) as organizer:
         assert organizer.count() == 0 and organizer.claims_open()
         held = {a.match_id: a.desk_role for a in organizer.assignments()}

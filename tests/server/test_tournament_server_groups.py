@@ -87,11 +87,11 @@ def test_groups_lots_and_links_come_out_the_same_from_the_file_and_the_server(
     # Group A: a circle (each pair beats the next); group B in seeding order. One group
     # B record is kept under the desk's own id: linked on import (its pairs are certain).
     with Tournament.open(cup) as t:
-        groups = t.groups()
+        groups = t.draw_table.groups()
         circle = groups["A"]
         records = []
         own_id = None
-        for m in t.matches():
+        for m in t.draw_table.matches():
             if m.group is None:
                 continue
             st = t.state().match(m.match_id)
@@ -130,7 +130,9 @@ def test_groups_lots_and_links_come_out_the_same_from_the_file_and_the_server(
     )
     with Tournament.open(hall.organizer_url) as t:
         assert _group(t, "A").needs_lots == ()
-        assert t.lots() == {"A": {pair: n for n, pair in enumerate(reversed(circle), start=1)}}
+        assert t.draw_table.lots() == {
+            "A": {pair: n for n, pair in enumerate(reversed(circle), start=1)}
+        }
 
     # The semifinals: the first one recorded twice under desks' own ids (a restarted
     # match), so neither is linked on import; the organizer links the one that counts.
@@ -157,7 +159,7 @@ def test_groups_lots_and_links_come_out_the_same_from_the_file_and_the_server(
         assert a == b, action
     assert "places:" in a  # the standings: the tournament is over
     with Tournament.open(cup) as f, Tournament.open(hall.organizer_url) as s:
-        assert f.links() == s.links() and len(s.links()) == 2
+        assert f.record_links.all() == s.record_links.all() and len(s.record_links.all()) == 2
         assert f.state() == s.state()
         assert f.opening_payload(last[0].match.match_id) == s.opening_payload(
             last[0].match.match_id

@@ -82,8 +82,8 @@ def test_odd_names_round_trip_byte_for_byte_as_from_a_file(hall, tmp_path, ok) -
         assert ok("tournament", action, cup) == ok("tournament", action, hall.organizer_url)
     with Tournament.open(cup) as a, Tournament.open(hall.organizer_url) as b:
         assert a.info == b.info and a.info.name == WEIRD and a.info.venue == "?%s\\"
-        assert a.pairs() == b.pairs()
-        assert [(p.player1, p.player2, p.club) for p in b.pairs()] == PAIR_NAMES
+        assert a.pairs.all() == b.pairs.all()
+        assert [(p.player1, p.player2, p.club) for p in b.pairs.all()] == PAIR_NAMES
     with psycopg.connect(hall.organizer_url) as conn:
         stored = conn.execute(
             "SELECT convert_to(name, 'UTF8') FROM referee_desk_organizer.tournament_info"
@@ -104,7 +104,7 @@ def test_over_long_names_are_refused_the_same_way(hall, tmp_path, cli, ok) -> No
         assert "a name of 61 characters; at most 60 are allowed" in err
     assert refusals[0] == refusals[1]
     with Tournament.open(hall.organizer_url) as t:
-        assert t.pairs() == [] and t.info.name == "杯" * 2000
+        assert t.pairs.all() == [] and t.info.name == "杯" * 2000
 
 
 #: Passwords an organizer may choose; their letter runs must never be printed.

@@ -86,9 +86,9 @@ def test_two_organizers_drawing_at_once_make_exactly_one_draw(pg_cluster, tmp_pa
         with Tournament.create(twin, INFO) as t:
             t.add_pairs(PAIRS)
             t.draw(draw_seed=won[0])
-            expected = t.matches()
+            expected = t.draw_table.matches()
         with Tournament.open(url) as t:
-            assert t.matches() == expected
+            assert t.draw_table.matches() == expected
         whole = "SELECT count(*), min(ord), max(ord) FROM tournament_matches"
         assert _organizer_rows(url, whole) == [(15, 0, 14)]
 
@@ -275,7 +275,7 @@ def test_two_organizers_linking_records_to_one_match_at_once_make_one_link(hall,
     with Tournament.create(hall.organizer_url, INFO) as t:
         t.add_pairs(PAIRS)
         t.draw(draw_seed=1)
-        first_round = [m.match_id for m in t.matches() if m.round == 1]
+        first_round = [m.match_id for m in t.draw_table.matches() if m.round == 1]
         sources = []
         for n, match_id in enumerate(first_round):
             for side in ("NS", "EW"):
@@ -296,7 +296,7 @@ def test_two_organizers_linking_records_to_one_match_at_once_make_one_link(hall,
         lost = a if a[0] else b
         assert "already linked to match" in _one_line(lost[2]), lost
     with Tournament.open(url) as t:
-        links = t.links()
+        links = t.record_links.all()
     assert sorted(links) == sorted(first_round)
     held = _organizer_rows(url, "SELECT match_id, count(*) FROM tournament_links GROUP BY 1")
     assert all(count == 1 for _, count in held) and len(held) == len(first_round)
@@ -324,10 +324,13 @@ def test_pairs_registered_while_another_organizer_draws_are_in_the_draw_or_refus
             if code:
                 _one_line(err)
         with Tournament.open(url) as t:
-            pairs = {p.pair_id for p in t.pairs()}
+            pairs = {p.pair_id for p in t.pairs.all()}
             if t.drawn:
                 slots = {
-                    s.pair_id for m in t.matches() for s in (m.slot_a, m.slot_b) if s.kind == "pair"
+                    s.pair_id
+                    for m in t.draw_table.matches()
+                    for s in (m.slot_a, m.slot_b)
+                    if s.kind == "pair"
                 }
                 assert slots == pairs, (drew, registered)
         assert len(pairs) == (18 if registered[0] == 0 else 16)
@@ -354,6 +357,6 @@ def test_two_organizers_registering_pairs_at_once_lose_none_and_number_them_once
                 "another organizer registered pairs meanwhile: nothing added" in _one_line(err)
             ), (out, err)
         with Tournament.open(url) as t:
-            pairs = t.pairs()
+            pairs = t.pairs.all()
         assert [p.pair_id for p in pairs] == list(range(1, len(pairs) + 1))
         assert len(pairs) == 2 * [a[0], b[0]].count(0)

@@ -46,7 +46,7 @@ def _lines(path: Path) -> list[dict]:
 def _pair_of(t: Tournament, seats: dict, side: str) -> int:
     """The registered pair whose two players sat on ``side`` (names read from the file)."""
     names = {seats[s] for s in side}
-    found = [p.pair_id for p in t.pairs() if {p.player1, p.player2} == names]
+    found = [p.pair_id for p in t.pairs.all() if {p.player1, p.player2} == names]
     assert len(found) == 1, (names, found)
     return found[0]
 
@@ -54,7 +54,7 @@ def _pair_of(t: Tournament, seats: dict, side: str) -> int:
 def _drawn_between(t: Tournament, a: int, b: int) -> str:
     found = [
         m.match_id
-        for m in t.matches()
+        for m in t.draw_table.matches()
         if {m.slot_a.pair_id, m.slot_b.pair_id} == {a, b} and m.group is not None
     ]
     assert len(found) == 1
@@ -83,7 +83,7 @@ def test_sample_records_count_for_their_drawn_matches(demo: Tournament) -> None:
     assert {x.record_id: x.match_id for x in result.linked} == {
         r: v[0] for r, v in expected.items()
     }
-    assert demo.links() == {v[0]: r for r, v in expected.items()}
+    assert demo.record_links.all() == {v[0]: r for r, v in expected.items()}
     by_import = demo.file.connection.execute(
         "SELECT DISTINCT linked_by FROM tournament_links"
     ).fetchall()
@@ -115,11 +115,11 @@ def test_sample_records_count_for_their_drawn_matches(demo: Tournament) -> None:
 
 def test_importing_again_changes_nothing(demo: Tournament) -> None:
     import_records(demo, SAMPLES)
-    links, count = demo.links(), demo.file.count()
+    links, count = demo.record_links.all(), demo.file.count()
     again = import_records(demo, SAMPLES)
     assert again.ok and not again.added and not again.linked and not again.not_in_draw
     assert sorted(again.unchanged) == sorted(links.values())
-    assert demo.links() == links and demo.file.count() == count
+    assert demo.record_links.all() == links and demo.file.count() == count
 
 
 def test_records_from_a_desks_sqlite_file_are_linked_too(demo: Tournament, tmp_path: Path) -> None:
@@ -200,7 +200,7 @@ def test_same_players_in_two_pairs_are_not_guessed(tmp_path: Path) -> None:
 
 def test_unknown_pairs_stay_out_of_the_draw(tmp_path: Path) -> None:
     t = _cup(tmp_path, [("张一", "李一", "甲"), ("张二", "李二", "乙")], Settings())
-    match_id = t.matches()[0].match_id
+    match_id = t.draw_table.matches()[0].match_id
     payload = t.opening_payload(match_id)
     payload["pairs"] = {"NS": "友谊队", "EW": "来宾队"}
     payload["seats"] = {"N": "赵甲", "S": "钱乙", "E": "孙丙", "W": "李丁"}
@@ -208,12 +208,12 @@ def test_unknown_pairs_stay_out_of_the_draw(tmp_path: Path) -> None:
         import_records(t, [_desk_record(tmp_path, "FRIENDLY-2", payload)]), "FRIENDLY-2"
     )
     assert why == "cannot tell its pairs: N–S “友谊队” (赵甲, 钱乙) is no registered pair"
-    assert t.links() == {} and t.state().match(match_id).status is Status.READY
+    assert t.record_links.all() == {} and t.state().match(match_id).status is Status.READY
 
 
 def test_a_match_already_recorded_is_not_taken_twice(tmp_path: Path) -> None:
     t = _cup(tmp_path, [("张一", "李一", "甲"), ("张二", "李二", "乙")], Settings())
-    match_id = t.matches()[0].match_id
+    match_id = t.draw_table.matches()[0].match_id
     opening = t.opening_payload(match_id)
     assert import_records(t, [_desk_record(tmp_path, match_id, opening)]).not_in_draw == []
     result = import_records(t, [_desk_record(tmp_path, "DESK-9", opening, winner="EW")])
@@ -226,7 +226,7 @@ def test_a_match_already_recorded_is_not_taken_twice(tmp_path: Path) -> None:
 def test_two_records_of_one_match_are_left_to_the_organizer(tmp_path: Path) -> None:
     """Two desks' records name the same drawn match: neither is chosen, on any import."""
     t = _cup(tmp_path, [("张一", "李一", "甲"), ("张二", "李二", "乙")], Settings())
-    match_id = t.matches()[0].match_id
+    match_id = t.draw_table.matches()[0].match_id
     opening = _club_opening(t, match_id)
     first = _desk_record(tmp_path, "DESK-A", opening, "NS")
     second = _desk_record(tmp_path, "DESK-B", opening, "EW")
@@ -236,7 +236,7 @@ def test_two_records_of_one_match_are_left_to_the_organizer(tmp_path: Path) -> N
         f"pairs #1 and #2 of {match_id} are also named by record DESK-B"
     )
     assert import_records(t, [first]).linked == []  # still two candidates in the file
-    assert t.links() == {}
+    assert t.record_links.all() == {}
     t.link("DESK-B", match_id, by="仲裁委员会")
     assert t.state().match(match_id).winner == t.state().match(match_id).pair_b  # E–W won
 
@@ -246,8 +246,8 @@ def test_knockout_records_link_round_after_round_in_one_import(tmp_path: Path) -
     players = [(f"张{i}", f"李{i}", f"俱乐部{i}") for i in range(1, 5)]
     (tmp_path / "scratch").mkdir()
     scratch = _cup(tmp_path / "scratch", players, Settings())  # to learn the final's opening
-    semis = [m.match_id for m in scratch.matches() if m.round == 1]
-    final = next(m.match_id for m in scratch.matches() if m.round == 2)
+    semis = [m.match_id for m in scratch.draw_table.matches() if m.round == 1]
+    final = next(m.match_id for m in scratch.draw_table.matches() if m.round == 2)
     files, openings = [], {}
     for k, mid in enumerate(semis):
         openings[mid] = _club_opening(scratch, mid)
@@ -284,8 +284,8 @@ def test_command_line_says_which_drawn_match_each_record_counts_for(tmp_path: Pa
     assert main(["tournament", "import-records", f, *map(str, SAMPLES)]) == 0
     out = capsys.readouterr().out
     with Tournament.open(f, read_only=True) as t:
-        links = t.links()
-        pairs = {m.match_id: (m.slot_a.pair_id, m.slot_b.pair_id) for m in t.matches()}
+        links = t.record_links.all()
+        pairs = {m.match_id: (m.slot_a.pair_id, m.slot_b.pair_id) for m in t.draw_table.matches()}
     assert len(links) == 6
     for match_id, record_id in links.items():
         a, b = pairs[match_id]

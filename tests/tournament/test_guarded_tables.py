@@ -38,7 +38,9 @@ def test_a_file_from_before_is_guarded_on_its_first_writable_open(tmp_path: Path
         assert "guarded_tables" not in t.file.meta()
     with Tournament.open(path) as t:
         assert sorted(GUARDED_TABLES) == sorted(json.loads(t.file.meta()["guarded_tables"]))
-        t.assign(t.matches()[0].match_id, table="2号桌")  # the organizer's own change
+        t.draw_table.assign(
+            t.draw_table.matches()[0].match_id, table="2号桌"
+        )  # the organizer's own change
     with TournamentFile.open(path, create=False) as tf:
         assert tf.checks.verify() is None
     conn = sqlite3.connect(path, isolation_level=None)

@@ -124,7 +124,7 @@ def test_sample_preset_records_decide_their_groups(tmp_path: Path, preset: str) 
         assert o.decided_by is Decision.PASSED_A  # 1.5 / 12.7, read from the record
         winner_side = record.end.winner
         loser_side = next(s for s in record.levels if s != winner_side)
-        pm = {p.pair_id: p for p in t.pairs()}
+        pm = {p.pair_id: p for p in t.pairs.all()}
         loser = o.loser
         assert loser is not None and o.level_of(o.winner) == 12  # passed A
         # The loser's level is the record's, read from 2 upwards (12.1).

@@ -38,8 +38,8 @@ def test_create_reopen_and_info(tmp_path: Path) -> None:
     t.close()
     with Tournament.open(tmp_path / "t.sqlite") as t:
         assert t.info == INFO
-        assert [p.player1 for p in t.pairs()] == [f"张{i}" for i in range(1, 7)]
-        assert t.pairs()[0].seed == 1 and t.pairs()[3].seed is None
+        assert [p.player1 for p in t.pairs.all()] == [f"张{i}" for i in range(1, 7)]
+        assert t.pairs.all()[0].seed == 1 and t.pairs.all()[3].seed is None
 
 
 def test_create_refuses_to_overwrite(tmp_path: Path) -> None:
@@ -75,7 +75,7 @@ def test_ruleset_and_settings_frozen_at_the_draw(tmp_path: Path) -> None:
 def test_pair_names_editable_after_draw_seed_not(tmp_path: Path) -> None:
     t = new(tmp_path)
     t.draw(draw_seed=1)
-    p = t.pairs()[2]
+    p = t.pairs.all()[2]
     t.update_pair(Pair(p.pair_id, "张三丰", p.player2, "武当", None))
     assert t.pair_map()[p.pair_id].player1 == "张三丰"
     with pytest.raises(DrawError, match="seed"):
@@ -85,7 +85,7 @@ def test_pair_names_editable_after_draw_seed_not(tmp_path: Path) -> None:
 def test_an_edited_name_is_checked_as_an_entered_one(tmp_path: Path) -> None:
     """As add_pair: no control characters, at most 60 characters; nothing changes."""
     t = new(tmp_path)
-    p = t.pairs()[0]
+    p = t.pairs.all()[0]
     with pytest.raises(PairError, match="control character"):
         t.update_pair(Pair(p.pair_id, "张\x00三", p.player2, p.club, p.seed))
     with pytest.raises(PairError, match="at most 60"):
@@ -108,11 +108,11 @@ def test_same_draw_seed_same_draw(tmp_path: Path) -> None:
 def test_tables_and_referees_assigned_in_turn_and_editable(tmp_path: Path) -> None:
     t = new(tmp_path, 8)
     t.draw(draw_seed=1)
-    first = [m for m in t.matches() if m.round == 1]
+    first = [m for m in t.draw_table.matches() if m.round == 1]
     assert [m.table for m in first] == ["1号桌", "2号桌", "1号桌", "2号桌"]
     assert [m.referee for m in first] == ["王磊", "李静", "王磊", "李静"]
-    t.assign(first[0].match_id, table="5号桌", referee="周明")
-    again = t.match(first[0].match_id)
+    t.draw_table.assign(first[0].match_id, table="5号桌", referee="周明")
+    again = t.draw_table.match(first[0].match_id)
     assert (again.table, again.referee) == ("5号桌", "周明")
 
 
@@ -120,21 +120,21 @@ def test_groups_draw_and_lots(tmp_path: Path) -> None:
     settings = Settings(format=Format.GROUPS_KNOCKOUT, group_count=2, advance_per_group=2)
     t = new(tmp_path, 8, settings)
     matches = t.draw(draw_seed=3)
-    groups = t.groups()
+    groups = t.draw_table.groups()
     assert sorted(groups) == ["A", "B"] and all(len(v) == 4 for v in groups.values())
     assert sum(1 for m in matches if m.group == "A") == 6
     ko = [m for m in matches if m.stage == "KO"]
     assert len(ko) == 3 and ko[0].slot_a.kind == "group"
     state = t.state()
     assert all(s.status is Status.WAITING for s in state.matches if s.match.stage == "KO")
-    t.record_lots("A", {groups["A"][0]: 1, groups["A"][1]: 2})
-    assert t.lots()["A"] == {groups["A"][0]: 1, groups["A"][1]: 2}
+    t.draw_table.record_lots("A", {groups["A"][0]: 1, groups["A"][1]: 2})
+    assert t.draw_table.lots()["A"] == {groups["A"][0]: 1, groups["A"][1]: 2}
     with pytest.raises(TournamentError, match="drew lot 1 already"):
-        t.record_lots("A", {groups["A"][0]: 2})
+        t.draw_table.record_lots("A", {groups["A"][0]: 2})
     with pytest.raises(TournamentError, match="is not in group A"):
-        t.record_lots("A", {groups["B"][0]: 3})
+        t.draw_table.record_lots("A", {groups["B"][0]: 3})
     with pytest.raises(TournamentError, match="no group"):
-        t.record_lots("Z", {1: 1})
+        t.draw_table.record_lots("Z", {1: 1})
 
 
 def test_advance_more_than_group_size_refused(tmp_path: Path) -> None:
@@ -152,7 +152,7 @@ def test_opening_payload_names_pairs_by_id(tmp_path: Path) -> None:
     assert payload["pairs"]["NS"].startswith(f"#{m.pair_a} ")
     assert payload["tournament"] == INFO.name and payload["ruleset"]["name"] == "guilin-2009"
     with pytest.raises(DrawError, match="not known"):
-        t.opening_payload(t.matches()[-1].match_id)
+        t.opening_payload(t.draw_table.matches()[-1].match_id)
 
 
 def test_import_pairs_csv_and_xlsx(tmp_path: Path) -> None:
@@ -201,7 +201,7 @@ def test_pair_list_with_a_clashing_seed_adds_nothing(tmp_path: Path) -> None:
     t = new(tmp_path, 2)
     with pytest.raises(PairError, match="seed 3"):
         t.add_pairs([("甲", "乙", "", 3), ("丙", "丁", "", 3)])
-    assert len(t.pairs()) == 2
+    assert len(t.pairs.all()) == 2
 
 
 def test_no_drawing_of_lots_is_asked_before_a_group_is_played(tmp_path: Path) -> None:

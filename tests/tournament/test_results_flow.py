@@ -95,7 +95,7 @@ def test_group_stage_feeds_knockout_from_records(tmp_path: Path) -> None:
     play_out(t, tmp_path)
     st = t.state()
     assert st.finished and all(s.final for s in st.standings)
-    groups = t.groups()
+    groups = t.draw_table.groups()
     # Group winners are the best seed of each group (lower id wins every match).
     assert {s.rows[0].pair_id for s in st.standings} == {min(v) for v in groups.values()}
     assert st.places[0].pair_id == 1
@@ -154,7 +154,7 @@ def test_record_for_a_match_not_in_the_draw_is_reported(tmp_path: Path) -> None:
     path = tmp_path / "x.jsonl"
     write_jsonl(simulate_match("FRIENDLY-1", payload), path)
     res = import_records(t, [path])
-    assert res.not_in_draw == ["FRIENDLY-1"] and res.linked == [] and t.links() == {}
+    assert res.not_in_draw == ["FRIENDLY-1"] and res.linked == [] and t.record_links.all() == {}
     assert "meet in no drawn match still without a record" in res.why_not_linked["FRIENDLY-1"]
 
 

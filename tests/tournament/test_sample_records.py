@@ -51,15 +51,15 @@ def test_samples_decide_the_groups_through_links(cup: Tournament) -> None:
     result = import_records(cup, SAMPLES)
     assert result.ok and len(result.added) == len(SAMPLES)
     assert result.not_in_draw == []
-    groups = cup.groups()
+    groups = cup.draw_table.groups()
     by_pairs = {frozenset(v): n for n, v in groups.items()}
-    pm = {(p.player1, p.player2): p.pair_id for p in cup.pairs()}
+    pm = {(p.player1, p.player2): p.pair_id for p in cup.pairs.all()}
     expected = {}
     for record_id, p in openings():
         s = p["seats"]
         members = frozenset((pm[(s["N"], s["S"])], pm[(s["E"], s["W"])]))
         expected[f"G{by_pairs[members]}-R1-M01"] = record_id
-    assert cup.links() == expected  # linked on import: the seated players name the pairs
+    assert cup.record_links.all() == expected  # linked on import: the seated players name the pairs
     state = cup.state()
     group_matches = [m for m in state.matches if m.match.group is not None]
     assert all(m.status is Status.DECIDED for m in group_matches), cup.outcome_problems
@@ -80,7 +80,7 @@ def test_samples_decide_the_groups_through_links(cup: Tournament) -> None:
 def test_link_refusals(cup: Tournament) -> None:
     import_records(cup, SAMPLES[:1])  # linked to GA-R1-M01 by the import
     record_id = openings()[0][0]
-    assert cup.links() == {"GA-R1-M01": record_id}
+    assert cup.record_links.all() == {"GA-R1-M01": record_id}
     with pytest.raises(TournamentError, match="no record"):
         cup.link("NOT-RECORDED", "GA-R1-M01")
     with pytest.raises(TournamentError, match="no match"):

@@ -58,10 +58,10 @@ def sample_openings() -> list[tuple[str, dict]]:
 def drawn_match_of_record(view: Any, payload: dict) -> str:
     """The drawn group match whose two pairs sat at the sample's table (names in the record)."""
     t = view.t
-    by_names = {(p.player1, p.player2): p.pair_id for p in t.pairs()}
+    by_names = {(p.player1, p.player2): p.pair_id for p in t.pairs.all()}
     seats = payload["seats"]
     members = {by_names[(seats["N"], seats["S"])], by_names[(seats["E"], seats["W"])]}
-    for m in t.matches():
+    for m in t.draw_table.matches():
         if m.group is not None and {m.slot_a.pair_id, m.slot_b.pair_id} == members:
             return m.match_id
     raise AssertionError(f"no drawn match for {members}")
@@ -218,8 +218,8 @@ def test_pair_list_from_xlsx(organizer: OrganizerView, tmp_path: Path) -> None:
     ws.append(["梁斌", "郑浩", "灵川农信", None])
     wb.save(tmp_path / "pairs.xlsx")
     assert organizer.pairs_actions.import_pairs(tmp_path / "pairs.xlsx") == 2
-    assert [p.player1 for p in organizer.t.pairs()] == ["林峰", "梁斌"]
-    assert organizer.t.pairs()[0].seed == 1
+    assert [p.player1 for p in organizer.t.pairs.all()] == ["林峰", "梁斌"]
+    assert organizer.t.pairs.all()[0].seed == 1
 
 
 # ---------------------------------------------------------------- the draw, the bracket
@@ -246,7 +246,7 @@ def test_draw_dialog_and_the_bracket_on_screen(
     assert t.drawn and t.draw_seed == 2026 and t.settings.third_place
     assert organizer.ui.sections.currentWidget() is organizer.ui.bracketTab
     boxes = {b.match_id: b for b in match_boxes(organizer.scene)}
-    assert set(boxes) == {m.match_id for m in t.matches()}
+    assert set(boxes) == {m.match_id for m in t.draw_table.matches()}
     state = t.state()
     byes = [s for s in state.matches if s.status is Status.BYE]
     assert len(byes) == 4
@@ -324,7 +324,7 @@ def test_sample_records_decide_the_groups_and_feed_the_bracket(
     assert "Conflicts: 0." in organizer.last_message
     pm = organizer.t.pair_map()
     for record_id, payload in sample_openings():
-        match = organizer.t.match(drawn_match_of_record(organizer, payload))
+        match = organizer.t.draw_table.match(drawn_match_of_record(organizer, payload))
         a, b = match.slot_a.pair_id, match.slot_b.pair_id
         assert (
             f"Record {record_id} counts for {match.match_id} (pairs #{a} and #{b})."
@@ -468,7 +468,7 @@ def test_assignment_to_tables_and_referees(
     editor.setCurrentText("5号桌")
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     QApplication.processEvents()
-    assert organizer.t.match(match_id).table == "5号桌"
+    assert organizer.t.draw_table.match(match_id).table == "5号桌"
     assert model.index(row, OrganizerMatchesModel.TABLE).data() == "5号桌"
     # The call used by the menu and tests, and the bracket box follows.
     assert organizer.draw_actions.assign(match_id, referee="李静")
@@ -481,7 +481,7 @@ def test_assignment_to_tables_and_referees(
         ),
         timeout=2000,
     )
-    assert organizer.t.match(match_id).referee == "李静"
+    assert organizer.t.draw_table.match(match_id).referee == "李静"
 
 
 CHOICES = int(Qt.ItemDataRole.UserRole) + 2
@@ -567,7 +567,7 @@ def test_every_document_is_exported_with_progress_and_can_be_opened(
     assert record[-1].hash[:16] in text.replace("\n", "")
     assert "8.8" in text
     # Titled by the drawn match with its table, the desk's record id beside (issue 11 item 3).
-    drawn = organizer.t.match(target)
+    drawn = organizer.t.draw_table.match(target)
     assert f"比赛报告 Match report · {target}" in text and drawn.table in text
     assert organizer.t.record_id(target) in text
     # Round pack of round 1 and the player index, from the same menu (issue 11 item 9).
@@ -669,7 +669,7 @@ def test_the_view_alone_opens_its_own_file(qtbot: Any, languages: Any, tmp_path:
         (tmp_path / "notes.txt").write_text("hello", encoding="utf-8")
         assert not view.shown.open_file(tmp_path / "notes.txt")
         assert "not a Referee Desk tournament file" in view.last_message
-        assert view.t is not None and len(view.t.pairs()) == 12
+        assert view.t is not None and len(view.t.pairs.all()) == 12
     finally:
         view.shown.close_file()
     assert view.t is None
@@ -691,7 +691,7 @@ def test_a_three_way_tie_asks_for_the_drawing_of_lots(
     assert not organizer.action_lots.isEnabled()
     beats = {(1, 2), (2, 3), (3, 1)}
     files = []
-    for m in organizer.t.matches():
+    for m in organizer.t.draw_table.matches():
         if m.group is None:
             continue
         a, b = m.slot_a.pair_id, m.slot_b.pair_id

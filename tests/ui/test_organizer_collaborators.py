@@ -67,7 +67,10 @@ def test_draw_actions_follow_the_chosen_match_and_assign_it(alone: OrganizerView
     assert actions.assign(match_id, table="3号桌", referee="王磊")
     QApplication.processEvents()  # the table repaints on the next turn of the loop
     assert alone.t is not None
-    assert (alone.t.match(match_id).table, alone.t.match(match_id).referee) == ("3号桌", "王磊")
+    assert (
+        alone.t.draw_table.match(match_id).table,
+        alone.t.draw_table.match(match_id).referee,
+    ) == ("3号桌", "王磊")
     assert actions.groups_needing_lots() == {}  # a knockout has no groups
 
 
@@ -190,7 +193,7 @@ def test_the_parts_work_without_any_view(qtbot: Any, tmp_path: Path) -> None:
         match_id = matches.id_at(0)
         assert draw_actions.assign(match_id, table="3号桌")
         QApplication.processEvents()
-        assert shown.t.match(match_id).table == "3号桌"
+        assert shown.t.draw_table.match(match_id).table == "3号桌"
         assert heard and statuses and said == []
         assert not shown.open_file(tmp_path / "absent.sqlite")  # refused, worded, kept
         assert said and shown.t is not None

@@ -96,14 +96,14 @@ def test_render_the_organizer(window: Any, languages: Any, tmp_path: Path, langu
     t = view.t
     dialogs = [
         ("new", OrganizerNewDialog(lambda _i: None, window)),
-        ("pair", OrganizerPairDialog(lambda *_a: None, t.pairs()[0], False, window)),
-        ("draw", OrganizerDrawDialog(lambda *_a: None, Settings(), t.pairs(), window)),
+        ("pair", OrganizerPairDialog(lambda *_a: None, t.pairs.all()[0], False, window)),
+        ("draw", OrganizerDrawDialog(lambda *_a: None, Settings(), t.pairs.all(), window)),
         (
             "link",
             OrganizerLinkDialog(lambda *_a: None, ["GL2026-R9-T1"], [(ready[1], "")], window),
         ),
     ]
-    dialogs.append(("lots", OrganizerLotsDialog(lambda *_a: None, "A", t.pairs()[:3], window)))
+    dialogs.append(("lots", OrganizerLotsDialog(lambda *_a: None, "A", t.pairs.all()[:3], window)))
     for name, dialog in dialogs:
         shots.append(_save(dialog, f"{language}-organizer-dialog-{name}"))
         if zh:

@@ -437,7 +437,7 @@ def test_start_a_drawn_match_of_the_tournament(
         for a, b in (("张伟", "王芳"), ("李娜", "刘洋"), ("陈静", "杨帆"), ("赵磊", "周敏")):
             t.add_pair(a, b)
         t.draw(draw_seed=7)
-        first = t.matches()[0].match_id
+        first = t.draw_table.matches()[0].match_id
     window = MainWindow(settings, languages)
     qtbot.addWidget(window)
     assert window.files.open_tournament(path)

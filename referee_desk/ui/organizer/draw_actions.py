@@ -59,7 +59,7 @@ class DrawActions:
         t = self.need()
         if t is None:
             return None
-        dialog = OrganizerDrawDialog(self.draw, t.settings, t.pairs(), self.parent)
+        dialog = OrganizerDrawDialog(self.draw, t.settings, t.pairs.all(), self.parent)
         return self.run_dialog(dialog, self._after_draw)
 
     def draw(self, settings: Settings, draw_seed: int | None = None) -> None:
@@ -101,11 +101,11 @@ class DrawActions:
         return self.run_dialog(dialog, self.refresh)
 
     def record_lots(self, group: str, lots: dict[int, int]) -> None:
-        self._open().record_lots(group, lots)
+        self._open().draw_table.record_lots(group, lots)
 
     def record_assignment(self, match_id: str, table: str | None, referee: str | None) -> None:
         """The matches table's edit, written to the file (the table repaints after)."""
-        self._open().assign(match_id, table=table, referee=referee)
+        self._open().draw_table.assign(match_id, table=table, referee=referee)
         QTimer.singleShot(0, self.parent, self.refresh)  # dropped if the view is gone
 
     def assign(self, match_id: str, table: str | None = None, referee: str | None = None) -> bool:

@@ -312,7 +312,7 @@ class OrganizerExports:
         kwargs: dict[str, Any] = {"ruleset": t.ruleset}
         if match_id is None or not t.drawn:
             return header, kwargs
-        m = t.match(match_id)
+        m = t.draw_table.match(match_id)
         header.update({"match_id": match_id, "round": t.round_name(m), "table": m.table,
                        "referee": m.referee})  # fmt: skip
         try:

@@ -166,8 +166,8 @@ class RecordsImport:
         t = self.shown.t
         if t is None:
             return []
-        drawn = {m.match_id for m in t.matches()}
-        linked = set(t.links().values())
+        drawn = {m.match_id for m in t.draw_table.matches()}
+        linked = set(t.record_links.all().values())
         return [m for m in t.file.match_ids() if m not in drawn and m not in linked]
 
     def link_dialog(self) -> QDialog | None:
