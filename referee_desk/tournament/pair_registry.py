@@ -3,7 +3,8 @@
 Its own object, public as ``Tournament.pairs``: the registry owns the pair rows and
 their checks (names as entered, one pair per seed, the next free id) and is read
 directly (``t.pairs.all()``); the tournament says when the draw has closed
-registration, so writes go through its ``add_pairs``, ``update_pair``, ``remove_pair``.
+registration, and the registry refuses a write after it inside the write's own transaction
+(whether the handle or ``t.pairs`` is asked).
 Two organizer sessions may work at once on a server: every write checks again inside
 its transaction, under a lock there (a file's transaction is exclusive anyway).
 """
@@ -57,8 +58,7 @@ class PairRegistry:
             # inside the transaction (a file's is exclusive; on a server the lock makes
             # it so, and a draw's lock waits for it).
             self.lock(conn, "SHARE ROW EXCLUSIVE")
-            if conn.execute("SELECT 1 FROM tournament_draw WHERE id = 1").fetchone() is not None:
-                raise DrawError("the draw is made: cannot add a pair any more")
+            _refuse_if_drawn_in(conn, "add a pair")
             if _next_pair_id(conn) != first:
                 raise PairError(
                     "another organizer registered pairs meanwhile: nothing added, add them again"
@@ -84,13 +84,20 @@ class PairRegistry:
             refuse_if_drawn(f"change the seed of pair {pair.pair_id}")
             self._check_seed(pair)
         with self.tables.signed_transaction() as conn:
+            if pair.seed != old.seed:
+                self.lock(conn, "SHARE ROW EXCLUSIVE")
+                _refuse_if_drawn_in(conn, f"change the seed of pair {pair.pair_id}")
             conn.execute(
                 "UPDATE tournament_pairs SET player1=?, player2=?, club=?, seed=? WHERE pair_id=?",
                 (pair.player1, pair.player2, pair.club, pair.seed, pair.pair_id),
             )
 
     def remove(self, pair_id: int) -> None:
+        """Remove a pair: only before the draw, checked inside the transaction (the draw
+        closes registration whichever path asks, the handle or ``t.pairs`` directly)."""
         with self.tables.signed_transaction() as conn:
+            self.lock(conn, "SHARE ROW EXCLUSIVE")
+            _refuse_if_drawn_in(conn, f"remove pair {pair_id}")
             conn.execute("DELETE FROM tournament_pairs WHERE pair_id = ?", (pair_id,))
 
     def lock(self, conn: Any, mode: str) -> None:
@@ -115,6 +122,13 @@ class PairRegistry:
         )
         if clash:
             raise PairError(f"seed {pair.seed} is already pair {clash[0]}'s")
+
+
+def _refuse_if_drawn_in(conn: Any, what: str) -> None:
+    """The draw closes registration: refused inside the writing transaction, so a draw
+    made meanwhile by another organizer session is seen."""
+    if conn.execute("SELECT 1 FROM tournament_draw WHERE id = 1").fetchone() is not None:
+        raise DrawError(f"the draw is made: cannot {what} any more")
 
 
 def _next_pair_id(conn: Any) -> int:

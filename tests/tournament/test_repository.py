@@ -82,6 +82,21 @@ def test_pair_names_editable_after_draw_seed_not(tmp_path: Path) -> None:
         t.update_pair(Pair(p.pair_id, "张三丰", p.player2, "武当", 9))
 
 
+def test_the_draw_closes_registration_through_the_pairs_part_too(tmp_path: Path) -> None:
+    """The registry owns the rule: ``t.pairs`` used directly refuses as the handle does."""
+    t = new(tmp_path)
+    t.draw(draw_seed=1)
+    before = t.pairs.all()
+    p = before[2]
+    with pytest.raises(DrawError, match="remove pair"):
+        t.pairs.remove(p.pair_id)
+    with pytest.raises(DrawError, match="seed"):
+        t.pairs.update(Pair(p.pair_id, p.player1, p.player2, p.club, 9), lambda what: None)
+    with pytest.raises(DrawError, match="add a pair"):
+        t.pairs.add([("赵", "钱", "", None)])
+    assert t.pairs.all() == before
+
+
 def test_an_edited_name_is_checked_as_an_entered_one(tmp_path: Path) -> None:
     """As add_pair: no control characters, at most 60 characters; nothing changes."""
     t = new(tmp_path)
