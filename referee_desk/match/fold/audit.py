@@ -10,7 +10,7 @@ illegal verdict stays illegal; the one exception is 4.5's triple exemption (a pa
 required only while it is not inside a tractor), which such a follow waits out.
 
 A follow that left the lead's suit is not audited here: it is wrong exactly when the
-seat later plays that suit, which ``Play._void_flags`` flags (8.3, 12.8) at that very
+seat later plays that suit, which ``play._void_flags`` flags (8.3, 12.8) at that very
 trick, so each wrong follow is flagged once.
 """
 
