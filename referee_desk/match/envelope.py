@@ -76,17 +76,18 @@ class Event:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Event:
         """Build from the JSON Lines form; the caller validates against the schema."""
-        return cls(
-            match_id=data["match_id"],
-            seq=data["seq"],
-            type=data["type"],
-            recorded_at=data["recorded_at"],
-            clock_ms=data.get("clock_ms"),
-            referee=data["referee"],
-            payload=data.get("payload", {}),
-            prev_hash=data["prev_hash"],
-            hash=data["hash"],
-            schema_version=data.get("schema_version", SCHEMA_VERSION),
+        get = data.get
+        return cls(  # positional, in the fields' order: one is read per recorded event
+            data["match_id"],
+            data["seq"],
+            data["type"],
+            data["recorded_at"],
+            get("clock_ms"),
+            data["referee"],
+            get("payload", {}),
+            data["prev_hash"],
+            data["hash"],
+            get("schema_version", SCHEMA_VERSION),
         )
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.audit import FollowAudit
 from referee_desk.match.fold.freeze import freezer
-from referee_desk.match.fold.memo import CtxKey, card_of, ctx_key_of, ctx_of, suit_memo
+from referee_desk.match.fold.memo import CtxKey, Suits, ctx_key_of, ctx_of, suit_memo
 from referee_desk.match.values import (
     Bid,
     Concealment,
@@ -89,8 +89,9 @@ class HandBook:
     forced_seat: Seat | None = None
     trump_ctx: TrumpContext | None = None
     ctx_key: CtxKey = (3, None, False)
-    #: Token → effective suit in this hand's trump context (shared per context).
-    suits: dict[str, str] = field(default_factory=dict)
+    #: Token → effective suit in this hand's trump context (shared per context; set
+    #: with the context by ``ctx``).
+    suits: Suits | None = None
 
     @property
     def defenders(self) -> Side | None:
@@ -99,14 +100,6 @@ class HandBook:
     @property
     def defenders_points(self) -> int:
         return self.captured + self.adjustment
-
-    def suit_of(self, token: str) -> str:
-        """Effective suit of a card token in this hand (memoised)."""
-        found = self.suits.get(token)
-        if found is None:
-            assert self.trump_ctx is not None
-            found = self.suits[token] = self.trump_ctx.effective_suit(card_of(token))
-        return found
 
     def ctx(self, ruleset: Ruleset) -> TrumpContext:
         assert self.level is not None

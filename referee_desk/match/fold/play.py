@@ -125,9 +125,9 @@ def on_trick(f: Fold, event: Event, prepared: PreparedTrick, at: int) -> None:
             prepared.as_recorded,
             winner,
             result.points,
-            # Only where throws are allowed (12.4): elsewhere a lead is one unit (4.7),
-            # or judge_trick has refused it.
-            throw=size > 1 and ruleset.throws and classify(cards_of(plays[0]), ctx) is None,
+            # throw: only where throws are allowed (12.4); elsewhere a lead is one unit
+            # (4.7), or judge_trick has refused it.
+            size > 1 and ruleset.throws and classify(cards_of(plays[0]), ctx) is None,
         )
     )
     hand.form = "detailed"
@@ -163,16 +163,16 @@ def _void_flags(
     plays: Sequence[tuple[str, ...]],
 ) -> None:
     """8.3 / 12.8: a seat that showed void in a suit and plays it later; note new voids."""
-    memo = hand.suits
-    eff = hand.suit_of
-    lead_suit = memo.get(plays[0][0]) or eff(plays[0][0])
+    suits = hand.suits
+    assert suits is not None  # the hand's trump context is set before its first trick
+    lead_suit = suits[plays[0][0]]
     void_in = hand.void_in
     if void_in:
         for seat, cards in zip(seats, plays, strict=True):
             voids = void_in.get(seat)
             if not voids:
                 continue
-            played = {memo.get(c) or eff(c) for c in cards}
+            played = {suits[c] for c in cards}
             for suit in sorted(played & voids):
                 flags.append(
                     Flag(
@@ -185,7 +185,7 @@ def _void_flags(
                 voids.discard(suit)
     for i in range(1, len(plays)):
         for c in plays[i]:
-            if (memo.get(c) or eff(c)) != lead_suit:
+            if suits[c] != lead_suit:
                 void_in.setdefault(seats[i], set()).add(lead_suit)
                 break
 
