@@ -49,7 +49,7 @@ def test_no_mixins_and_each_part_owns_its_state() -> None:
     ]
     # NamedTuple and a dict with __missing__: values, not mixins.
     assert sorted(bases) == [
-        "audit.py:_Suits(dict[str, str])",
+        "memo.py:Suits(dict[str, str])",
         "trick_input.py:PreparedTrick(NamedTuple)",
     ], bases
     assert all(h.__module__.startswith("referee_desk.match.fold.") for h in HANDLERS.values())
