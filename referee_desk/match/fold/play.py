@@ -112,7 +112,9 @@ def on_trick(f: Fold, event: Event, prepared: PreparedTrick, at: int) -> None:
     audit = hand.audit
     if audit is None:
         audit = hand.audit = FollowAudit(ctx, ruleset)
-    _follow_flags(books.flags, hand, event.seq, audit.add(number, seats, plays))
+    found = audit.add(number, seats, plays)
+    if found:
+        _follow_flags(books.flags, hand, event.seq, found)
     for token, count in copies.items():
         played[token] = played.get(token, 0) + count
     for seat in seats:
