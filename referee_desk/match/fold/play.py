@@ -91,17 +91,18 @@ def on_trick(f: Fold, event: Event, prepared: PreparedTrick, at: int) -> None:
             )
     per_player = ruleset.hand_size
     cards_played = hand.cards_played
-    for seat in seats:
-        if cards_played[seat] + size > per_player:
-            raise EventRefused(
-                key="trick.too_many_cards",
-                params={
-                    "seat": seat.value,
-                    "count": cards_played[seat] + size,
-                    "per_player": per_player,
-                },
-            )
-    ctx = hand.ctx(ruleset)
+    if max(cards_played.values()) + size > per_player:  # then name the first seat over
+        for seat in seats:
+            if cards_played[seat] + size > per_player:
+                raise EventRefused(
+                    key="trick.too_many_cards",
+                    params={
+                        "seat": seat.value,
+                        "count": cards_played[seat] + size,
+                        "per_player": per_player,
+                    },
+                )
+    ctx = hand.trump_ctx or hand.ctx(ruleset)
     result = judge_trick(plays, hand.ctx_key, prepared.discarded, books.trick_rules)
     winner = seats[result.winner]
     number = len(hand.tricks) + 1

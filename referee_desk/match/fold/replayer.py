@@ -106,11 +106,11 @@ class Replayer:
     def apply(self, event: Event) -> None:
         """Check ``event`` against the state and fold it in; raise EventRefused if it cannot."""
         try:
-            self._check_envelope(event)
+            at = self._check_envelope(event)
             if event.type == ev.CORRECTION:
                 self._apply_correction(event)
             else:
-                fold_event(self.log, self.parts, event, self.fixes)
+                fold_event(self.log, self.parts, event, self.fixes, at)
             self.events.append(event)
         except REFUSALS as exc:
             raise refusal_at(exc, event) from None
@@ -155,7 +155,8 @@ class Replayer:
 
     # -- envelope and corrections ------------------------------------------------------
 
-    def _check_envelope(self, event: Event) -> None:
+    def _check_envelope(self, event: Event) -> int:
+        """Refuse an event that cannot come next; its time in ms when it can."""
         log = self.log
         if self.check_schema:
             validate_schema(event.to_dict())
@@ -178,6 +179,7 @@ class Replayer:
             expected = 0 if event.type == ev.CLOCK_STARTED else None
         if event.clock_ms != expected:
             raise EventRefused(key="event.clock_mismatch")
+        return at
 
     def _apply_correction(self, event: Event) -> None:
         """Fold the whole record again with the correction in force, into fresh parts."""
@@ -193,9 +195,11 @@ class Replayer:
         fold_event(log, parts, event, fixes)
 
 
-def fold_event(log: RecordLog, f: Fold, event: Event, fixes: Fixes) -> None:
-    """Fold one event (its envelope checked) into ``f``, with the ``fixes`` in force."""
-    at = event_ms(event.recorded_at)
+def fold_event(log: RecordLog, f: Fold, event: Event, fixes: Fixes, at: int | None = None) -> None:
+    """Fold one event (its envelope checked; ``at``: its time in ms when already read)
+    into ``f``, with the ``fixes`` in force."""
+    if at is None:
+        at = event_ms(event.recorded_at)
     fix = fixes.get(event.seq)
     if event.type == ev.CORRECTION:
         p: ev.CorrectionPayload = ev.payload_of(event)
@@ -230,7 +234,7 @@ def fold_event(log: RecordLog, f: Fold, event: Event, fixes: Fixes) -> None:
     time_up = None  # unknown until read: the match has a clock and no end yet
     if log.match_id is not None and event.type != ev.MATCH_OPENED:
         if books.end is None and clock.started_at_ms is not None:
-            time_up = clock.time_up(at)
+            time_up = clock.elapsed(at) >= clock.limit_ms  # clock.time_up(at), inlined
             if time_up:
                 time_out_check(f, at, event.seq)
         end = books.end
