@@ -168,29 +168,39 @@ def _void_flags(
     """8.3 / 12.8: a seat that showed void in a suit and plays it later; note new voids."""
     suits = hand.suits
     assert suits is not None  # the hand's trump context is set before its first trick
-    lead_suit = suits[plays[0][0]]
     void_in = hand.void_in
+    if len(plays[0]) == 1:  # single cards (most tricks): one suit per play, no sets
+        played = [suits[cards[0]] for cards in plays]
+        lead_suit = played[0]
+        if void_in:
+            for seat, suit in zip(seats, played, strict=True):
+                voids = void_in.get(seat)
+                if voids and suit in voids:
+                    flags.append(Flag(seq, hand.number, article, _void_text(seat, suit, number)))
+                    voids.discard(suit)
+        for i in range(1, len(played)):
+            if played[i] != lead_suit:
+                void_in.setdefault(seats[i], set()).add(lead_suit)
+        return
+    lead_suit = suits[plays[0][0]]
     if void_in:
         for seat, cards in zip(seats, plays, strict=True):
             voids = void_in.get(seat)
             if not voids:
                 continue
-            played = {suits[c] for c in cards}
-            for suit in sorted(played & voids):
-                flags.append(
-                    Flag(
-                        seq,
-                        hand.number,
-                        article,
-                        f"{seat.value} plays {suit} in trick {number} after showing void in it",
-                    )
-                )
+            shown = {suits[c] for c in cards}
+            for suit in sorted(shown & voids):
+                flags.append(Flag(seq, hand.number, article, _void_text(seat, suit, number)))
                 voids.discard(suit)
     for i in range(1, len(plays)):
         for c in plays[i]:
             if suits[c] != lead_suit:
                 void_in.setdefault(seats[i], set()).add(lead_suit)
                 break
+
+
+def _void_text(seat: Seat, suit: str, number: int) -> str:
+    return f"{seat.value} plays {suit} in trick {number} after showing void in it"
 
 
 def _follow_flags(
