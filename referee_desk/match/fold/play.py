@@ -83,12 +83,15 @@ def on_trick(f: Fold, event: Event, prepared: PreparedTrick, at: int) -> None:
     for cards in plays:
         for token in cards:
             copies[token] = copies.get(token, 0) + 1
-    for token, count in copies.items():
-        if played.get(token, 0) + count > decks:
-            raise EventRefused(
-                key="cards.too_many_played",
-                params={"copy": decks + 1, "card": token, "decks": decks},
-            )
+    # Each card's copies played once this trick counts (kept until every check passes).
+    totals = {token: played.get(token, 0) + count for token, count in copies.items()}
+    if totals and max(totals.values()) > decks:  # then name the first card over
+        for token, total in totals.items():
+            if total > decks:
+                raise EventRefused(
+                    key="cards.too_many_played",
+                    params={"copy": decks + 1, "card": token, "decks": decks},
+                )
     per_player = ruleset.hand_size
     cards_played = hand.cards_played
     if max(cards_played.values()) + size > per_player:  # then name the first seat over
@@ -116,8 +119,7 @@ def on_trick(f: Fold, event: Event, prepared: PreparedTrick, at: int) -> None:
     found = audit.add(number, seats, plays)
     if found:
         _follow_flags(books.flags, hand, event.seq, found)
-    for token, count in copies.items():
-        played[token] = played.get(token, 0) + count
+    played.update(totals)
     for seat in seats:
         cards_played[seat] += size
     hand.tricks.append(
@@ -134,7 +136,8 @@ def on_trick(f: Fold, event: Event, prepared: PreparedTrick, at: int) -> None:
         )
     )
     hand.form = "detailed"
-    hand.forced_lead, hand.forced_seat = (), None
+    if hand.forced_lead:  # the forced lead is played (checked above)
+        hand.forced_lead, hand.forced_seat = (), None
     hand.next_leader = winner
     last = prepared.last or min(cards_played.values()) >= per_player
     if not last:
