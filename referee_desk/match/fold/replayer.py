@@ -200,8 +200,8 @@ def fold_event(log: RecordLog, f: Fold, event: Event, fixes: Fixes, at: int | No
     into ``f``, with the ``fixes`` in force."""
     if at is None:
         at = event_ms(event.recorded_at)
-    fix = fixes.get(event.seq)
-    if event.type == ev.CORRECTION:
+    kind = event.type
+    if kind == _CORRECTION:
         p: ev.CorrectionPayload = ev.payload_of(event)
         log.touch(event, at)
         f.books.corrections.append(Correction(event.seq, p.target_seq, p.action, p.reason))
@@ -216,35 +216,34 @@ def fold_event(log: RecordLog, f: Fold, event: Event, fixes: Fixes, at: int | No
             )
         )
         return
-    if fix is not None and fix[0] == "void":
-        log.touch(event, at)
-        return
+    fix = fixes.get(event.seq) if fixes else None
     data: Any
-    if fix is not None:  # a replaced payload, parsed afresh
-        replaced: Any = fix[1]
-        if event.type == ev.TRICK:
-            data = prepare_payload(replaced)
-        else:
-            data = ev.parse_payload(event.type, replaced)
-    elif event.type == ev.TRICK:  # the hot path: read the raw payload, no typed tree
+    if fix is not None:
+        if fix[0] == "void":
+            log.touch(event, at)
+            return
+        replaced: Any = fix[1]  # a replaced payload, parsed afresh
+        data = prepare_payload(replaced) if kind == _TRICK else ev.parse_payload(kind, replaced)
+    elif kind == _TRICK:  # the hot path: read the raw payload, no typed tree
         data = prepared_trick(event)
     else:
         data = parsed_payload(event)
     books, clock = f.books, f.clock
     time_up = None  # unknown until read: the match has a clock and no end yet
-    if log.match_id is not None and event.type != ev.MATCH_OPENED:
+    if log.match_id is not None and kind != _MATCH_OPENED:
         if books.end is None and clock.started_at_ms is not None:
             time_up = clock.elapsed(at) >= clock.limit_ms  # clock.time_up(at), inlined
             if time_up:
                 time_out_check(f, at, event.seq)
         end = books.end
-        if end is not None and event.type not in ev.AFTER_END_TYPES:
-            raise EventRefused(key="match.ended", params={"article": end.article})
-        if end is not None and end.recorded and event.type == ev.MATCH_ENDED:
-            raise EventRefused(key="match.end_already")
-    handler = HANDLERS.get(event.type)
+        if end is not None:
+            if kind not in ev.AFTER_END_TYPES:
+                raise EventRefused(key="match.ended", params={"article": end.article})
+            if end.recorded and kind == ev.MATCH_ENDED:
+                raise EventRefused(key="match.end_already")
+    handler = HANDLERS.get(kind)
     if handler is None:
-        raise EventRefused(key="event.unknown_type", params={"type": event.type})
+        raise EventRefused(key="event.unknown_type", params={"type": kind})
     handler(f, event, data, at)
     # e.g. the hand in play at time-out is over; a trick moves no clock, so time not up
     # before it is not up after it.
@@ -252,10 +251,13 @@ def fold_event(log: RecordLog, f: Fold, event: Event, fixes: Fixes, at: int | No
         books.end is None
         and log.match_id is not None
         and clock.started_at_ms is not None
-        and (time_up is not False or event.type != ev.TRICK)
+        and (time_up is not False or kind != _TRICK)
     ):
         time_out_check(f, at, event.seq)
     log.touch(event, at)
+
+
+_CORRECTION, _TRICK, _MATCH_OPENED = ev.CORRECTION, ev.TRICK, ev.MATCH_OPENED
 
 
 def _refold(log: RecordLog, f: Fold, event: Event, fixes: Fixes) -> None:
