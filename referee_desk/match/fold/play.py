@@ -83,7 +83,7 @@ def on_trick(f: Fold, event: Event, prepared: PreparedTrick, at: int) -> None:
     for cards in plays:
         for token in cards:
             copies[token] = copies.get(token, 0) + 1
-    # Each card's copies played once this trick counts (kept until every check passes).
+    # Copies of each card played once this trick is in; stored when every check has passed.
     totals = {token: played.get(token, 0) + count for token, count in copies.items()}
     if totals and max(totals.values()) > decks:  # then name the first card over
         for token, total in totals.items():
