@@ -154,7 +154,7 @@ def judge_trick(
     ``rules`` is the ruleset when it allows throws or drops the bomb tiers (12.2, 12.4),
     None for Guilin's trick rules.
     """
-    cards = [tuple(map(card_of, p)) for p in plays]
+    cards = [map(card_of, p) for p in plays]  # trick_result makes each play a tuple once
     if rules is None:
         return trick_result(cards, ctx_of(ctx_key), discarded=discarded)
     return trick_result(cards, ctx_of(ctx_key), discarded=discarded, ruleset=rules)
