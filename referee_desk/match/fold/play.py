@@ -79,12 +79,12 @@ def on_trick(f: Fold, event: Event, prepared: PreparedTrick, at: int) -> None:
     ruleset = books.ruleset
     played = hand.played
     decks = ruleset.decks
-    copies: dict[str, int] = {}
+    # Copies of each card played once this trick is in; stored when every check has passed.
+    totals: dict[str, int] = {}
     for cards in plays:
         for token in cards:
-            copies[token] = copies.get(token, 0) + 1
-    # Copies of each card played once this trick is in; stored when every check has passed.
-    totals = {token: played.get(token, 0) + count for token, count in copies.items()}
+            so_far = totals.get(token)
+            totals[token] = (played.get(token, 0) if so_far is None else so_far) + 1
     if totals and max(totals.values()) > decks:  # then name the first card over
         for token, total in totals.items():
             if total > decks:
