@@ -9,7 +9,6 @@ canonical JSON, so exporting one match keeps it verifiable on its own.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
@@ -76,17 +75,18 @@ class Event:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Event:
         """Build from the JSON Lines form; the caller validates against the schema."""
-        return cls(
-            match_id=data["match_id"],
-            seq=data["seq"],
-            type=data["type"],
-            recorded_at=data["recorded_at"],
-            clock_ms=data.get("clock_ms"),
-            referee=data["referee"],
-            payload=data.get("payload", {}),
-            prev_hash=data["prev_hash"],
-            hash=data["hash"],
-            schema_version=data.get("schema_version", SCHEMA_VERSION),
+        get = data.get
+        return cls(  # positional, in the fields' order: one is read per recorded event
+            data["match_id"],
+            data["seq"],
+            data["type"],
+            data["recorded_at"],
+            get("clock_ms"),
+            data["referee"],
+            get("payload", {}),
+            data["prev_hash"],
+            data["hash"],
+            get("schema_version", SCHEMA_VERSION),
         )
 
 
@@ -113,7 +113,9 @@ def canonical_dumps(data: Any) -> str:
 
 
 def compute_hash(prev_hash: str, canonical: bytes) -> str:
-    return hashlib.sha256(prev_hash.encode("ascii") + canonical).hexdigest()
+    from hashlib import sha256  # here, not at import: a replay hashes nothing (OpenSSL loads)
+
+    return sha256(prev_hash.encode("ascii") + canonical).hexdigest()
 
 
 #: One link of a match's chain as a checker sees it: match id, seq, prev_hash, hash, the
@@ -137,8 +139,9 @@ def chain_fault(
     previous hash and the canonical JSON. ``after`` (count, hash of the last event) goes on
     checking a chain whose start was checked already (a record read as it streams).
     """
+    from hashlib import sha256  # see compute_hash
+
     done, prev = after
-    sha256 = hashlib.sha256
     for index, (owner, seq, prev_hash, digest, canonical, fields) in enumerate(links):
         if match_id is None:
             match_id = owner

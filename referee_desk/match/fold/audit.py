@@ -10,7 +10,7 @@ illegal verdict stays illegal; the one exception is 4.5's triple exemption (a pa
 required only while it is not inside a tractor), which such a follow waits out.
 
 A follow that left the lead's suit is not audited here: it is wrong exactly when the
-seat later plays that suit, which ``Play._void_flags`` flags (8.3, 12.8) at that very
+seat later plays that suit, which ``play._void_flags`` flags (8.3, 12.8) at that very
 trick, so each wrong follow is flagged once.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from referee_desk.match.fold.memo import card_of, judge_follow, token_suits, top_follow
+from referee_desk.match.fold.memo import Suits, card_of, judge_follow, token_suits, top_follow
 from referee_desk.rules.errors import RulesError
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.rules.seats import Seat
@@ -62,7 +62,7 @@ class FollowAudit:
     open: dict[Seat, dict[str, list[_Open]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.suits = _Suits(token_suits(self.ctx), self.ctx)
+        self.suits = Suits(token_suits(self.ctx), self.ctx)
 
     def add(
         self, number: int, seats: Sequence[Seat], plays: Sequence[tuple[str, ...]]
@@ -99,7 +99,9 @@ class FollowAudit:
                 need = _need(lead, counts)
                 follow = _Open(number, seats[i], lead, cards, list(cards), counts, need)
                 self.open.setdefault(seats[i], {}).setdefault(suit, []).append(follow)
-        found.sort(key=lambda f: f[0])
+        if not found:
+            return []
+        found.sort(key=_first)
         return [f for _, f in found]
 
     def finish(self) -> list[Finding]:
@@ -176,6 +178,10 @@ class FollowAudit:
         return max(held.count(c) for c in set(held)) >= 3
 
 
+def _first(found: tuple[int, Finding]) -> int:
+    return found[0]
+
+
 def _need(lead: tuple[str, ...], play_counts: dict[str, int]) -> int:
     """The copies of one card the holding must reach before the verdict can change.
 
@@ -203,15 +209,3 @@ def follow_findings(
     if trick_cards:
         found += [(trick_cards[-1][2], *f) for f in audit.finish()]
     return tuple(found)
-
-
-class _Suits(dict[str, str]):
-    """Token → effective suit: the canonical table, plus other spellings parsed once."""
-
-    def __init__(self, table: dict[str, str], ctx: TrumpContext) -> None:
-        super().__init__(table)
-        self.ctx = ctx
-
-    def __missing__(self, token: str) -> str:
-        found = self[token] = self.ctx.effective_suit(card_of(token))
-        return found

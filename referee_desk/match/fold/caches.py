@@ -25,4 +25,3 @@ def clear_caches() -> None:
         fn.cache_clear()
     trick_input.clear()
     memo.PARSED.clear()
-    memo._RESULTS.clear()

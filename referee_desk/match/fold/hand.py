@@ -1,13 +1,23 @@
-"""The hand in progress: the mutable books the fold keeps until the hand is frozen."""
+"""The hands of a match: the one in progress (``HandBook``) and ``Hands``, which owns it,
+the hands already over and the deal's rotation.
+
+A ``HandBook`` keeps a ``HandState``'s fields under the same names (lists where the
+frozen value has tuples) plus the running values only the fold needs (cards shown in
+bidding, cards played, voids, the follow audit). ``freeze`` makes the ``HandState``
+from those names, so a field added to ``HandState`` is either kept here or fails the
+first freeze: nothing is copied by hand.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
 
+from referee_desk.match.errors import EventRefused
 from referee_desk.match.fold.audit import FollowAudit
-from referee_desk.match.fold.memo import CtxKey, card_of, ctx_key_of, ctx_of, suit_memo
-from referee_desk.match.state import (
+from referee_desk.match.fold.freeze import freezer
+from referee_desk.match.fold.memo import CtxKey, Suits, ctx_key_of, ctx_of, suit_memo
+from referee_desk.match.values import (
     Bid,
     Concealment,
     HandOutcome,
@@ -25,10 +35,17 @@ from referee_desk.rules.trump import TrumpContext
 
 BIDDING, PLAYING, REVOKED, FINISHED, VOIDED = "bidding", "playing", "revoked", "finished", "voided"
 
+#: What ``Hands.need`` says a hand in each status is waiting for.
+_WANTED = {
+    BIDDING: "bidding",
+    PLAYING: "play (after bidding_closed)",
+    REVOKED: "a revoke awaiting the penalty choice",
+}
 
-@dataclass
+
+@dataclass(slots=True)
 class HandBook:
-    """The hand in progress, mutable while the fold runs."""
+    """The hand in progress, mutable while the fold runs (``freeze`` → ``HandState``)."""
 
     number: int
     seq: int
@@ -70,9 +87,11 @@ class HandBook:
     #: After a failed throw: the components the thrower may lead (12.4).
     forced_lead: tuple[tuple[str, ...], ...] = ()
     forced_seat: Seat | None = None
-    _ctx: TrumpContext | None = None
+    trump_ctx: TrumpContext | None = None
     ctx_key: CtxKey = (3, None, False)
-    _suits: dict[str, str] = field(default_factory=dict)
+    #: Token → effective suit in this hand's trump context (shared per context; set
+    #: with the context by ``ctx``).
+    suits: Suits | None = None
 
     @property
     def defenders(self) -> Side | None:
@@ -82,48 +101,74 @@ class HandBook:
     def defenders_points(self) -> int:
         return self.captured + self.adjustment
 
-    def suit_of(self, token: str) -> str:
-        """Effective suit of a canonical card token in this hand (memoised)."""
-        found = self._suits.get(token)
-        if found is None:
-            assert self._ctx is not None
-            found = self._suits[token] = self._ctx.effective_suit(card_of(token))
-        return found
-
     def ctx(self, ruleset: Ruleset) -> TrumpContext:
         assert self.level is not None
-        if self._ctx is None:
+        if self.trump_ctx is None:
             trump = None if self.trump is None else self.trump.value
             if ruleset.fixed_ranks == ("2",) and not ruleset.trump_tractor_chain:
                 self.ctx_key = (int(self.level), trump, ruleset.bridge_level_gap)
             else:
                 self.ctx_key = ctx_key_of(self.level, trump, ruleset)
-            self._ctx = ctx_of(self.ctx_key)
-            self._suits = suit_memo(self.ctx_key)
-        return self._ctx
+            self.trump_ctx = ctx_of(self.ctx_key)
+            self.suits = suit_memo(self.ctx_key)
+        return self.trump_ctx
 
     def frozen(self) -> HandState:
-        return HandState(
-            number=self.number,
-            seq=self.seq,
-            status=self.status,
-            race=self.race,
-            dealer=self.dealer,
-            declarers=self.declarers,
-            level=self.level,
-            trump=self.trump,
-            trump_decided=self.trump_decided,
-            bids=tuple(self.bids),
-            form=self.form,
-            tricks=tuple(self.tricks),
-            defenders_points=self.defenders_points,
-            last_trick=self.last_trick,
-            violations=tuple(self.violations),
-            result=self.result,
-            void_reason=self.void_reason,
-            cards_played=dict(self.cards_played),
-            kitty=self.kitty,
-            throw_failures=tuple(self.throw_failures),
-            concealments=tuple(self.concealments),
-            forced_lead=self.forced_lead,
+        """The hand as the state shows it (one generic freeze, see ``fold.freeze``)."""
+        return HandState(**_freeze_hand(self))
+
+
+_freeze_hand = freezer(HandState, HandBook)
+
+
+class Hands:
+    """The hands of the match: the one in progress, those over, and the deal's rotation.
+
+    ``deal_holder``, ``next_dealer``, ``shuffler`` and ``cutter`` are set when a hand
+    closes (2.3) or a bidding race ends; ``current`` only by ``start`` and ``close``.
+    """
+
+    __slots__ = ("current", "cutter", "deal_holder", "done", "next_dealer", "shuffler")
+
+    def __init__(self) -> None:
+        self.done: list[HandState] = []
+        self.current: HandBook | None = None
+        self.deal_holder: Side | None = None
+        self.next_dealer: Seat | None = None
+        self.shuffler: Seat | None = None
+        self.cutter: Seat | None = None
+
+    def start(self, seq: int, race: bool, dealer: Seat | None) -> HandBook:
+        hand = HandBook(
+            number=len(self.done) + 1,
+            seq=seq,
+            race=race,
+            dealer=dealer,
+            due_dealer=self.next_dealer,
         )
+        self.current = hand
+        return hand
+
+    def close(self, hand: HandBook, status: str) -> None:
+        """``hand`` is over (finished or voided): frozen into the hands done."""
+        hand.status = status
+        self.done.append(hand.frozen())
+        self.current = None
+
+    def need(self, *statuses: str) -> HandBook:
+        """The hand in progress, refused unless it is in one of ``statuses`` (if given)."""
+        hand = self.current
+        if hand is None:
+            raise EventRefused(key="hand.none_in_progress")
+        if statuses and hand.status not in statuses:
+            need = " or ".join(_WANTED[s] for s in statuses)
+            raise EventRefused(
+                key="hand.wrong_status",
+                params={"hand": hand.number, "status": hand.status, "need": need},
+            )
+        return hand
+
+    @property
+    def number(self) -> int | None:
+        """The number of the hand in progress (None between hands)."""
+        return None if self.current is None else self.current.number

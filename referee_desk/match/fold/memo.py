@@ -115,13 +115,23 @@ def ctx_key_of(level: Rank, trump: str | None, ruleset: Ruleset) -> CtxKey:
 
 
 @cache
-def suit_memo(key: CtxKey) -> dict[str, str]:
-    """A shared token → effective-suit memo for one trump context.
+def suit_memo(key: CtxKey) -> Suits:
+    """A shared token → effective-suit memo for one trump context (see ``Suits``)."""
+    ctx = ctx_of(key)
+    return Suits(token_suits(ctx), ctx)
 
-    Pre-filled with the canonical token of each of the 54 cards (what the fold
-    stores), so lookups hit; other spellings are added on demand by the callers.
-    """
-    return dict(token_suits(ctx_of(key)))
+
+class Suits(dict[str, str]):
+    """Token → effective suit: pre-filled with the canonical token of each of the 54
+    cards (what the fold stores), so lookups hit; other spellings parsed once."""
+
+    def __init__(self, table: dict[str, str], ctx: TrumpContext) -> None:
+        super().__init__(table)
+        self.ctx = ctx
+
+    def __missing__(self, token: str) -> str:
+        found = self[token] = self.ctx.effective_suit(card_of(token))
+        return found
 
 
 @lru_cache(maxsize=256)
@@ -144,17 +154,10 @@ def judge_trick(
     ``rules`` is the ruleset when it allows throws or drops the bomb tiers (12.2, 12.4),
     None for Guilin's trick rules.
     """
-    result = trick_result(
-        [tuple(map(card_of, p)) for p in plays],
-        ctx_of(ctx_key),
-        discarded=discarded,
-        **({} if rules is None else {"ruleset": rules}),
-    )
-    # Equal results are shared: fewer live objects for the collector after a replay.
-    return _RESULTS.setdefault(result, result)
-
-
-_RESULTS: dict[TrickResult, TrickResult] = {}
+    cards = [map(card_of, p) for p in plays]  # trick_result makes each play a tuple once
+    if rules is None:
+        return trick_result(cards, ctx_of(ctx_key), discarded=discarded)
+    return trick_result(cards, ctx_of(ctx_key), discarded=discarded, ruleset=rules)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -122,8 +122,11 @@ def prepare_payload(payload: dict[str, Any]) -> PreparedTrick:
                 even = False
                 break
     discarded = tuple([index for index, flag in enumerate(flags) if flag]) if True in flags else ()
-    return PreparedTrick(leader, last, recorded, seats, plays, even, discarded, as_recorded)
+    fields = (leader, last, recorded, seats, plays, even, discarded, as_recorded)
+    return _make(PreparedTrick, fields)  # PreparedTrick(*fields) without its Python __new__
 
+
+_make = tuple.__new__
 
 #: The canonical token of every card (what the desk records): no parsing needed.
 _CANONICAL = frozenset(format_card(c) for c in DECK)
