@@ -21,6 +21,7 @@ from referee_desk.match.envelope import HASHED_FIELDS, Event
 from referee_desk.match.errors import EventRefused, SchemaRefused
 from referee_desk.match.replay import Replayer
 from referee_desk.match.schema_check import load_schema, validate_schema
+from referee_desk.match.state import MatchState
 
 
 def _reason(error: BaseException) -> str:
@@ -174,18 +175,30 @@ class MatchChecker:
 
     ``problem(event)`` returns why the state cannot accept the event (or None); the
     event is then *tentatively* applied: call ``accept()`` once it is stored, or
-    ``reject()`` to go back to the state before it.
+    ``reject()`` to go back to the state before it. ``refusal`` keeps the match layer's
+    own refusal behind the last reason (its key and parameters, for the desk's words).
+
+    The desk reads the state of its open match here (``state``): the store's check is
+    the one fold of an entry, so the state shown is the state the store accepted.
     """
 
     def __init__(self, events: Sequence[Event] = ()) -> None:
         self._events: list[Event] = []
         self._pending: Event | None = None
         self._replayer = Replayer()
+        self.refusal: EventRefused | None = None
         self._rebuild(list(events))
 
     @property
     def events(self) -> list[Event]:
         return self._events
+
+    def state(self, now: Any = None) -> MatchState:
+        """The state of the events accepted so far (read at ``now``, as ``Replayer.state``)."""
+        return self._replayer.state(now)
+
+    def view(self) -> CheckedFold:
+        return CheckedFold(self)
 
     def _rebuild(self, events: list[Event]) -> None:
         self._replayer = Replayer()
@@ -201,6 +214,7 @@ class MatchChecker:
         (the importer, when it parsed the line); it is not run twice.
         """
         self._pending = None
+        self.refusal = None
         reason = None if schema_checked else schema_problem(event)
         if reason is not None:
             return reason
@@ -208,6 +222,7 @@ class MatchChecker:
             self._replayer.apply(event)
         except EventRefused as refused:
             self._rebuild(self._events)
+            self.refusal = refused
             return _reason(refused)
         except Exception:  # a failure: raised as it is, the half-folded event undone first
             self._rebuild(self._events)
@@ -233,6 +248,20 @@ class MatchChecker:
         if self._pending is not None:
             self._pending = None
             self._rebuild(self._events)
+
+
+class CheckedFold:
+    """A read-only view of one match's checked fold, for the desk: the state the store
+    accepted, read at any time (also once the file is closed: the clock keeps running).
+    Only ``append`` feeds the fold; this view cannot."""
+
+    __slots__ = ("_checker",)
+
+    def __init__(self, checker: MatchChecker) -> None:
+        self._checker = checker
+
+    def state(self, now: Any = None) -> MatchState:
+        return self._checker.state(now)
 
 
 def first_problem(events: Sequence[Event]) -> tuple[int, str] | None:

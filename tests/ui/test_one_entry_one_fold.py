@@ -2,8 +2,10 @@
 
 Measured before: on a 60-event match one note made 248-304 ``Replayer.apply`` calls
 (``new_event``, ``validate`` and the state each replayed the whole record, then the
-refresh once more). Now the session keeps its fold warm: an entry is one ``apply`` in
-the desk and one in the store's own acceptance check (``store.match_checks``).
+refresh once more). Then the session kept a fold of its own warm: one ``apply`` in the
+desk and one more in the store's own acceptance check. Now the store's check
+(``store.match_checks``) is the entry's one fold, and the session reads the state from
+it: one ``apply`` per entry.
 """
 
 from __future__ import annotations
@@ -57,12 +59,12 @@ def applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
-def test_one_entry_is_one_fold_in_the_desk_and_one_check_in_the_store(
+def test_one_entry_is_one_fold_the_store_s_acceptance_check(
     session: MatchSession, applies: list[int]
 ) -> None:
     assert len(session.events) == 60
     event = session.submit("note", {"text": "一条备注"})
-    assert applies == [61, 61]  # the desk's fold, the store's acceptance check
+    assert applies == [61]  # the store's acceptance check, which the desk reads
     assert event.seq == 61
     assert session.state == replay(session.events, now=session.state.clock.read_at_ms)
 
