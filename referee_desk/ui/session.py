@@ -28,7 +28,7 @@ from referee_desk.match.drafting import undo_entries
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
 from referee_desk.store import AppendConflict, AppendRefused
-from referee_desk.store.match_checks import CheckedFold
+from referee_desk.store.match_checks import CheckedFold, schema_problem
 
 
 class MatchRecord(Protocol):
@@ -159,7 +159,7 @@ class MatchSession(QObject):
 
     def _draft(self, entry: tuple[str, dict[str, Any]]) -> Event:
         """One entry drafted after the events on record and checked against the schema
-        (the state is checked by the store, as it writes it)."""
+        (the state is checked, and the event sealed, by the store as it writes it)."""
         kind, payload = entry
         draft = match_api.new_event(
             self.state if self.events else [],
@@ -169,8 +169,9 @@ class MatchSession(QObject):
             now=self._now(),
             match_id=self.match_id,
         )
-        match_api.validate_schema(draft.to_dict())
-        return match_api.seal(self.events, draft)
+        if schema_problem(draft) is not None:  # the store's quick yes, else the full check
+            match_api.validate_schema(draft.to_dict())  # raises SchemaRefused, worded
+        return draft  # the store links and seals it as it writes it
 
     def _append(self, event: Event) -> Event:
         """Write one event; the store's refusal is raised as the match layer worded it."""
