@@ -13,9 +13,11 @@ covers must be the one of the stored fields, so the events replayed are the hash
 
 from __future__ import annotations
 
+import gc
 import json
 import sqlite3
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from json.encoder import encode_basestring
 from pathlib import Path
@@ -93,7 +95,7 @@ def match_problem(
 def _replay_problem(
     match_id: str, events: Sequence[Event], lines: Sequence[int] | None = None
 ) -> Problem | None:
-    refused = first_problem(events)
+    refused = first_problem(events, chained=True)  # only ever called once the chain passed
     if refused is None:
         return None
     index, reason = refused
@@ -195,6 +197,24 @@ def row_events(rows: Sequence[tuple[Any, ...]], parsed: Sequence[dict[str, Any]]
     ]
 
 
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a whole file is read and checked.
+
+    Reading a match allocates its rows, payloads and events (long-lived until the match
+    is checked), which otherwise trigger repeated collections that walk all of them; the
+    check makes no reference cycles, so reference counting frees each match meanwhile.
+    Collection resumes (if it was on) when the check ends, also on an error.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 class Checks:
     """The checks of one open file (read-only: they never write)."""
 
@@ -235,10 +255,11 @@ class Checks:
 
     def chains(self) -> Problem | None:
         """The first broken hash chain (or stored-row damage) in the file, or None."""
-        for match_id in self.log.match_ids():
-            found, _ = self._match(match_id, replay=False, events=False)
-            if found is not None:
-                return found
+        with collection_paused():
+            for match_id in self.log.match_ids():
+                found, _ = self._match(match_id, replay=False, events=False)
+                if found is not None:
+                    return found
         return None
 
     def damage(self) -> None:
@@ -333,11 +354,12 @@ class Checks:
             integrity = self.integrity_problem()
             if integrity is not None:
                 return Problem(f"SQLite integrity check: {integrity}")
-            for match_id in self.log.match_ids():
-                found, events = self._match(match_id, replay=replay, events=True)
-                found = found or self.seal_problem(match_id, events)
-                if found is not None:
-                    return found
+            with collection_paused():
+                for match_id in self.log.match_ids():
+                    found, events = self._match(match_id, replay=replay, events=True)
+                    found = found or self.seal_problem(match_id, events)
+                    if found is not None:
+                        return found
             for match_id in self.seals.sealed_ids():
                 if not self.log.head(match_id)[0]:
                     return Problem("locked match has no events (deleted)", match_id)
