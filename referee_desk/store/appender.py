@@ -115,10 +115,10 @@ class Appender:
             canonical = linked.canonical_json()
             event = replace(linked, hash=compute_hash(head_hash, canonical))
             checker = self._checker(match_id, head_seq, head_hash)
-            reason = checker.problem(event)
-            if reason is not None:
+            problem = checker.problem(event)
+            if problem is not None:
                 # the match layer's refusal as the cause: the desk words it by its key
-                raise AppendRefused(match_id, event.seq, reason) from checker.refusal
+                raise AppendRefused(match_id, event.seq, problem) from checker.refusal
             conn.execute(INSERT_SQL, to_row(event, canonical.decode("utf-8")))
             if locked or lock:
                 # authorized above, with the event: the one lock that is not ``Seals.lock``
