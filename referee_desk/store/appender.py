@@ -149,9 +149,11 @@ class Appender:
 
     def fold(self, match_id: str) -> CheckedFold:
         """The match as stored, seen through the fold ``append`` checks with (kept warm
-        between appends, so a desk entry folds once: here). Read-only."""
+        between appends, so a desk entry folds once: here). Read-only; it follows this
+        file's appends, and another writer's once asked again (or at the next append)."""
         head_seq, head_hash = self.log.head(match_id)
-        return self._checker(match_id, head_seq, head_hash).view()
+        self._checker(match_id, head_seq, head_hash)
+        return CheckedFold(self._checkers, match_id)
 
     def _checker(self, match_id: str, head_seq: int, head_hash: str) -> MatchChecker:
         """The match's replayed state as of the stored head (cached between appends)."""

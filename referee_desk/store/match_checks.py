@@ -197,9 +197,6 @@ class MatchChecker:
         """The state of the events accepted so far (read at ``now``, as ``Replayer.state``)."""
         return self._replayer.state(now)
 
-    def view(self) -> CheckedFold:
-        return CheckedFold(self)
-
     def _rebuild(self, events: list[Event]) -> None:
         self._replayer = Replayer()
         self._events = []
@@ -253,15 +250,18 @@ class MatchChecker:
 class CheckedFold:
     """A read-only view of one match's checked fold, for the desk: the state the store
     accepted, read at any time (also once the file is closed: the clock keeps running).
-    Only ``append`` feeds the fold; this view cannot."""
+    It reads whichever checker the store keeps for the match (``checkers``, by match
+    id), so it follows every append without asking the file again. Only ``append``
+    feeds the fold; this view cannot."""
 
-    __slots__ = ("_checker",)
+    __slots__ = ("_checkers", "_match_id")
 
-    def __init__(self, checker: MatchChecker) -> None:
-        self._checker = checker
+    def __init__(self, checkers: dict[str, MatchChecker], match_id: str) -> None:
+        self._checkers = checkers
+        self._match_id = match_id
 
     def state(self, now: Any = None) -> MatchState:
-        return self._checker.state(now)
+        return self._checkers[self._match_id].state(now)
 
 
 def _chained_envelope_ok(e: Event, referees: set[str]) -> bool:

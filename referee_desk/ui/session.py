@@ -153,7 +153,6 @@ class MatchSession(QObject):
             raise
         finally:
             if written:
-                self._fold = self.record.fold()
                 self.refresh()
         return written
 

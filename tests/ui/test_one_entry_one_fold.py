@@ -80,3 +80,26 @@ def test_a_refused_entry_leaves_the_fold_as_the_record_is(
     assert session.state.notes[-1].text == "之后"
     assert session.state.notes[:-1] == before.notes
     assert session.state == replay(session.events, now=session.state.clock.read_at_ms)
+
+
+def test_the_state_shown_is_the_store_s_own_fold(session: MatchSession) -> None:
+    session.submit("note", {"text": "一条备注"})
+    at = session.state.clock.read_at_ms
+    assert session.state == session.record.fold().state(at)
+
+
+def test_the_store_s_refusal_comes_back_worded_by_the_match_layer(
+    session: MatchSession,
+) -> None:
+    with pytest.raises(EventRefused) as refused:
+        session.submit("clock_started", {})
+    assert refused.value.key == "clock.already_started"  # the phrasebook key, not a string
+
+
+def test_a_refused_second_entry_writes_neither(session: MatchSession) -> None:
+    before = session.state
+    with pytest.raises(EventRefused):
+        session.submit_many([("note", {"text": "第一"}), ("clock_started", {})])
+    assert len(session.events) == 60
+    assert len(session.record.load()) == 60
+    assert session.record.fold().state(before.clock.read_at_ms) == before
