@@ -22,6 +22,7 @@ from referee_desk.match.errors import EventRefused, SchemaRefused
 from referee_desk.match.replay import Replayer
 from referee_desk.match.schema_check import load_schema, validate_schema
 from referee_desk.match.state import MatchState
+from referee_desk.store.schema_quick import compile_rule
 
 
 def _reason(error: BaseException) -> str:
@@ -119,9 +120,9 @@ def _envelope_ok(e: Event) -> bool:
 
 
 @cache
-def _payload_validator(event_type: str) -> Callable[[Any], Any] | None:
-    """The schema's payload rule for one event type alone, compiled (None: no such rule,
-    or the schema has another shape)."""
+def _payload_rule(event_type: str) -> dict[str, Any] | None:
+    """The schema's payload rule for one event type alone (None: no such rule, or the
+    schema has another shape)."""
     types = _event_types()
     if types is None or event_type not in types:
         return None
@@ -133,11 +134,55 @@ def _payload_validator(event_type: str) -> Callable[[Any], Any] | None:
             then = branch["then"]
             if set(then) != {"properties"} or set(then["properties"]) != {"payload"}:
                 return None
-            rule = then["properties"]["payload"]
+            rule: dict[str, Any] = then["properties"]["payload"]
         except (KeyError, TypeError):
             return None
-        return fastjsonschema.compile({"$id": schema["$id"], "$defs": schema["$defs"], **rule})
+        return rule
     return None
+
+
+@cache
+def _payload_validator(event_type: str) -> Callable[[Any], Any] | None:
+    """The schema's payload rule for one event type alone, compiled by fastjsonschema
+    (None: no such rule, or the schema has another shape)."""
+    rule = _payload_rule(event_type)
+    if rule is None:
+        return None
+    schema = load_schema()
+    return fastjsonschema.compile({"$id": schema["$id"], "$defs": schema["$defs"], **rule})
+
+
+@cache
+def _payload_check(event_type: str) -> Callable[[Any], bool] | None:
+    """A quick yes for one event type's payload: the rule compiled to one expression
+    (``schema_quick``), else fastjsonschema's validator as a yes or no. False is a doubt
+    (the full check decides); None: no quick check for this type."""
+    rule = _payload_rule(event_type)
+    if rule is None:
+        return None
+    compiled = compile_rule(rule, load_schema()["$defs"])
+    if compiled is not None:
+        return compiled
+    validator = _payload_validator(event_type)
+    if validator is None:
+        return None
+
+    def check(payload: Any) -> bool:
+        try:
+            validator(payload)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
+
+    return check
+
+
+def _yes(check: Callable[[Any], bool], payload: Any) -> bool:
+    """The quick check's answer; anything it raises is a doubt (the full check decides)."""
+    try:
+        return check(payload)
+    except Exception:
+        return False
 
 
 def schema_problem(event: Event) -> str | None:
@@ -148,13 +193,9 @@ def schema_problem(event: Event) -> str | None:
     doubts goes to the match layer's ``validate_schema``, which has the last word and
     the readable message.
     """
-    quick = _payload_validator(event.type) if type(event.type) is str else None
-    if quick is not None and _envelope_ok(event):
-        try:
-            quick(event.payload)
-            return None
-        except fastjsonschema.JsonSchemaException:
-            pass  # doubted: the whole schema decides
+    quick = _payload_check(event.type) if type(event.type) is str else None
+    if quick is not None and _envelope_ok(event) and _yes(quick, event.payload):
+        return None  # else doubted: the whole schema decides
     data = {name: getattr(event, name) for name in _ENVELOPE}
     fast = _fast_validator(data["type"]) if isinstance(data["type"], str) else None
     if fast is not None:
@@ -303,25 +344,19 @@ def first_problem(events: Sequence[Event], *, chained: bool = False) -> tuple[in
     replayer = Replayer()
     apply = replayer.apply
     referees: set[str] = set()
-    quick_rules: dict[Any, Callable[[Any], Any] | None] = {}
-    doubted = fastjsonschema.JsonSchemaException
+    quick_rules: dict[Any, Callable[[Any], bool] | None] = {}
     first = events[0]
     for index, event in enumerate(events):
         kind = event.type
         quick = quick_rules.get(kind, _ABSENT) if type(kind) is str else None
         if quick is _ABSENT:
-            quick = quick_rules[kind] = _payload_validator(kind)
-        reason: str | None = "doubted"
-        if quick is not None and (
-            _chained_envelope_ok(event, referees) if index else _envelope_ok(first)
+            quick = quick_rules[kind] = _payload_check(kind)
+        if not (
+            quick is not None
+            and (_chained_envelope_ok(event, referees) if index else _envelope_ok(first))
+            and _yes(quick, event.payload)
         ):
-            try:
-                quick(event.payload)
-                reason = None
-            except doubted:
-                pass
-        if reason is not None:
-            reason = schema_problem(event)
+            reason = schema_problem(event)  # doubted: the whole schema decides
             if reason is not None:
                 return index, reason
         try:
