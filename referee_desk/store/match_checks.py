@@ -10,6 +10,7 @@ a failure (``ReplayFailed``, a bug) is raised as it is, never reported as a refu
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -34,6 +35,33 @@ _ENVELOPE = (*HASHED_FIELDS, "hash")
 
 
 @cache
+def _schema() -> dict[str, Any]:
+    """The store's own copy of the match layer's event schema, every ``$ref`` relative.
+
+    ``load_schema()`` is one shared dict, and fastjsonschema rewrites the ``$ref``s of
+    a schema it compiles in place (to ``<$id>#/$defs/...``): whether the quick checks
+    below recognise the schema would depend on who compiled it first. This copy is
+    never handed to a compiler (each compile gets a copy of its own).
+    """
+    schema = load_schema()
+    return _relative(copy.deepcopy(schema), str(schema.get("$id", "")))
+
+
+def _relative(value: Any, base: str) -> Any:
+    """``value`` with each ``$ref`` to ``base#...`` written as ``#...`` (the same target)."""
+    if isinstance(value, dict):
+        ref = value.get("$ref")
+        if base and isinstance(ref, str) and ref.startswith(base + "#"):
+            value["$ref"] = ref[len(base) :]
+        for item in value.values():
+            _relative(item, base)
+    elif isinstance(value, list):
+        for item in value:
+            _relative(item, base)
+    return value
+
+
+@cache
 def _fast_validator(event_type: str) -> Callable[[dict[str, Any]], Any] | None:
     """The match layer's schema for one event type, compiled by fastjsonschema (a fast yes).
 
@@ -41,7 +69,7 @@ def _fast_validator(event_type: str) -> Callable[[dict[str, Any]], Any] | None:
     for an event whose type is T only T's branch can apply, so the base schema plus
     that branch is the whole check. None when the schema has another shape.
     """
-    schema = {k: v for k, v in load_schema().items() if k != "$schema"}
+    schema = {k: v for k, v in copy.deepcopy(_schema()).items() if k != "$schema"}
     for branch in schema.get("allOf", []):
         try:
             if branch["if"]["properties"]["type"]["const"] != event_type:
@@ -79,7 +107,7 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 @cache
 def _event_types() -> frozenset[str] | None:
     """The schema's event types when its envelope is the one ``_envelope_ok`` checks."""
-    schema = load_schema()
+    schema = _schema()
     properties = dict(schema.get("properties", {}))
     types = properties.pop("type", {}).get("enum")
     defs = schema.get("$defs", {})
@@ -126,7 +154,7 @@ def _payload_rule(event_type: str) -> dict[str, Any] | None:
     types = _event_types()
     if types is None or event_type not in types:
         return None
-    schema = load_schema()
+    schema = _schema()
     for branch in schema.get("allOf", []):
         try:
             if branch["if"]["properties"]["type"]["const"] != event_type:
@@ -148,8 +176,9 @@ def _payload_validator(event_type: str) -> Callable[[Any], Any] | None:
     rule = _payload_rule(event_type)
     if rule is None:
         return None
-    schema = load_schema()
-    return fastjsonschema.compile({"$id": schema["$id"], "$defs": schema["$defs"], **rule})
+    schema = _schema()
+    whole = {"$id": schema["$id"], "$defs": schema["$defs"], **rule}
+    return fastjsonschema.compile(copy.deepcopy(whole))  # it rewrites what it compiles
 
 
 @cache
@@ -160,7 +189,7 @@ def _payload_check(event_type: str) -> Callable[[Any], bool] | None:
     rule = _payload_rule(event_type)
     if rule is None:
         return None
-    compiled = compile_rule(rule, load_schema()["$defs"])
+    compiled = compile_rule(rule, _schema()["$defs"])
     if compiled is not None:
         return compiled
     validator = _payload_validator(event_type)
