@@ -13,11 +13,9 @@ covers must be the one of the stored fields, so the events replayed are the hash
 
 from __future__ import annotations
 
-import gc
 import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from json.encoder import encode_basestring
 from pathlib import Path
@@ -27,7 +25,7 @@ from referee_desk.match.envelope import Event, Link, canonical_dumps, chain_faul
 from referee_desk.store.errors import DamagedFile, StoreError
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore
-from referee_desk.store.match_checks import first_problem
+from referee_desk.store.match_checks import collection_paused, first_problem
 from referee_desk.store.seals import Seals
 from referee_desk.store.signatures import Signatures
 from referee_desk.store.trust import Trust
@@ -197,24 +195,6 @@ def row_links(
                 }
             )
         yield owner, seq, prev, digest, stored, fields
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a whole file is read and checked.
-
-    Reading a match allocates its rows, payloads and events (long-lived until the match
-    is checked), which otherwise trigger repeated collections that walk all of them; the
-    check makes no reference cycles, so reference counting frees each match meanwhile.
-    Collection resumes (if it was on) when the check ends, also on an error.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class Checks:

@@ -11,8 +11,10 @@ a failure (``ReplayFailed``, a bug) is raised as it is, never reported as a refu
 from __future__ import annotations
 
 import copy
+import gc
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
@@ -24,6 +26,24 @@ from referee_desk.match.replay import Replayer
 from referee_desk.match.schema_check import load_schema, validate_schema
 from referee_desk.match.state import MatchState
 from referee_desk.store.schema_quick import compile_rule
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a whole record is read and folded.
+
+    Reading and folding a match allocates its rows, payloads, events and state (long
+    lived until the match is done), which otherwise trigger repeated collections that
+    walk all of them; neither makes reference cycles, so reference counting frees
+    everything meanwhile. Collection resumes (if it was on) at the end, also on an error.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _reason(error: BaseException) -> str:
@@ -270,9 +290,10 @@ class MatchChecker:
     def _rebuild(self, events: list[Event]) -> None:
         self._replayer = Replayer()
         self._events = []
-        for event in events:
-            self._replayer.apply(event)
-            self._events.append(event)
+        with collection_paused():
+            for event in events:
+                self._replayer.apply(event)
+                self._events.append(event)
 
     def problem(self, event: Event, *, schema_checked: bool = False) -> str | None:
         """Why the event is not acceptable next (None: tentatively applied).
@@ -332,6 +353,10 @@ class CheckedFold:
 
     def state(self, now: Any = None) -> MatchState:
         return self._checkers[self._match_id].state(now)
+
+    def events(self) -> list[Event]:
+        """The events folded (a new list: the desk's own to extend)."""
+        return list(self._checkers[self._match_id].events)
 
 
 def _chained_envelope_ok(e: Event, referees: set[str]) -> bool:

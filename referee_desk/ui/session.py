@@ -42,7 +42,8 @@ class MatchRecord(Protocol):
     def append(self, event: Event) -> Event: ...
 
     def fold(self) -> CheckedFold:
-        """The events on record as the store's check folded them (``state(now)``)."""
+        """The events on record as the store's check folded them (``events()``,
+        ``state(now)``)."""
         ...
 
 
@@ -75,9 +76,10 @@ class MatchSession(QObject):
         self.record = record
         self.referee = referee
         self._now = clock
-        self.events: list[Event] = list(record.load())
-        #: The store's fold of ``events`` (read only): the state shown is read from it.
+        #: The store's fold of the match as stored (read only): the events and the state
+        #: shown are read from it (the record is read and replayed once, by the store).
         self._fold = record.fold()
+        self.events: list[Event] = self._fold.events()
         self.state = self._fold.state(self._now())
 
     @property
@@ -188,8 +190,8 @@ class MatchSession(QObject):
 
     def reload(self) -> None:
         """Read the record again (after another desk appended to the same match)."""
-        self.events = list(self.record.load())
         self._fold = self.record.fold()
+        self.events = self._fold.events()
         self.refresh()
 
     def refresh(self) -> None:
