@@ -19,7 +19,7 @@ import pytest
 from referee_desk.match import EventRefused, Replayer, replay
 from referee_desk.store import TournamentFile
 from referee_desk.store.synthetic import opening_payload
-from referee_desk.ui.record import start_match
+from referee_desk.ui.record import StoreMatchRecord, start_match
 from referee_desk.ui.session import MatchSession
 
 REFEREE = "王裁判"
@@ -103,3 +103,17 @@ def test_a_refused_second_entry_writes_neither(session: MatchSession) -> None:
     assert len(session.events) == 60
     assert len(session.record.load()) == 60
     assert session.record.fold().state(before.clock.read_at_ms) == before
+
+
+def test_opening_the_match_replays_it_once_by_the_store(
+    session: MatchSession, applies: list[int]
+) -> None:
+    path = session.record.tf.path  # type: ignore[attr-defined]
+    with TournamentFile.open(path) as tf:
+        fresh = MatchSession(StoreMatchRecord(tf, session.match_id), REFEREE)
+        assert applies == list(range(1, 61))  # one replay (the store's), no second read
+        assert fresh.events == session.events
+        assert fresh.state == replay(fresh.events, now=fresh.state.clock.read_at_ms)
+        applies.clear()
+        MatchSession(StoreMatchRecord(tf, session.match_id), REFEREE)
+        assert applies == []  # the store's fold is warm: a second view replays nothing
