@@ -269,12 +269,17 @@ class MatchChecker:
     own refusal behind the last reason (its key and parameters, for the desk's words).
 
     The desk reads the state of its open match here (``state``): the store's check is
-    the one fold of an entry, so the state shown is the state the store accepted.
+    the one fold of an entry, so the state shown is the state the store accepted. A
+    several-event entry is checked whole before any of it is written (``check_ahead``,
+    all or none); each append that follows takes its event as checked (the same hash),
+    so every event is still folded once. Any other event, or any rebuild, drops what
+    was checked ahead.
     """
 
     def __init__(self, events: Sequence[Event] = ()) -> None:
         self._events: list[Event] = []
         self._pending: Event | None = None
+        self._ahead: list[Event] = []
         self._replayer = Replayer()
         self.refusal: EventRefused | None = None
         self._rebuild(list(events))
@@ -290,6 +295,7 @@ class MatchChecker:
     def _rebuild(self, events: list[Event]) -> None:
         self._replayer = Replayer()
         self._events = []
+        self._ahead = []
         with collection_paused():
             for event in events:
                 self._replayer.apply(event)
@@ -303,6 +309,11 @@ class MatchChecker:
         """
         self._pending = None
         self.refusal = None
+        if self._ahead:
+            if event.hash and event.hash == self._ahead[0].hash:  # the event checked ahead
+                self._pending = self._ahead.pop(0)
+                return None
+            self.drop_ahead()
         reason = None if schema_checked else schema_problem(event)
         if reason is not None:
             return reason
@@ -317,6 +328,29 @@ class MatchChecker:
             raise
         self._pending = event
         return None
+
+    def check_ahead(self, event: Event) -> None:
+        """Check the next event of a several-event entry before any of it is written;
+        raise the match layer's refusal (all that was checked ahead is dropped then).
+        The caller has checked the event's schema (it is checked again here)."""
+        if self._pending is not None:
+            self.reject()
+        reason = schema_problem(event)
+        if reason is not None:
+            self.drop_ahead()
+            validate_schema({name: getattr(event, name) for name in _ENVELOPE})
+            raise SchemaRefused(reason)  # not reached: validate_schema raised the same
+        try:
+            self._replayer.apply(event)
+        except BaseException:
+            self._rebuild(self._events)
+            raise
+        self._ahead.append(event)
+
+    def drop_ahead(self) -> None:
+        """Forget what was checked ahead (the entry was not written after all)."""
+        if self._ahead:
+            self._rebuild(self._events)
 
     def extend(self, events: Sequence[Event]) -> None:
         """Take on events another writer stored (re-checked; rebuilt if they fail)."""
@@ -333,7 +367,7 @@ class MatchChecker:
             self._pending = None
 
     def reject(self) -> None:
-        if self._pending is not None:
+        if self._pending is not None or self._ahead:
             self._pending = None
             self._rebuild(self._events)
 
@@ -343,7 +377,8 @@ class CheckedFold:
     accepted, read at any time (also once the file is closed: the clock keeps running).
     It reads whichever checker the store keeps for the match (``checkers``, by match
     id), so it follows every append without asking the file again. Only ``append``
-    feeds the fold; this view cannot."""
+    feeds the fold; this view can only ask the store to check a several-event entry
+    ahead of writing it (``check_ahead``), which the appends then take as checked."""
 
     __slots__ = ("_checkers", "_match_id")
 
@@ -357,6 +392,15 @@ class CheckedFold:
     def events(self) -> list[Event]:
         """The events folded (a new list: the desk's own to extend)."""
         return list(self._checkers[self._match_id].events)
+
+    def check_ahead(self, event: Event) -> None:
+        """The store's check of the next event of a several-event entry, before any of
+        it is written (``MatchChecker.check_ahead``); raises the match layer's refusal."""
+        self._checkers[self._match_id].check_ahead(event)
+
+    def drop_ahead(self) -> None:
+        """The entry checked ahead is not written after all."""
+        self._checkers[self._match_id].drop_ahead()
 
 
 def _chained_envelope_ok(e: Event, referees: set[str]) -> bool:

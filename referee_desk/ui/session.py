@@ -7,9 +7,9 @@ refusal comes back as the match layer's ``EventRefused`` with its reason; a writ
 error leaves nothing changed) → only then added to the events in memory, the state
 read from that same fold and announced with ``changed``. The session keeps no fold of
 its own, so the state shown is the state the store accepted. The UI never computes a
-rule; a preview (and a several-event entry, checked whole before any is written) folds
-the drafts into a scratch replayer, writing nothing. Undo is an entry too: ``undo``
-records the corrections the match layer says an undo means
+rule; a preview folds the drafts into a scratch replayer, writing nothing; a
+several-event entry is checked whole by the store before any of it is written. Undo
+is an entry too: ``undo`` records the corrections the match layer says an undo means
 (``match.drafting.undo_entries``), so it needs no undo stack (the window's
 ``QUndoStack`` is a thin face over it, ``ui.undo``).
 """
@@ -43,7 +43,7 @@ class MatchRecord(Protocol):
 
     def fold(self) -> CheckedFold:
         """The events on record as the store's check folded them (``events()``,
-        ``state(now)``)."""
+        ``state(now)``, ``check_ahead`` for a several-event entry)."""
         ...
 
 
@@ -137,13 +137,14 @@ class MatchSession(QObject):
         """All entries are checked together first, so a refusal writes none of them.
 
         One entry (the usual case) is checked by the store as it is written: its one
-        fold. Several are first folded into a scratch replayer (all or none), then
-        written one by one. The state is read afterwards from the record's fold.
+        fold. Several are first checked whole by the store (all or none, each event
+        folded once), then written one by one. The state is read afterwards from the
+        record's fold.
         """
         if not entries:
             return []
         one = len(entries) == 1
-        sealed = [self._draft(entries[0])] if one else self._chain(entries)[0]
+        sealed = [self._draft(entries[0])] if one else self._check_ahead(entries)
         written: list[Event] = []
         try:
             for event in sealed:
@@ -151,12 +152,43 @@ class MatchSession(QObject):
                 self.events.append(written[-1])
         except AppendConflict:
             # Another desk recorded since: show its events; the entry stays in its dialog.
+            self._fold.drop_ahead()
             self.reload()
+            raise
+        except BaseException:
+            self._fold.drop_ahead()  # the rest of the entry is not written
             raise
         finally:
             if written:
                 self.refresh()
         return written
+
+    def _check_ahead(self, entries: list[tuple[str, dict[str, Any]]]) -> list[Event]:
+        """A several-event entry drafted and checked whole by the store before any of it
+        is written (each event folded once, there); a refusal raises, nothing kept."""
+        chain = list(self.events)
+        now = self._now()
+        sealed: list[Event] = []
+        try:
+            for kind, payload in entries:
+                draft = match_api.new_event(
+                    self._fold.state() if chain else [],
+                    kind,
+                    payload,
+                    referee=self.referee,
+                    now=now,
+                    match_id=self.match_id,
+                )
+                if schema_problem(draft) is not None:
+                    match_api.validate_schema(draft.to_dict())  # raises SchemaRefused
+                event = match_api.seal(chain, draft)
+                self._fold.check_ahead(event)
+                chain.append(event)
+                sealed.append(event)
+        except BaseException:
+            self._fold.drop_ahead()
+            raise
+        return sealed
 
     def _draft(self, entry: tuple[str, dict[str, Any]]) -> Event:
         """One entry drafted after the events on record and checked against the schema

@@ -117,3 +117,23 @@ def test_opening_the_match_replays_it_once_by_the_store(
         applies.clear()
         MatchSession(StoreMatchRecord(tf, session.match_id), REFEREE)
         assert applies == []  # the store's fold is warm: a second view replays nothing
+
+
+def test_a_several_event_entry_folds_each_event_once(
+    session: MatchSession, applies: list[int]
+) -> None:
+    written = session.submit_many([("note", {"text": "第一"}), ("note", {"text": "第二"})])
+    assert applies == [61, 62]  # checked whole by the store first; the appends take them
+    assert [e.seq for e in written] == [61, 62]
+    assert session.state == replay(session.events, now=session.state.clock.read_at_ms)
+    assert session.record.fold().state(session.state.clock.read_at_ms) == session.state
+
+
+def test_a_several_event_entry_refused_late_leaves_the_fold_as_the_record_is(
+    session: MatchSession,
+) -> None:
+    with pytest.raises(EventRefused):
+        session.submit_many([("note", {"text": "第一"}), ("clock_started", {})])
+    session.submit("note", {"text": "之后"})
+    assert [e.seq for e in session.events[-2:]] == [60, 61]
+    assert session.state == replay(session.events, now=session.state.clock.read_at_ms)
