@@ -21,7 +21,7 @@ from referee_desk.store.errors import (
 )
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore, write_error
-from referee_desk.store.match_checks import MatchChecker
+from referee_desk.store.match_checks import CheckedFold, MatchChecker
 from referee_desk.store.people import People
 from referee_desk.store.rows import INSERT_SQL, to_row
 from referee_desk.store.seals import Seals
@@ -115,9 +115,10 @@ class Appender:
             canonical = linked.canonical_json()
             event = replace(linked, hash=compute_hash(head_hash, canonical))
             checker = self._checker(match_id, head_seq, head_hash)
-            reason = checker.problem(event)
-            if reason is not None:
-                raise AppendRefused(match_id, event.seq, reason)
+            problem = checker.problem(event)
+            if problem is not None:
+                # the match layer's refusal as the cause: the desk words it by its key
+                raise AppendRefused(match_id, event.seq, problem) from checker.refusal
             conn.execute(INSERT_SQL, to_row(event, canonical.decode("utf-8")))
             if locked or lock:
                 # authorized above, with the event: the one lock that is not ``Seals.lock``
@@ -145,6 +146,14 @@ class Appender:
         self.witness.write(witnessed, grouped=not (locked or lock))
         self.backups.after_append()
         return event
+
+    def fold(self, match_id: str) -> CheckedFold:
+        """The match as stored, seen through the fold ``append`` checks with (kept warm
+        between appends, so a desk entry folds once: here). Read-only; it follows this
+        file's appends, and another writer's once asked again (or at the next append)."""
+        head_seq, head_hash = self.log.head(match_id)
+        self._checker(match_id, head_seq, head_hash)
+        return CheckedFold(self._checkers, match_id)
 
     def _checker(self, match_id: str, head_seq: int, head_hash: str) -> MatchChecker:
         """The match's replayed state as of the stored head (cached between appends)."""

@@ -15,17 +15,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
 from referee_desk.match.envelope import Event, Link, canonical_dumps, chain_fault, event_links
-from referee_desk.store.errors import DamagedFile
+from referee_desk.store.errors import DamagedFile, StoreError
 from referee_desk.store.event_log import EventLog
 from referee_desk.store.file_core import FileCore
-from referee_desk.store.match_checks import first_problem
+from referee_desk.store.match_checks import collection_paused, first_problem
 from referee_desk.store.seals import Seals
 from referee_desk.store.signatures import Signatures
 from referee_desk.store.trust import Trust
@@ -93,7 +93,7 @@ def match_problem(
 def _replay_problem(
     match_id: str, events: Sequence[Event], lines: Sequence[int] | None = None
 ) -> Problem | None:
-    refused = first_problem(events)
+    refused = first_problem(events, chained=True)  # only ever called once the chain passed
     if refused is None:
         return None
     index, reason = refused
@@ -104,7 +104,8 @@ def _replay_problem(
 # ------------------------------------------------------------------ stored rows
 
 
-_SCAN = json.JSONDecoder().scan_once
+#: The decoder's scanner (C): typeshed leaves the attribute out, the module has it.
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _loads(text: Any) -> Any:
@@ -134,14 +135,17 @@ def payloads(path: Path, match_id: str, rows: Sequence[tuple[Any, ...]]) -> list
     return found
 
 
-def _damaged(path: Path, match_id: str, why: str) -> DamagedFile:
+def _damaged(path: Path, match_id: str, why: str) -> StoreError:
     return DamagedFile(f"{path}: damaged: match {match_id}: {why}").keyed(
         "store.damaged", file=path.name, match=match_id
     )
 
 
 def row_links(
-    match_id: str, rows: Sequence[tuple[Any, ...]], parsed: Sequence[dict[str, Any]]
+    match_id: str,
+    rows: Sequence[tuple[Any, ...]],
+    parsed: Sequence[dict[str, Any]],
+    events: list[Event] | None = None,
 ) -> Iterator[Link]:
     """The links of one match's stored rows: the stored canonical JSON and the fields'.
 
@@ -150,12 +154,17 @@ def row_links(
     envelope's keys are in sorted order already), any other goes through the encoder.
     ``chain_fault`` compares it only once the match id, seq and previous hash passed, so
     the match's quoted id and the bare previous hash (hex digits) stand for those.
+    ``events``: each row's ``Event`` is added to it as its link is made (the rows are
+    read once; an event whose link breaks the chain is the last one added).
     """
     dumps, quote = canonical_dumps, encode_basestring
     quoted: dict[str, str] = {}
     own = quote(match_id)
+    add = None if events is None else events.append
     for r, payload in zip(rows, parsed, strict=True):
         owner, seq, kind, at, clock, referee, _, prev, digest, version, stored = r
+        if add is not None:
+            add(Event(owner, seq, kind, at, clock, referee, payload, prev, digest, version))
         if (
             type(seq) is int
             and type(kind) is str
@@ -186,13 +195,6 @@ def row_links(
                 }
             )
         yield owner, seq, prev, digest, stored, fields
-
-
-def row_events(rows: Sequence[tuple[Any, ...]], parsed: Sequence[dict[str, Any]]) -> list[Event]:
-    return [
-        Event(r[0], r[1], r[2], r[3], r[4], r[5], p, r[7], r[8], r[9])
-        for r, p in zip(rows, parsed, strict=True)
-    ]
 
 
 class Checks:
@@ -226,19 +228,20 @@ class Checks:
         """One match as stored: its first problem (chain, then replay) and its events."""
         rows = self.log.raw_rows(match_id)
         parsed = payloads(self.core.path, match_id, rows)
-        fault = chain_fault(row_links(match_id, rows, parsed), match_id)
-        found = _found(fault, match_id, [r[1] for r in rows], None)
-        if found is not None:
-            return found, []
-        stored = row_events(rows, parsed) if replay or events else []
+        stored: list[Event] = []
+        links = row_links(match_id, rows, parsed, stored if replay or events else None)
+        fault = chain_fault(links, match_id)
+        if fault is not None:
+            return _found(fault, match_id, [r[1] for r in rows], None), []
         return (_replay_problem(match_id, stored) if replay else None), stored
 
     def chains(self) -> Problem | None:
         """The first broken hash chain (or stored-row damage) in the file, or None."""
-        for match_id in self.log.match_ids():
-            found, _ = self._match(match_id, replay=False, events=False)
-            if found is not None:
-                return found
+        with collection_paused():
+            for match_id in self.log.match_ids():
+                found, _ = self._match(match_id, replay=False, events=False)
+                if found is not None:
+                    return found
         return None
 
     def damage(self) -> None:
@@ -326,18 +329,24 @@ class Checks:
             return Problem("event added after the match was locked", match_id, extra.seq)
         return None
 
-    def verify(self, *, replay: bool = True) -> Problem | None:
+    def verify(
+        self, *, replay: bool = True, keep: dict[str, list[Event]] | None = None
+    ) -> Problem | None:
         """The first problem of the file: integrity, each match's chain and replay, seals,
-        the witness, the guard and the file's key."""
+        the witness, the guard and the file's key. ``keep`` receives each match's events
+        as they were read and checked (so a caller needs no second read)."""
         try:
             integrity = self.integrity_problem()
             if integrity is not None:
                 return Problem(f"SQLite integrity check: {integrity}")
-            for match_id in self.log.match_ids():
-                found, events = self._match(match_id, replay=replay, events=True)
-                found = found or self.seal_problem(match_id, events)
-                if found is not None:
-                    return found
+            with collection_paused():
+                for match_id in self.log.match_ids():
+                    found, events = self._match(match_id, replay=replay, events=True)
+                    found = found or self.seal_problem(match_id, events)
+                    if keep is not None:
+                        keep[match_id] = events
+                    if found is not None:
+                        return found
             for match_id in self.seals.sealed_ids():
                 if not self.log.head(match_id)[0]:
                     return Problem("locked match has no events (deleted)", match_id)

@@ -78,7 +78,7 @@ class TournamentFile(FileCore, EventLog):
             conn, path, backup_every, backup_keep, before=self.witness.sync
         )
         self.checks = Checks(self, self, self.seals, self.signatures, self.witness, self.trust)
-        self._appender = Appender(self, self, self.people, self.seals, self.witness, self.backups)
+        self.appender = Appender(self, self, self.people, self.seals, self.witness, self.backups)
         self._importer = Importer(self, self, self.people, self.seals, self.witness)
         self.session = SessionMarks(self, self.witness)
         self.backup_keep = backup_keep
@@ -207,7 +207,7 @@ class TournamentFile(FileCore, EventLog):
         lock: bool = False,
     ) -> Event:
         """Validate, seal and commit one event; returns the stored event (``Appender``)."""
-        return self._appender.append(draft, expected_seq=expected_seq, by=by, lock=lock)
+        return self.appender.append(draft, expected_seq=expected_seq, by=by, lock=lock)
 
     def import_jsonl(
         self, paths: Sequence[str | os.PathLike[str]], *, by: access.Session | None = None

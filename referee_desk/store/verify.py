@@ -76,16 +76,17 @@ def verify_report(
     signing: tuple[str, ...] = ()
     heads: tuple[Head, ...] = ()
     lines: dict[str, list[int] | None]
+    events: dict[str, list[Event]]
     if sqlite:
         try:
             with TournamentFile.open(path, create=False, read_only=True, check=False) as tf:
-                found = tf.checks.verify()
+                events = {}
+                found = tf.checks.verify(keep=events if against else None)
                 if found is None and key is not None:
                     wrong = tf.checks.key_problem(key)
                     found = Problem(wrong) if wrong else None
                 if found is not None:
                     return VerifyReport(found)
-                events = {m: tf.events(m) for m in tf.match_ids()} if against else {}
                 signing = tuple(signing_lines(tf))
                 heads = tuple(
                     (m, *tf.head(m), tf.seals.latest(m) is not None) for m in tf.match_ids()
@@ -176,7 +177,8 @@ def _against(
                     mine = tf.events(match_id)
                     for n, (a, b) in enumerate(zip(evs, mine, strict=False)):
                         if a.hash != b.hash:
-                            line = (lines.get(match_id) or [None] * len(evs))[n]
+                            known_lines = lines.get(match_id)
+                            line: int | None = known_lines[n] if known_lines else None
                             return Problem(
                                 "differs from the tournament file's record",
                                 match_id,

@@ -14,6 +14,7 @@ from referee_desk import match as match_api
 from referee_desk.match.envelope import Event
 from referee_desk.store import TournamentFile
 from referee_desk.store.access import COMMITTEE_ONLY_TYPES
+from referee_desk.store.match_checks import CheckedFold
 
 #: Confirming this event locks the match (keyed seal over its head hash, issue 5).
 LOCKING_EVENT = "match_ended"
@@ -45,6 +46,11 @@ class StoreMatchRecord:
         if event_type in COMMITTEE_ONLY_TYPES and self.committee is not None:
             return self.committee
         return self.signed_in
+
+    def fold(self) -> CheckedFold:
+        """The match as stored, through the store's own checked fold (each ``append``
+        folds its event into it: the entry's one fold); read its ``state(now)``."""
+        return self.tf.appender.fold(self._match_id)
 
     def append(self, event: Event) -> Event:
         return self.tf.append(

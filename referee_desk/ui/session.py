@@ -1,13 +1,17 @@
 """One open match at the desk: the record on disk, the replayed state, and entry.
 
-Every entry goes the same way: draft (``match.new_event``) → state check (folded
-once into the session's kept ``Replayer``, which raises ``EventRefused`` with the
-reason) → written to the record (the store; a write error leaves nothing changed)
-→ only then added to the events in memory and announced with ``changed``. The UI
-never computes a rule; a preview folds the draft into a scratch replayer, writing
-nothing. Undo is an entry too: ``undo`` records the corrections the match layer says
-an undo means (``match.drafting.undo_entries``), so it needs no undo stack (the
-window's ``QUndoStack`` is a thin face over it, ``ui.undo``).
+Every entry goes the same way: draft (``match.new_event``, from the state shown) →
+schema check → written to the record, where the store's acceptance check
+(``store.match_checks``) folds it into the match's warm fold, the entry's one fold (a
+refusal comes back as the match layer's ``EventRefused`` with its reason; a write
+error leaves nothing changed) → only then added to the events in memory, the state
+read from that same fold and announced with ``changed``. The session keeps no fold of
+its own, so the state shown is the state the store accepted. The UI never computes a
+rule; a preview folds the drafts into a scratch replayer, writing nothing; a
+several-event entry is checked whole by the store before any of it is written. Undo
+is an entry too: ``undo`` records the corrections the match layer says an undo means
+(``match.drafting.undo_entries``), so it needs no undo stack (the window's
+``QUndoStack`` is a thin face over it, ``ui.undo``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ from PySide6.QtCore import QObject, Signal
 from referee_desk import match as match_api
 from referee_desk.match.drafting import undo_entries
 from referee_desk.match.envelope import Event
-from referee_desk.store import AppendConflict
+from referee_desk.match.errors import EventRefused
+from referee_desk.store import AppendConflict, AppendRefused
+from referee_desk.store.match_checks import CheckedFold, schema_problem
 
 
 class MatchRecord(Protocol):
@@ -34,6 +40,11 @@ class MatchRecord(Protocol):
     def load(self) -> list[Event]: ...
 
     def append(self, event: Event) -> Event: ...
+
+    def fold(self) -> CheckedFold:
+        """The events on record as the store's check folded them (``events()``,
+        ``state(now)``, ``check_ahead`` for a several-event entry)."""
+        ...
 
 
 def utc_now() -> datetime:
@@ -65,9 +76,10 @@ class MatchSession(QObject):
         self.record = record
         self.referee = referee
         self._now = clock
-        self.events: list[Event] = list(record.load())
-        #: The fold of ``events``, kept warm: an entry is applied to it once (one fold).
-        self._fold = match_api.replayer_for(self.events)
+        #: The store's fold of the match as stored (read only): the events and the state
+        #: shown are read from it (the record is read and replayed once, by the store).
+        self._fold = record.fold()
+        self.events: list[Event] = self._fold.events()
         self.state = self._fold.state(self._now())
 
     @property
@@ -103,7 +115,7 @@ class MatchSession(QObject):
     def _chain(self, entries: list[tuple[str, dict[str, Any]]]) -> tuple[list[Event], Any]:
         """Check entries one after another through the match layer, without writing."""
         chain = list(self.events)
-        fold = match_api.replayer_for(chain)  # a scratch fold: the kept one stays as it is
+        fold = match_api.replayer_for(chain)  # a scratch fold: nothing is written
         now = self._now()
         sealed = [self._draft_onto(fold, chain, entry, now) for entry in entries]
         return sealed, fold.state(now)
@@ -124,31 +136,84 @@ class MatchSession(QObject):
     def submit_many(self, entries: list[tuple[str, dict[str, Any]]]) -> list[Event]:
         """All entries are checked together first, so a refusal writes none of them.
 
-        Each entry is folded once into the kept fold; on a refusal or a failed write the
-        fold is rebuilt from the events on record (the rare path).
+        One entry (the usual case) is checked by the store as it is written: its one
+        fold. Several are first checked whole by the store (all or none, each event
+        folded once), then written one by one. The state is read afterwards from the
+        record's fold.
         """
-        chain = list(self.events)
-        now = self._now()
-        try:
-            sealed = [self._draft_onto(self._fold, chain, entry, now) for entry in entries]
-        except BaseException:
-            self._fold = match_api.replayer_for(self.events)
-            raise
+        if not entries:
+            return []
+        one = len(entries) == 1
+        sealed = [self._draft(entries[0])] if one else self._check_ahead(entries)
         written: list[Event] = []
         try:
             for event in sealed:
-                written.append(self.record.append(event))
+                written.append(self._append(event))
                 self.events.append(written[-1])
         except AppendConflict:
             # Another desk recorded since: show its events; the entry stays in its dialog.
+            self._fold.drop_ahead()
             self.reload()
             raise
+        except BaseException:
+            self._fold.drop_ahead()  # the rest of the entry is not written
+            raise
         finally:
-            if written != sealed:
-                self._fold = match_api.replayer_for(self.events)
             if written:
                 self.refresh()
         return written
+
+    def _check_ahead(self, entries: list[tuple[str, dict[str, Any]]]) -> list[Event]:
+        """A several-event entry drafted and checked whole by the store before any of it
+        is written (each event folded once, there); a refusal raises, nothing kept."""
+        chain = list(self.events)
+        now = self._now()
+        sealed: list[Event] = []
+        try:
+            for kind, payload in entries:
+                draft = match_api.new_event(
+                    self._fold.state() if chain else [],
+                    kind,
+                    payload,
+                    referee=self.referee,
+                    now=now,
+                    match_id=self.match_id,
+                )
+                if schema_problem(draft) is not None:
+                    match_api.validate_schema(draft.to_dict())  # raises SchemaRefused
+                event = match_api.seal(chain, draft)
+                self._fold.check_ahead(event)
+                chain.append(event)
+                sealed.append(event)
+        except BaseException:
+            self._fold.drop_ahead()
+            raise
+        return sealed
+
+    def _draft(self, entry: tuple[str, dict[str, Any]]) -> Event:
+        """One entry drafted after the events on record and checked against the schema
+        (the state is checked, and the event sealed, by the store as it writes it)."""
+        kind, payload = entry
+        draft = match_api.new_event(
+            self.state if self.events else [],
+            kind,
+            payload,
+            referee=self.referee,
+            now=self._now(),
+            match_id=self.match_id,
+        )
+        if schema_problem(draft) is not None:  # the store's quick yes, else the full check
+            match_api.validate_schema(draft.to_dict())  # raises SchemaRefused, worded
+        return draft  # the store links and seals it as it writes it
+
+    def _append(self, event: Event) -> Event:
+        """Write one event; the store's refusal is raised as the match layer worded it."""
+        try:
+            return self.record.append(event)
+        except AppendRefused as refused:
+            if isinstance(refused.__cause__, EventRefused):
+                raise refused.__cause__ from None
+            raise
 
     def undo(self, entry: Sequence[Event], reason: str) -> list[Event]:
         """Undo an entry: the corrections voiding its events are checked and written as
@@ -157,8 +222,8 @@ class MatchSession(QObject):
 
     def reload(self) -> None:
         """Read the record again (after another desk appended to the same match)."""
-        self.events = list(self.record.load())
-        self._fold = match_api.replayer_for(self.events)
+        self._fold = self.record.fold()
+        self.events = self._fold.events()
         self.refresh()
 
     def refresh(self) -> None:

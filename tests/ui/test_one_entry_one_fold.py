@@ -2,8 +2,10 @@
 
 Measured before: on a 60-event match one note made 248-304 ``Replayer.apply`` calls
 (``new_event``, ``validate`` and the state each replayed the whole record, then the
-refresh once more). Now the session keeps its fold warm: an entry is one ``apply`` in
-the desk and one in the store's own acceptance check (``store.match_checks``).
+refresh once more). Then the session kept a fold of its own warm: one ``apply`` in the
+desk and one more in the store's own acceptance check. Now the store's check
+(``store.match_checks``) is the entry's one fold, and the session reads the state from
+it: one ``apply`` per entry.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import pytest
 from referee_desk.match import EventRefused, Replayer, replay
 from referee_desk.store import TournamentFile
 from referee_desk.store.synthetic import opening_payload
-from referee_desk.ui.record import start_match
+from referee_desk.ui.record import StoreMatchRecord, start_match
 from referee_desk.ui.session import MatchSession
 
 REFEREE = "王裁判"
@@ -57,12 +59,12 @@ def applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
-def test_one_entry_is_one_fold_in_the_desk_and_one_check_in_the_store(
+def test_one_entry_is_one_fold_the_store_s_acceptance_check(
     session: MatchSession, applies: list[int]
 ) -> None:
     assert len(session.events) == 60
     event = session.submit("note", {"text": "一条备注"})
-    assert applies == [61, 61]  # the desk's fold, the store's acceptance check
+    assert applies == [61]  # the store's acceptance check, which the desk reads
     assert event.seq == 61
     assert session.state == replay(session.events, now=session.state.clock.read_at_ms)
 
@@ -77,4 +79,61 @@ def test_a_refused_entry_leaves_the_fold_as_the_record_is(
     session.submit("note", {"text": "之后"})
     assert session.state.notes[-1].text == "之后"
     assert session.state.notes[:-1] == before.notes
+    assert session.state == replay(session.events, now=session.state.clock.read_at_ms)
+
+
+def test_the_state_shown_is_the_store_s_own_fold(session: MatchSession) -> None:
+    session.submit("note", {"text": "一条备注"})
+    at = session.state.clock.read_at_ms
+    assert session.state == session.record.fold().state(at)
+
+
+def test_the_store_s_refusal_comes_back_worded_by_the_match_layer(
+    session: MatchSession,
+) -> None:
+    with pytest.raises(EventRefused) as refused:
+        session.submit("clock_started", {})
+    assert refused.value.key == "clock.already_started"  # the phrasebook key, not a string
+
+
+def test_a_refused_second_entry_writes_neither(session: MatchSession) -> None:
+    before = session.state
+    with pytest.raises(EventRefused):
+        session.submit_many([("note", {"text": "第一"}), ("clock_started", {})])
+    assert len(session.events) == 60
+    assert len(session.record.load()) == 60
+    assert session.record.fold().state(before.clock.read_at_ms) == before
+
+
+def test_opening_the_match_replays_it_once_by_the_store(
+    session: MatchSession, applies: list[int]
+) -> None:
+    path = session.record.tf.path  # type: ignore[attr-defined]
+    with TournamentFile.open(path) as tf:
+        fresh = MatchSession(StoreMatchRecord(tf, session.match_id), REFEREE)
+        assert applies == list(range(1, 61))  # one replay (the store's), no second read
+        assert fresh.events == session.events
+        assert fresh.state == replay(fresh.events, now=fresh.state.clock.read_at_ms)
+        applies.clear()
+        MatchSession(StoreMatchRecord(tf, session.match_id), REFEREE)
+        assert applies == []  # the store's fold is warm: a second view replays nothing
+
+
+def test_a_several_event_entry_folds_each_event_once(
+    session: MatchSession, applies: list[int]
+) -> None:
+    written = session.submit_many([("note", {"text": "第一"}), ("note", {"text": "第二"})])
+    assert applies == [61, 62]  # checked whole by the store first; the appends take them
+    assert [e.seq for e in written] == [61, 62]
+    assert session.state == replay(session.events, now=session.state.clock.read_at_ms)
+    assert session.record.fold().state(session.state.clock.read_at_ms) == session.state
+
+
+def test_a_several_event_entry_refused_late_leaves_the_fold_as_the_record_is(
+    session: MatchSession,
+) -> None:
+    with pytest.raises(EventRefused):
+        session.submit_many([("note", {"text": "第一"}), ("clock_started", {})])
+    session.submit("note", {"text": "之后"})
+    assert [e.seq for e in session.events[-2:]] == [60, 61]
     assert session.state == replay(session.events, now=session.state.clock.read_at_ms)
