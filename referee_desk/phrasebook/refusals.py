@@ -591,8 +591,8 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
     "store.imported_seal_other_record": (
         "match {match}: the record here ends at event {head}, the desk locked it at event "
         "{sealed} (not the locked record)",
-        "比赛 {match}：未保留裁判台的封存：此处的记录止于第 {head} 条事件，裁判台锁定的是第 {sealed} "
-        "条（不是锁定的那份记录）",
+        "比赛 {match}：未保留裁判台的封存：此处的记录止于第 {head} 条事件，"
+        "裁判台锁定的是第 {sealed} 条（不是锁定的那份记录）",
     ),
     # -- the file's keys and guard ----------------------------------------------------
     "store.nothing_signed": ("{path}: nothing is signed in it yet", "{path}：文件中还没有任何签名"),
