@@ -90,14 +90,6 @@ class MatchState:
     def locked(self) -> bool:
         return self.end is not None
 
-    @property
-    def shuffler_side(self) -> Side | None:
-        return None if self.shuffler is None else self.shuffler.side
-
-    @property
-    def cutter_side(self) -> Side | None:
-        return None if self.cutter is None else self.cutter.side
-
     def to_json(self) -> dict[str, Any]:
         """One JSON-ready document of the state (``referee-desk replay --json``)."""
         return state_to_json(self)

@@ -148,7 +148,3 @@ _REFERENCE = Look()
 BASE_STYLE = _REFERENCE.base
 SEAT_STYLE = _REFERENCE.seat
 DEALER_SEAT_STYLE = _REFERENCE.dealer_seat
-
-
-def clock_style(colour: str, paused: bool) -> str:
-    return _REFERENCE.clock(colour, paused)
