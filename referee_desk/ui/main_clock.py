@@ -78,7 +78,7 @@ class ClockFace:
         self.anchor = anchor_from(state.clock, read_at, self.monotonic)
         if ended:
             self.anchor = replace(self.anchor, running=False)
-        if ended and state.end.reason == "time_out":  # it ended as the time ran out
+        if state.end is not None and state.end.reason == "time_out":  # ended as time ran out
             self.anchor = replace(self.anchor, elapsed_ms=self.anchor.limit_ms)
 
     def tick(self) -> None:

@@ -12,7 +12,7 @@ keep the ``MainWindow`` translation context.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
@@ -25,8 +25,9 @@ from referee_desk.ui.main_layout import DeskLayout
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QUndoStack
-    from PySide6.QtWidgets import QMainWindow
+    from PySide6.QtWidgets import QLabel, QMainWindow
 
+    from referee_desk.match.state import MatchState
     from referee_desk.ui.event_model import EventLogModel
     from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
     from referee_desk.ui.main_review import Review
@@ -80,7 +81,7 @@ class MatchDisplay:
 
     # -- painting -------------------------------------------------------------------------
 
-    def shown_state(self) -> Any:
+    def shown_state(self) -> MatchState | None:
         if self.match.session is None:
             return None
         if self.review.row is not None:
@@ -99,7 +100,7 @@ class MatchDisplay:
             "right": ui.seatRight,
         }
         hand = None if state is None else state.current_hand
-        dealers: list[Any] = []
+        dealers: list[QLabel] = []
         for position, seat in positions.items():
             label = labels[position]
             label.setText(match_view.seat_text(state, seat) if state else texts.seat_name(seat))

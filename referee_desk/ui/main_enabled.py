@@ -9,13 +9,13 @@ Strings keep the ``MainWindow`` translation context.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QUndoStack
+    from PySide6.QtGui import QKeySequence, QUndoStack
     from PySide6.QtWidgets import QMainWindow
 
     from referee_desk.ui.generated.ui_main_window import Ui_MainWindow
@@ -86,7 +86,7 @@ class EntryEnabling:
             return QCoreApplication.translate("MainWindow", "Nothing to undo at this desk.")
         return QCoreApplication.translate("MainWindow", "Not available now.")
 
-    def explain_key(self, key: Any) -> str | None:
+    def explain_key(self, key: QKeySequence) -> str | None:
         """Why a key of a disabled action does nothing now (None: not such a key)."""
         for action in self.window.actions():
             if action.isEnabled() or action.shortcut().isEmpty():

@@ -9,10 +9,10 @@ layout gives them, so only the user resizes the window.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QAbstractButton, QLabel, QPushButton, QSizePolicy, QWidget
 
 from referee_desk.ui import styles
 from referee_desk.ui.fitting import TextFitter
@@ -101,8 +101,9 @@ class DeskLayout:
         """Levels, seats and entry buttons shrink to their room instead of being cut."""
         ui = self.ui
 
-        def text(widget: Any) -> str:
-            return widget.text()
+        def text(widget: QWidget) -> str:
+            # The fitted widgets are labels and buttons, which both have a text.
+            return widget.text() if isinstance(widget, (QLabel, QAbstractButton)) else ""
 
         self.fitters = (
             TextFitter(

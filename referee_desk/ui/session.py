@@ -27,6 +27,7 @@ from referee_desk import match as match_api
 from referee_desk.match.drafting import undo_entries
 from referee_desk.match.envelope import Event
 from referee_desk.match.errors import EventRefused
+from referee_desk.match.state import MatchState
 from referee_desk.store import AppendConflict, AppendRefused
 from referee_desk.store.match_checks import CheckedFold, schema_problem
 
@@ -56,7 +57,7 @@ class Preview:
     """The state the match would be in after a draft, and the draft itself."""
 
     event: Event
-    state: Any
+    state: MatchState
 
 
 class MatchSession(QObject):
@@ -80,7 +81,7 @@ class MatchSession(QObject):
         #: shown are read from it (the record is read and replayed once, by the store).
         self._fold = record.fold()
         self.events: list[Event] = self._fold.events()
-        self.state = self._fold.state(self._now())
+        self.state: MatchState = self._fold.state(self._now())
 
     @property
     def match_id(self) -> str:
@@ -112,7 +113,7 @@ class MatchSession(QObject):
         chain.append(event)
         return event
 
-    def _chain(self, entries: list[tuple[str, dict[str, Any]]]) -> tuple[list[Event], Any]:
+    def _chain(self, entries: list[tuple[str, dict[str, Any]]]) -> tuple[list[Event], MatchState]:
         """Check entries one after another through the match layer, without writing."""
         chain = list(self.events)
         fold = match_api.replayer_for(chain)  # a scratch fold: nothing is written
@@ -125,7 +126,7 @@ class MatchSession(QObject):
         sealed, state = self._chain([(kind, payload)])
         return Preview(sealed[0], state)
 
-    def preview_many(self, entries: list[tuple[str, dict[str, Any]]]) -> Any:
+    def preview_many(self, entries: list[tuple[str, dict[str, Any]]]) -> MatchState:
         """The state after several entries (e.g. 劳改 then the choice), nothing written."""
         return self._chain(entries)[1]
 
@@ -231,7 +232,7 @@ class MatchSession(QObject):
         self.state = self._fold.state(self._now())
         self.changed.emit()
 
-    def state_at(self, index: int) -> Any:
+    def state_at(self, index: int) -> MatchState:
         """The state as it stood just after ``events[index]`` (review mode)."""
         event = self.events[index]
         return match_api.replay(self.events, upto=index + 1, now=event.recorded_at)
