@@ -35,10 +35,6 @@ RunDialog = Callable[[QDialog, Callable[[int], None] | None], QDialog]
 ShowMessage = Callable[..., QMessageBox]
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
-
-
 class DeskFile:
     """The tournament file open at the desk (``tf``; None before one is opened)."""
 
@@ -81,8 +77,8 @@ class DeskFile:
                 self.offer_backups(Path(path), str(error))
                 return False
             self.show_message(
-                _tr("Cannot open the file"),
-                _tr("The file %1 cannot be opened:\n%2")
+                QCoreApplication.translate("MainWindow", "Cannot open the file"),
+                QCoreApplication.translate("MainWindow", "The file %1 cannot be opened:\n%2")
                 .replace("%1", str(path))
                 .replace("%2", refusal_message(error)),
             )
@@ -93,7 +89,9 @@ class DeskFile:
         self.settings.last_file = str(path)
         note = str(path)
         if tf.read_only:
-            note = _tr("%1 (read-only: nothing can be recorded)").replace("%1", str(path))
+            note = QCoreApplication.translate(
+                "MainWindow", "%1 (read-only: nothing can be recorded)"
+            ).replace("%1", str(path))
         self.status(note)
         return True
 
@@ -107,8 +105,11 @@ class DeskFile:
                 return
             if self.open_tournament(path, create=False):
                 self.show_message(
-                    _tr("Backup restored"),
-                    _tr("%1 was restored from the backup of %2. The damaged file is kept as %3.")
+                    QCoreApplication.translate("MainWindow", "Backup restored"),
+                    QCoreApplication.translate(
+                        "MainWindow",
+                        "%1 was restored from the backup of %2. The damaged file is kept as %3.",
+                    )
                     .replace("%1", str(path))
                     .replace("%2", dialog.restored.made_at)
                     .replace("%3", str(dialog.aside)),
