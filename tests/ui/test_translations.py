@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import re
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QLibraryInfo, Qt
@@ -40,11 +44,8 @@ def test_every_message_in_the_ts_is_translated() -> None:
     assert not missing, "untranslated: " + "; ".join(missing)
 
 
-def test_ts_covers_every_string_in_the_sources(tmp_path: Any) -> None:
-    """lupdate over the current sources finds nothing the committed .ts lacks."""
-    import shutil
-    import subprocess
-
+def _lupdated_copy(tmp_path: Path) -> Path:
+    """A copy of the committed .ts updated by lupdate as ``build_forms`` runs it."""
     ts = tmp_path / "check.ts"
     shutil.copy(build_forms.TS_FILE, ts)
     sources = [str(p) for p in build_forms.translation_sources()]
@@ -54,13 +55,64 @@ def test_ts_covers_every_string_in_the_sources(tmp_path: Any) -> None:
         check=True,
         capture_output=True,
     )
-    tree = ET.parse(ts)
+    return ts
+
+
+def test_ts_covers_every_string_in_the_sources(tmp_path: Path) -> None:
+    """lupdate over the current sources finds nothing the committed .ts lacks."""
+    tree = ET.parse(_lupdated_copy(tmp_path))
     unfinished = [
         m.findtext("source")
         for m in tree.getroot().iter("message")
         if m.find("translation") is not None and m.find("translation").get("type") == "unfinished"
     ]
     assert not unfinished, f"new strings without translation: {unfinished}"
+
+
+def test_lupdate_keeps_every_message_of_the_ts(tmp_path: Path) -> None:
+    """A rebuild of the .ts drops no message: lupdate still finds every source text.
+
+    A string it cannot see (passed through a wrapper such as ``_tr(text)`` instead of
+    a literal ``QCoreApplication.translate(context, "...")``) would be removed as
+    obsolete on the next ``build_forms`` run and shown untranslated from then on."""
+    committed = {(c, s) for c, s, _m in _messages()}
+    updated = set()
+    for context in ET.parse(_lupdated_copy(tmp_path)).getroot().iter("context"):
+        name = context.findtext("name") or ""
+        updated |= {(name, m.findtext("source") or "") for m in context.iter("message")}
+    vanished = sorted(committed - updated)
+    assert not vanished, f"lupdate would drop: {vanished}"
+
+
+#: Translations whose source is not a literal, each marked where its text is written
+#: (``QT_TRANSLATE_NOOP`` in organizer/on_server.py): module → the argument's code.
+_MARKED_ELSEWHERE = {"organizer/showing.py": "shown.server_note[0]"}
+
+
+def test_every_translate_call_names_literal_context_and_source() -> None:
+    """lupdate reads only literal arguments: a context or source held in a variable (a
+    wrapper such as ``_tr(text)``) is invisible to it."""
+    hidden = []
+    for path in sorted(build_forms.UI_PACKAGE.rglob("*.py")):
+        if build_forms.GENERATED_DIR in path.parents:
+            continue
+        module = path.relative_to(build_forms.UI_PACKAGE).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            wanted = {"translate": 2, "QT_TRANSLATE_NOOP": 2, "tr": 1, "QT_TR_NOOP": 1}.get(name)
+            if wanted is None:
+                continue
+            args = node.args[:wanted]
+            for arg in args:
+                literal = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                if not literal and _MARKED_ELSEWHERE.get(module) != ast.unparse(arg):
+                    hidden.append(f"{module}:{node.lineno}: {ast.unparse(node)}")
+            if len(args) < wanted:
+                hidden.append(f"{module}:{node.lineno}: {ast.unparse(node)}")
+    assert not hidden, "translations lupdate cannot see: " + "; ".join(hidden)
 
 
 def test_glossary_terms_in_the_catalogue() -> None:
@@ -83,8 +135,6 @@ def test_glossary_terms_in_the_catalogue() -> None:
 def test_qm_is_built_and_qtbase_is_found() -> None:
     assert build_forms.QM_FILE.exists() and build_forms.QM_FILE.stat().st_size > 1000
     qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
-    from pathlib import Path
-
     assert (Path(qt_dir) / "qtbase_zh_CN.qm").exists()
 
 

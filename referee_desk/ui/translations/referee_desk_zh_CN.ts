@@ -2166,10 +2166,6 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
         <translation>该结果与比赛不符</translation>
     </message>
     <message>
-        <source>two desks recorded this match differently</source>
-        <translation>两台裁判台对这场比赛的记录不同</translation>
-    </message>
-    <message>
         <source>the tournament refused this</source>
         <translation>赛事拒绝了这项操作</translation>
     </message>
@@ -2484,10 +2480,6 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     <message>
         <source>Last push: %1</source>
         <translation>上次上传：%1</translation>
-    </message>
-    <message>
-        <source>Conflict in match %1 at event %2: %3</source>
-        <translation>比赛 %1 第 %2 条冲突：%3</translation>
     </message>
     <message>
         <source>Not reached: %1</source>
