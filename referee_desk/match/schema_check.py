@@ -8,6 +8,7 @@ import time.
 
 from __future__ import annotations
 
+import copy
 import json
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,10 @@ SCHEMA_FILE = "events.schema.json"
 
 @cache
 def load_schema() -> dict[str, Any]:
-    """The event schema as a dict (package data of ``referee_desk.match.schema``)."""
+    """The event schema as a dict (package data of ``referee_desk.match.schema``).
+
+    One dict shared by every caller (cached): read it, never change it; a compiler that
+    rewrites what it compiles (fastjsonschema) gets a deep copy."""
     from importlib import resources
 
     text = resources.files("referee_desk.match.schema").joinpath(SCHEMA_FILE).read_text("utf-8")
@@ -51,7 +55,9 @@ def _fast() -> Any:
     except ImportError:
         return None
     try:
-        schema = {k: v for k, v in load_schema().items() if k != "$schema"}
+        # A deep copy of its own: fastjsonschema rewrites the ``$ref``s of the schema it
+        # compiles in place, and ``load_schema()`` is one dict shared by every reader.
+        schema = {k: v for k, v in copy.deepcopy(load_schema()).items() if k != "$schema"}
         return fastjsonschema.compile(schema)
     except Exception:
         return None

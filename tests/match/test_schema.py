@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -109,3 +110,21 @@ def test_fast_and_full_validators_agree_on_samples_and_mutations():
         except Exception:
             fast_ok = False
         assert fast_ok == full_ok, data
+
+
+def test_compiling_the_schema_leaves_the_shared_dict_unchanged():
+    """fastjsonschema rewrites the ``$ref``s of what it compiles; the match layer hands it
+    a deep copy, so ``load_schema()`` stays the file's schema for everyone sharing it."""
+    from importlib import resources
+
+    from referee_desk.match import schema_check
+
+    text = resources.files("referee_desk.match.schema").joinpath(schema_check.SCHEMA_FILE)
+    on_file = json.loads(text.read_text("utf-8"))
+    schema_check._fast.cache_clear()  # compile again, now
+    try:
+        fast = schema_check._fast()
+        assert fast is not None  # fastjsonschema is a dependency: the quick path is on
+        assert load_schema() == on_file
+    finally:
+        schema_check._fast.cache_clear()
