@@ -199,8 +199,9 @@ class Tournament:
         return Ruleset.from_dict(json.loads(raw))
 
     def configure(self, settings: Settings | None = None, ruleset: Ruleset | None = None) -> None:
-        """Change format, tie-break order or ruleset; refused once the draw is made (by
-        ``InfoTable.choose``, inside its write's transaction)."""
+        """Change format, tie-break order or ruleset; refused once the draw is made (said
+        early here, even for no change; ``InfoTable.choose`` refuses inside its write)."""
+        self._refuse_if_drawn("change the settings or the ruleset")
         self.info_table.choose(settings, ruleset)
 
     # -- pairs (``PairRegistry``) ------------------------------------------------------
