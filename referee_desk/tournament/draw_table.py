@@ -2,36 +2,91 @@
 drawn matches with their tables and referees, and the drawings of lots.
 
 Its own object, public as ``Tournament.draw_table`` and used directly
-(``t.draw_table.matches()``), so the tournament handle keeps only when the draw is made
+(``t.draw_table.matches()``), so the tournament handle keeps only how the draw is planned
 and what it then refuses: ``DrawTable`` owns these tables' SQL and columns. The draw and the lots
 are written once (the store refuses changes to them); assignments may be edited.
+
+The draw's one writing path is ``write``, which owns its checks whoever calls it
+(``Tournament.draw`` or a caller of ``t.draw_table``): in its own transaction, under the
+pairs' and the info's locks on a server, it refuses a draw made meanwhile, pairs that
+changed since the plan (another organizer registered one) and a choice of settings or
+ruleset changed since it; after it commits, the handle's ``on_drawn`` guards a server's
+claims (``Tournament.guard_server_claims``), so no desk claims a drawn match.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from referee_desk.rules.ruleset import Ruleset
 from referee_desk.store.tables import Tables, TableWriter
 from referee_desk.store.tournament_file import utc_now
+from referee_desk.tournament.draw_closes import closed
 from referee_desk.tournament.errors import DrawError, TournamentError
-from referee_desk.tournament.model import Settings, Slot, TournamentMatch
+from referee_desk.tournament.info_table import InfoTable
+from referee_desk.tournament.model import Pair, Settings, Slot, TournamentMatch
+from referee_desk.tournament.pair_registry import PairRegistry
 from referee_desk.tournament.schema import json_column
 
 
 class DrawTable:
-    """``tournament_draw``, ``tournament_matches`` and ``tournament_lots`` of one store."""
+    """``tournament_draw``, ``tournament_matches`` and ``tournament_lots`` of one store.
 
-    def __init__(self, tables: Tables) -> None:
+    ``pairs`` and ``info`` are the same store's parts the draw is checked against;
+    ``on_drawn`` runs after the draw is written (the handle's guard of a server's claims).
+    """
+
+    def __init__(
+        self,
+        tables: Tables,
+        pairs: PairRegistry,
+        info: InfoTable,
+        on_drawn: Callable[[], None],
+    ) -> None:
         self.tables = tables
+        self.pairs = pairs
+        self.info = info
+        self.on_drawn = on_drawn
 
     def row(self) -> Any:
         """The draw's row (None: not drawn yet)."""
         return self.tables.row("SELECT * FROM tournament_draw WHERE id = 1")
 
-    def insert(
+    def write(
         self,
+        pairs: list[Pair],
+        when: str | None,
+        seed: int,
+        ruleset: Ruleset,
+        settings: Settings,
+        groups: dict[str, list[int]],
+        matches: list[TournamentMatch],
+    ) -> None:
+        """Write the draw planned from ``pairs``, ``settings`` and ``ruleset``, once, then
+        guard a server's claims (``on_drawn``); nothing is written if any check fails."""
+        with self.tables.signed_transaction() as conn:
+            # The draw is of the pairs registered and the choice made when it is written:
+            # a registration or a choice by another organizer session meanwhile makes it
+            # refused, never left out (their writes' locks wait for these, and these for them).
+            self.pairs.lock(conn, "SHARE")
+            self.info.lock(conn, "SHARE")
+            if self.pairs.held_in(conn) != pairs:
+                raise DrawError(
+                    "the pairs changed while drawing (another organizer registered one): "
+                    "nothing drawn, draw again"
+                )
+            if self.info.choice_in(conn) != (settings, ruleset):
+                raise DrawError(
+                    "the settings or the ruleset changed while drawing (another organizer "
+                    "chose them): nothing drawn, draw again"
+                )
+            self._insert(conn, when, seed, ruleset, settings, groups, matches)
+        self.on_drawn()
+
+    @staticmethod
+    def _insert(
         conn: TableWriter,
         when: str | None,
         seed: int,
@@ -40,7 +95,7 @@ class DrawTable:
         groups: dict[str, list[int]],
         matches: list[TournamentMatch],
     ) -> None:
-        """Write the draw and its matches in the caller's transaction, once."""
+        """The draw's row and its matches in ``write``'s transaction, once."""
         added = conn.execute(
             "INSERT INTO tournament_draw VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
             (
@@ -52,7 +107,7 @@ class DrawTable:
             ),
         )
         if added.rowcount != 1:  # another organizer session drew meanwhile: all rolled back
-            raise DrawError("the draw is made: cannot draw again any more")
+            raise closed("draw again")
         conn.executemany(
             "INSERT INTO tournament_matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [

@@ -16,7 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from referee_desk.store.tables import Tables
-from referee_desk.tournament.errors import DrawError, PairError
+from referee_desk.tournament.draw_closes import refuse_if_drawn_in
+from referee_desk.tournament.errors import PairError
 from referee_desk.tournament.model import Pair
 from referee_desk.tournament.pairs_io import validate_name
 
@@ -58,7 +59,7 @@ class PairRegistry:
             # inside the transaction (a file's is exclusive; on a server the lock makes
             # it so, and a draw's lock waits for it).
             self.lock(conn, "SHARE ROW EXCLUSIVE")
-            _refuse_if_drawn_in(conn, "add a pair")
+            refuse_if_drawn_in(conn, "add a pair")
             if _next_pair_id(conn) != first:
                 raise PairError(
                     "another organizer registered pairs meanwhile: nothing added, add them again"
@@ -86,7 +87,7 @@ class PairRegistry:
         with self.tables.signed_transaction() as conn:
             if pair.seed != old.seed:
                 self.lock(conn, "SHARE ROW EXCLUSIVE")
-                _refuse_if_drawn_in(conn, f"change the seed of pair {pair.pair_id}")
+                refuse_if_drawn_in(conn, f"change the seed of pair {pair.pair_id}")
             conn.execute(
                 "UPDATE tournament_pairs SET player1=?, player2=?, club=?, seed=? WHERE pair_id=?",
                 (pair.player1, pair.player2, pair.club, pair.seed, pair.pair_id),
@@ -97,7 +98,7 @@ class PairRegistry:
         closes registration whichever path asks, the handle or ``t.pairs`` directly)."""
         with self.tables.signed_transaction() as conn:
             self.lock(conn, "SHARE ROW EXCLUSIVE")
-            _refuse_if_drawn_in(conn, f"remove pair {pair_id}")
+            refuse_if_drawn_in(conn, f"remove pair {pair_id}")
             conn.execute("DELETE FROM tournament_pairs WHERE pair_id = ?", (pair_id,))
 
     def lock(self, conn: Any, mode: str) -> None:
@@ -122,13 +123,6 @@ class PairRegistry:
         )
         if clash:
             raise PairError(f"seed {pair.seed} is already pair {clash[0]}'s")
-
-
-def _refuse_if_drawn_in(conn: Any, what: str) -> None:
-    """The draw closes registration: refused inside the writing transaction, so a draw
-    made meanwhile by another organizer session is seen."""
-    if conn.execute("SELECT 1 FROM tournament_draw WHERE id = 1").fetchone() is not None:
-        raise DrawError(f"the draw is made: cannot {what} any more")
 
 
 def _next_pair_id(conn: Any) -> int:

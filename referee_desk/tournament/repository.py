@@ -12,8 +12,10 @@ SQL, public so callers use them directly rather than through forwards here:
 ``t.info_table`` (``InfoTable``: name, dates, the choices before the draw),
 ``t.draw_table`` (``DrawTable``: the draw, its matches and assignments, the lots),
 ``t.pairs`` (``PairRegistry``), ``t.record_links`` (``RecordLinks``) and
-``t.outcome_cache`` (``OutcomeCache``). Writes that the draw closes (pairs, settings)
-go through the handle's methods, which add the refusal. Results are derived over plain
+``t.outcome_cache`` (``OutcomeCache``). Each part refuses on its own the writes the draw
+closes (pairs, settings and ruleset: ``draw_closes``), and the draw's one writing path
+(``t.draw_table.write``) owns its checks and the guard of a server's claims after it, so a
+caller of a part skips no rule the handle's methods keep. Results are derived over plain
 values (``results.derive_outcomes``).
 """
 
@@ -30,6 +32,7 @@ from referee_desk.rules.ruleset import GUILIN_2009, Ruleset
 from referee_desk.store.errors import StoreError
 from referee_desk.store.opener import Store, open_store
 from referee_desk.store.tables import FileTables, Records, Tables
+from referee_desk.tournament.draw_closes import closed
 from referee_desk.tournament.draw_plan import assign_in_turn, plan_draw
 from referee_desk.tournament.draw_table import DrawTable
 from referee_desk.tournament.elimination import round_count, round_label
@@ -83,12 +86,16 @@ class Tournament:
             # it stands leaves that to one that may: its own writes are refused anyway).
             with contextlib.suppress(StoreError):
                 self.tables.guard(GUARDED_TABLES)
-        self.info_table = InfoTable(self.tables, self.path)
-        self.draw_table = DrawTable(self.tables)
+        self.info_table = InfoTable(self.tables, self.path, on_server=server is not None)
+        #: the pairs' rows (``all()``); it refuses registering, re-seeding and removing
+        #: after the draw itself (the handle's ``add_pairs`` & co. say so first)
+        self.pairs = PairRegistry(self.tables, on_server=server is not None)
+        #: the draw's write guards a server's claims after it, whoever asks
+        self.draw_table = DrawTable(
+            self.tables, self.pairs, self.info_table, on_drawn=self.guard_server_claims
+        )
         self.record_links = RecordLinks(self.tables, file)
         self.outcome_cache = OutcomeCache(self.tables, self.path)
-        #: the pairs' rows (``all()``); register, edit and remove through this handle
-        self.pairs = PairRegistry(self.tables, on_server=server is not None)
         self._outcomes: dict[str, MatchOutcome] | None = None
         self.outcome_problems: dict[str, str] = {}
 
@@ -192,7 +199,8 @@ class Tournament:
         return Ruleset.from_dict(json.loads(raw))
 
     def configure(self, settings: Settings | None = None, ruleset: Ruleset | None = None) -> None:
-        """Change format, tie-break order or ruleset; refused once the draw is made."""
+        """Change format, tie-break order or ruleset; refused once the draw is made (said
+        early here, even for no change; ``InfoTable.choose`` refuses inside its write)."""
         self._refuse_if_drawn("change the settings or the ruleset")
         self.info_table.choose(settings, ruleset)
 
@@ -223,8 +231,9 @@ class Tournament:
         return self.draw_table.row() is not None
 
     def _refuse_if_drawn(self, what: str) -> None:
+        """Refuse early, before the work (each part refuses again inside its write)."""
         if self.drawn:
-            raise DrawError(f"the draw is made: cannot {what} any more")
+            raise closed(what)
 
     def draw(self, draw_seed: int | None = None, when: str | None = None) -> list[TournamentMatch]:
         """Make the draw once: seeding, groups or bracket, and freeze ruleset and settings.
@@ -239,17 +248,8 @@ class Tournament:
         seed = random.SystemRandom().randrange(2**31) if draw_seed is None else int(draw_seed)
         planned, groups = plan_draw(pairs, settings, seed)
         matches = assign_in_turn(planned, self.info)
-        with self.tables.signed_transaction() as conn:
-            # The draw is of the pairs registered when it is written: a registration by
-            # another organizer session meanwhile makes it refused, never left out.
-            self.pairs.lock(conn, "SHARE")
-            if self.pairs.held_in(conn) != pairs:
-                raise DrawError(
-                    "the pairs changed while drawing (another organizer registered one): "
-                    "nothing drawn, draw again"
-                )
-            self.draw_table.insert(conn, when, seed, ruleset, settings, groups, matches)
-        self.guard_server_claims()
+        # Checked again under the locks, then the server's claims guarded (``DrawTable``).
+        self.draw_table.write(pairs, when, seed, ruleset, settings, groups, matches)
         return matches
 
     @property

@@ -9,8 +9,9 @@ import pytest
 from openpyxl import Workbook
 
 from referee_desk.rules.ruleset import get_ruleset
+from referee_desk.tournament.draw_plan import assign_in_turn, plan_draw
 from referee_desk.tournament.errors import DrawError, PairError, TournamentError
-from referee_desk.tournament.model import Format, Pair, Settings, TournamentInfo
+from referee_desk.tournament.model import Format, Pair, Settings, TournamentInfo, TournamentMatch
 from referee_desk.tournament.pairs_io import read_pairs
 from referee_desk.tournament.repository import Tournament
 from referee_desk.tournament.state import Status
@@ -95,6 +96,58 @@ def test_the_draw_closes_registration_through_the_pairs_part_too(tmp_path: Path)
     with pytest.raises(DrawError, match="add a pair"):
         t.pairs.add([("赵", "钱", "", None)])
     assert t.pairs.all() == before
+
+
+def test_the_draw_freezes_the_choice_through_the_info_part_too(tmp_path: Path) -> None:
+    """``InfoTable`` owns the rule: ``t.info_table.choose`` refuses as ``configure`` does,
+    with the same words."""
+    t = new(tmp_path)
+    t.draw(draw_seed=1)
+    before = t.info_table.row()
+    words = "the draw is made: cannot change the settings or the ruleset any more"
+    with pytest.raises(DrawError) as refused:
+        t.info_table.choose(Settings(format=Format.GROUPS_KNOCKOUT, group_count=2), None)
+    assert str(refused.value) == words
+    with pytest.raises(DrawError) as refused:
+        t.info_table.choose(None, get_ruleset("guilin-2009", {"match_minutes": 90}))
+    assert str(refused.value) == words
+    with pytest.raises(DrawError) as refused:
+        t.configure(ruleset=get_ruleset("guilin-2009", {"match_minutes": 90}))
+    assert str(refused.value) == words
+    assert t.info_table.row() == before
+
+
+def _planned(t: Tournament) -> tuple[list[Pair], dict[str, list[int]], list[TournamentMatch]]:
+    pairs = t.pairs.all()
+    planned, groups = plan_draw(pairs, t.settings, 1)
+    return pairs, groups, assign_in_turn(planned, t.info)
+
+
+def test_the_draw_part_written_directly_keeps_the_draws_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``t.draw_table.write`` is the draw's one writing path: called directly it refuses
+    pairs or a choice changed since the plan and a second draw, and guards a server's
+    claims after it as ``t.draw`` does."""
+    guarded: list[bool] = []
+    monkeypatch.setattr(Tournament, "guard_server_claims", lambda t: guarded.append(t.drawn))
+    t = new(tmp_path)
+    guarded.clear()  # the creation's
+    pairs, groups, matches = _planned(t)
+    late = t.add_pair("赵", "钱")
+    with pytest.raises(DrawError, match="the pairs changed while drawing"):
+        t.draw_table.write(pairs, None, 1, t.ruleset, t.settings, groups, matches)
+    t.remove_pair(late.pair_id)
+    chosen = t.ruleset
+    t.configure(ruleset=get_ruleset("guilin-2009", {"match_minutes": 90}))
+    with pytest.raises(DrawError, match="the settings or the ruleset changed while drawing"):
+        t.draw_table.write(pairs, None, 1, chosen, t.settings, groups, matches)
+    assert not t.drawn and t.draw_table.matches() == [] and guarded == []
+    t.draw_table.write(pairs, None, 1, t.ruleset, t.settings, groups, matches)
+    assert t.draw_table.matches() == matches and guarded == [True]
+    with pytest.raises(DrawError, match="the draw is made: cannot draw again any more"):
+        t.draw_table.write(pairs, None, 2, t.ruleset, t.settings, groups, matches)
+    assert t.draw_seed == 1 and guarded == [True]
 
 
 def test_an_edited_name_is_checked_as_an_entered_one(tmp_path: Path) -> None:
