@@ -84,10 +84,16 @@ def test_keyed_raise_sites_pass_no_english() -> None:
             problems.append(f"{name}:{line} {key}: not in the book")
             continue
         given = keywords.get("params")
-        names = [_constant(k) for k in given.keys] if isinstance(given, ast.Dict) else []
+        values: dict[str, object] = {}
+        if isinstance(given, ast.Dict):
+            for k, v in zip(given.keys, given.values, strict=True):
+                if k is None:  # a ``**`` splat: what it holds is known at run time only
+                    values |= {n: _RAW.get(n, "x") for n in _params_of(key)}
+                elif (n := _constant(k)) is not None:
+                    values[n] = _constant(v) or _RAW.get(n, "x")
         for language in ("en", "zh_CN"):
             try:
-                render(key, {n: "x" for n in names if n}, language)
+                render(key, values, language)
             except ValueError as error:
                 problems.append(f"{name}:{line} {key} {language}: {error}")
     assert not problems, "\n".join(problems)
