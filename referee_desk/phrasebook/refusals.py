@@ -570,8 +570,9 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
         "{action:access_action}：{who} 不是这场比赛的裁判",
     ),
     # -- who may add an event (``People.authorize``): at the desk, an import ---------
+    # (the Chinese says 比赛 once: "比赛 m1：已锁定", not "比赛 m1：比赛已锁定")
     **{
-        key: (f"match {{match}}: {en}", f"比赛 {{match}}：{zh}")
+        key: (f"match {{match}}: {en}", f"比赛 {{match}}：{zh.removeprefix('比赛')}")
         for key, (en, zh) in ACCESS_REASONS.items()
     },
     "store.import_refused": (
@@ -584,10 +585,7 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
         "{path}: match {match}: the desk's lock does not verify ({reason})",
         "{path}：比赛 {match}：裁判台的封存未通过校验（{reason}）",
     ),
-    "store.imported_seal_refused": (
-        "match {match}: {reason}",
-        "比赛 {match}：未保留裁判台的封存：{reason}",
-    ),
+    "store.imported_seal_refused": ("match {match}: {reason}", "比赛 {match}：{reason}"),
     "store.imported_seal_other_record": (
         "match {match}: the record here ends at event {head}, the desk locked it at event "
         "{sealed} (not the locked record)",
