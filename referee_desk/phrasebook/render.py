@@ -40,9 +40,9 @@ from referee_desk.phrasebook.glossary import (
     TRUMP_NAMES,
     Names,
 )
-from referee_desk.phrasebook.refusals import (
+from referee_desk.phrasebook.refusals import REFUSALS
+from referee_desk.phrasebook.store_refusals import (
     ACCESS_REASONS,
-    REFUSALS,
     STORE_ACTIONS,
     STORE_REFUSALS,
 )

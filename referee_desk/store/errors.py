@@ -14,7 +14,7 @@ from referee_desk.phrasebook import STORE_REFUSALS, PhraseError, render
 
 
 def _english(key: str, params: Mapping[str, object]) -> str:
-    """The English line of a keyed store refusal: the book's (``phrasebook.refusals``).
+    """The English line of a keyed store refusal: the book's (``phrasebook.store_refusals``).
 
     A key the book lacks, or params its template does not take, is a bug at the raise
     site: a KeyError (not a ValueError, so no refusal handler swallows it).
