@@ -6,7 +6,8 @@ the match layer's refusals (``refusals.py``, dotted keys such as
 ``bid.counter_not_higher``) and the store's (``store_refusals.py``, ``store.wrong_pin``).
 A consequence or a raise site passes only a key and plain params; ``render`` fills the
 template of either language, naming seats, sides, stages and events with the glossary
-(``glossary.py``, RULES.md section 13). The English of a match refusal is its ``str()`` as well: written once.
+(``glossary.py``, RULES.md section 13). The English of a match refusal is its ``str()``
+as well: written once.
 
 The bottom layer: it imports nothing else of the desk, so rules, match, store, the
 exports and the ui all word through it (tests/test_architecture.py).
