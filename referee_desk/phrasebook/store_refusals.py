@@ -101,15 +101,15 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
     # -- who may change people, assignments and locks (``People._refuse``) --------------
     "store.organizer_needed": (
         "{action:access_action}: an organizer must sign in first",
-        "{action:access_action}：须先由组织者登录",
+        "{action:access_action}：须先由主办方登录",
     ),
     "store.organizer_only": (
         "{action:access_action}: {who} is {who_role}; only the organizer may do this",
-        "{action:access_action}：{who} 的身份是{who_role:person_role}；只有组织者可以这样做",
+        "{action:access_action}：{who} 的身份是{who_role:person_role}；只有主办方可以这样做",
     ),
     "store.first_committee_only": (
         "{action:access_action}: only the first committee member registers without the organizer",
-        "{action:access_action}：只有第一位仲裁委员可以不经组织者自行登记",
+        "{action:access_action}：只有第一位仲裁委员可以不经主办方自行登记",
     ),
     "store.already_registered": (
         "{action:access_action}: {name} is registered already",
@@ -163,7 +163,7 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
     ),
     "store.organizer_key_rotation": (
         "{path}: the file already has organizer key {current}; rotating it needs that key",
-        "{path}：文件已有组织者密钥 {current}；要更换它，须用这把密钥",
+        "{path}：文件已有主办方密钥 {current}；要更换它，须用这把密钥",
     ),
     "store.not_the_file_key": (
         "{path}: {key} is not the file's key",
@@ -186,7 +186,7 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
     ),
     "store.no_organizer_key": (
         "{path}: no organizer key on this computer",
-        "{path}：本机上没有组织者密钥",
+        "{path}：本机上没有主办方密钥",
     ),
     "store.organizer_key_not_ed25519": (
         "{path}: not an Ed25519 key",
@@ -194,17 +194,17 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
     ),
     "store.organizer_key_exists": (
         "{path}: an organizer key exists already",
-        "{path}：组织者密钥已存在",
+        "{path}：主办方密钥已存在",
     ),
     "store.organizer_key_unwritable": (
         "{path}: cannot store the organizer key ({error})",
-        "{path}：无法保存组织者密钥（{error}）",
+        "{path}：无法保存主办方密钥（{error}）",
     ),
     "store.passphrase_too_short": (
         "the organizer key's passphrase needs at least {minimum} characters",
-        "组织者密钥的密码至少需要 {minimum} 个字符",
+        "主办方密钥的密码至少需要 {minimum} 个字符",
     ),
-    "store.wrong_passphrase": ("wrong passphrase for the organizer key", "组织者密钥的密码不对"),
+    "store.wrong_passphrase": ("wrong passphrase for the organizer key", "主办方密钥的密码不对"),
     # -- opening and damage -----------------------------------------------------------
     "store.server_address": (
         "{address}: a server address, not a tournament file",

@@ -137,7 +137,7 @@ def test_a_keys_refusal_says_the_same_line_as_before() -> None:
     assert error.key == "store.passphrase_too_short"
     assert str(error) == "the organizer key's passphrase needs at least 8 characters"
     assert str(error) == render(error.key, error.params, "en")
-    assert render(error.key, error.params, "zh_CN") == "组织者密钥的密码至少需要 8 个字符"
+    assert render(error.key, error.params, "zh_CN") == "主办方密钥的密码至少需要 8 个字符"
 
 
 def test_a_key_the_book_cannot_word_is_a_bug_not_a_refusal() -> None:
@@ -320,7 +320,7 @@ def test_peoples_refusals_word_every_change_from_the_book(tmp_path: Path) -> Non
         for (match, person), (_key, line, _params) in zip(where, lines, strict=True)
     ]
     assert render(lines[7][0], lines[7][2], "zh_CN") == (
-        "登记 赵 为仲裁委员：李裁判 的身份是裁判；只有组织者可以这样做"
+        "登记 赵 为仲裁委员：李裁判 的身份是裁判；只有主办方可以这样做"
     )
     assert render(lines[4][0], lines[4][2], "zh_CN") == "锁定比赛 r1-t1：李裁判 不是这场比赛的裁判"
 
