@@ -77,11 +77,6 @@ ACCESS_REASONS: dict[str, tuple[str, str]] = {
 STORE_REFUSALS: dict[str, tuple[str, str]] = {
     # -- sign-in and people -----------------------------------------------------------
     "store.wrong_pin": ("sign in as {name}: wrong name or PIN", "以 {name} 登录：姓名或 PIN 不对"),
-    "store.unknown_person": ("{name} is not set up in this file", "此文件中没有 {name} 这个人"),
-    "store.not_referee": (
-        "{name} is not this match's referee",
-        "{name} 不是这场比赛的裁判",
-    ),
     "store.sign_in_needs_writable": (
         "sign in as {name}: this file is open read-only, so wrong PINs could not be counted",
         "以 {name} 登录：此文件以只读方式打开，无法记下输错 PIN 的次数",
@@ -206,9 +201,60 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
     ),
     "store.wrong_passphrase": ("wrong passphrase for the organizer key", "主办方密钥的密码不对"),
     # -- opening and damage -----------------------------------------------------------
+    "store.no_such_file": ("{file}: no such tournament file", "{file}：没有这个赛事文件"),
+    "store.is_a_folder": (
+        "{file}: is a folder, not a tournament file",
+        "{file}：这是文件夹，不是赛事文件",
+    ),
+    "store.not_a_regular_file": (
+        "{file}: not a regular file (a device, pipe or socket), not a tournament file",
+        "{file}：不是普通文件（是设备、管道或套接字），不是赛事文件",
+    ),
+    "store.unreadable": ("{file}: cannot be read ({error})", "{file}：无法读取（{error}）"),
+    "store.not_a_tournament_file": (
+        "{file}: not a Referee Desk tournament file",
+        "{file}：不是裁判台的赛事文件",
+    ),
+    "store.not_a_tournament_file_sqlite": (
+        "{file}: not a Referee Desk tournament file ({error})",
+        "{file}：不是裁判台的赛事文件（{error}）",
+    ),
+    "store.sqlite_not_a_tournament_file": (
+        "{file}: an SQLite file, but not a Referee Desk tournament file",
+        "{file}：是 SQLite 文件，但不是裁判台的赛事文件",
+    ),
+    "store.read_only_with_wal": (
+        "{file}: read-only, with recent events still in {wal}; copy both files to a folder "
+        "you can write to and open the copy",
+        "{file}：文件只读，最近的事件还在 {wal} 中；请把这两个文件复制到可以写入的文件夹，"
+        "再打开副本",
+    ),
     "store.server_address": (
         "{address}: a server address, not a tournament file",
         "{address}：这是服务器地址，不是比赛文件",
+    ),
+    # -- saving (``StoreWriteError``: not saved, the record unchanged) -----------------
+    "store.not_saved": (
+        "not saved: the file could not be written ({detail}): {file}; the record is unchanged",
+        "未保存：文件无法写入（{detail}）：{file}；记录没有改变",
+    ),
+    "store.not_saved_disk_full": (
+        "not saved: the disk is full: {file}; the record is unchanged",
+        "未保存：磁盘已满：{file}；记录没有改变",
+    ),
+    "store.not_saved_read_only": (
+        "not saved: the file is read-only: {file}; the record is unchanged",
+        "未保存：文件是只读的：{file}；记录没有改变",
+    ),
+    "store.read_only": ("not saved: the file is read-only: {file}", "未保存：文件是只读的：{file}"),
+    "store.disk_was_full": (
+        "not saved: the disk was full when {file} was opened; free some space and open it again",
+        "未保存：打开 {file} 时磁盘已满；请腾出空间后重新打开",
+    ),
+    "store.read_only_disk_was_full": (
+        "not saved: the disk was full when {file} was opened; free some space and open it "
+        "again (so it opened for reading only)",
+        "未保存：打开 {file} 时磁盘已满；请腾出空间后重新打开（因此以只读方式打开）",
     ),
     "store.not_created_disk_full": (
         "not created: the disk is full: {file}",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sqlite3
 import string
 from pathlib import Path
 
@@ -33,16 +34,10 @@ from referee_desk.store.synthetic import draft, record
 
 STORE = Path(store.__file__).resolve().parent
 #: (file, key) of raise sites that still write an English line of their own, and why.
-#: The storeperf files are being rewritten by their owner (``appender.py`` words
-#: ``People.authorize``'s reasons, which are the book's, as "match M: reason" itself);
-#: ``tournament_file.py``'s ``why_read_only`` has its key copied by ``file_core.py`` onto
-#: another line.
+#: The storeperf files are being rewritten by their owner.
 STILL_KEYED = {
     "checks.py": None,
     "event_log.py": None,
-    "file_core.py": None,
-    "opening.py": None,
-    "tournament_file.py": {"store.not_saved_disk_full"},
 }
 
 
@@ -446,3 +441,81 @@ def test_every_reason_to_refuse_an_event_is_the_books(tmp_path: Path) -> None:
     assert render("store.import_refused", imported[3].params, "zh_CN") == (
         "导入比赛 m9 的第 1 条事件（开赛）：李裁判 不是这场比赛的裁判（裁判是 王裁判）"
     )
+
+
+#: The lines the opening and saving sites wrote themselves before they passed a key
+#: (issue 17 item 9): the book's English must say them byte for byte.
+_F, _E = "/t/杯赛.sqlite", "disk I/O error"
+_WAS = {
+    "store.no_such_file": f"{_F}: no such tournament file",
+    "store.is_a_folder": f"{_F}: is a folder, not a tournament file",
+    "store.not_a_regular_file": (
+        f"{_F}: not a regular file (a device, pipe or socket), not a tournament file"
+    ),
+    "store.unreadable": f"{_F}: cannot be read ({_E})",
+    "store.not_a_tournament_file": f"{_F}: not a Referee Desk tournament file",
+    "store.not_a_tournament_file_sqlite": f"{_F}: not a Referee Desk tournament file ({_E})",
+    "store.sqlite_not_a_tournament_file": (
+        f"{_F}: an SQLite file, but not a Referee Desk tournament file"
+    ),
+    "store.read_only_with_wal": (
+        f"{_F}: read-only, with recent events still in 杯赛.sqlite-wal; copy both files "
+        "to a folder you can write to and open the copy"
+    ),
+    "store.damaged_sqlite": f"{_F}: damaged: SQLite reports: {_E}",
+    "store.not_saved": (
+        f"not saved: the file could not be written ({_E}): {_F}; the record is unchanged"
+    ),
+    "store.not_saved_disk_full": f"not saved: the disk is full: {_F}; the record is unchanged",
+    "store.not_saved_read_only": (
+        f"not saved: the file is read-only: {_F}; the record is unchanged"
+    ),
+    "store.read_only": f"not saved: the file is read-only: {_F}",
+    "store.disk_was_full": (
+        f"not saved: the disk was full when {_F} was opened; free some space and open it again"
+    ),
+    "store.read_only_disk_was_full": (
+        f"not saved: the disk was full when {_F} was opened; free some space and open it "
+        "again (so it opened for reading only)"
+    ),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_WAS))
+def test_an_opening_or_saving_line_is_what_the_site_wrote(key: str) -> None:
+    params = {"file": _F, "error": _E, "detail": _E, "wal": "杯赛.sqlite-wal"}
+    error = StoreWriteError(key=key, params=params) if "saved" in _WAS[key] else None
+    line = str(error) if error is not None else str(StoreError(key=key, params=params))
+    assert line == _WAS[key]
+
+
+def test_the_write_errors_say_their_lines(tmp_path: Path) -> None:
+    """``write_error`` and a read-only file's refusal, through the code that raises them."""
+    from referee_desk.store.file_core import FileCore, write_error
+
+    file = tmp_path / "cup.sqlite"
+    full = write_error(file, sqlite3.OperationalError("database or disk is full"))
+    assert (full.key, str(full)) == (
+        "store.not_saved_disk_full",
+        f"not saved: the disk is full: {file}; the record is unchanged",
+    )
+    locked = write_error(file, sqlite3.OperationalError("attempt to write a readonly database"))
+    assert str(locked) == f"not saved: the file is read-only: {file}; the record is unchanged"
+    other = write_error(file, sqlite3.OperationalError("disk I/O error"))
+    assert str(other) == (
+        f"not saved: the file could not be written (disk I/O error): {file}; "
+        "the record is unchanged"
+    )
+    core = FileCore(file, sqlite3.connect(":memory:"), read_only=True)
+    assert str(core.read_only_error()) == f"not saved: the file is read-only: {file}"
+    core.why_read_only = StoreWriteError(
+        key="store.disk_was_full", params={"file": str(file), "detail": "full"}
+    )
+    assert str(core.read_only_error()) == (
+        f"not saved: the disk was full when {file} was opened; free some space and open it "
+        "again (so it opened for reading only)"
+    )
+    assert render(core.read_only_error().key or "", {"file": str(file)}, "zh_CN") == (
+        f"未保存：打开 {file} 时磁盘已满；请腾出空间后重新打开（因此以只读方式打开）"
+    )
+    core.connection.close()
