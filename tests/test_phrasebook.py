@@ -55,6 +55,12 @@ def test_every_placeholder_kind_is_known(key: str) -> None:
         for _text, name, spec, _conv in string.Formatter().parse(template):
             if spec in ("num", "signed"):
                 params[name] = -3
+            elif spec == "access_action":  # a phrase of its own: one it has, with its params
+                params[name] = "import"
+                params |= {"match": "N", "type": "N", "seq": "N"}
+            elif spec == "access_reason":
+                params[name] = "store.not_the_referee"
+                params |= {"name": "N", "referee": "N"}
             elif name and name not in ("DEC", "DEF"):
                 params.setdefault(name, "N")
     for language in phrasebook.LANGUAGES:
@@ -135,3 +141,23 @@ def test_a_refusal_without_key_or_reason_is_a_bug() -> None:
         EventRefused()
     with pytest.raises(KeyError):
         EventRefused(key="no.such.key")
+
+
+@pytest.mark.parametrize(
+    ("key", "params"),
+    [
+        ("store.organizer_needed", {"action": "store.bogus"}),
+        (
+            "store.import_refused",
+            {"action": "import", "match": "m1", "type": "x", "seq": 3, "why": "store.bogus"},
+        ),
+    ],
+)
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_an_unknown_action_or_reason_is_a_phrase_error(
+    key: str, params: dict[str, object], language: str
+) -> None:
+    """``{action:access_action}`` and ``{why:access_reason}`` never print a raw key: an
+    unknown one is a PhraseError, as for ``render_action``/``render_reason``."""
+    with pytest.raises(phrasebook.PhraseError, match=r"store\.bogus"):
+        phrasebook.render(key, params, language)

@@ -26,7 +26,7 @@ ROLE1_NAMES: Names = {
 #: A person's role in a tournament file (``store/access.py``'s ROLES).
 PERSON_ROLE_NAMES: Names = {
     "en": {"referee": "referee", "committee": "committee", "organizer": "organizer"},
-    "zh_CN": {"referee": "裁判", "committee": "仲裁委员", "organizer": "组织者"},
+    "zh_CN": {"referee": "裁判", "committee": "仲裁委员", "organizer": "主办方"},
 }
 
 TRUMP_NAMES: Names = {

@@ -11,7 +11,8 @@ joined by " or "), ``{ruleset:ruleset}``, ``{field:field}`` (a payload field),
 ``{problem:problem}`` (a schema keyword), ``{role:person_role}`` (a person's role in a
 file: referee, committee, organizer), ``{action:access_action}`` (a refused change of
 people, assignments, locks or an import, ``STORE_ACTIONS``) and ``{why:access_reason}``
-(why an event may not be added, ``ACCESS_REASONS``), both filled with the same params.
+(why an event may not be added, ``ACCESS_REASONS``), both filled with the same params
+(a value neither table has is a PhraseError, never printed raw).
 No kind: the value as it is. ``{DEC:role}`` and
 ``{DEF:role}`` are the declarers and defenders.
 """
@@ -39,9 +40,9 @@ from referee_desk.phrasebook.glossary import (
     TRUMP_NAMES,
     Names,
 )
-from referee_desk.phrasebook.refusals import (
+from referee_desk.phrasebook.refusals import REFUSALS
+from referee_desk.phrasebook.store_refusals import (
     ACCESS_REASONS,
-    REFUSALS,
     STORE_ACTIONS,
     STORE_REFUSALS,
 )
@@ -114,10 +115,8 @@ class _Value:
                 return self._look(TRUMP_NAMES)
             return ("主 " if self.language == "zh_CN" else "trump ") + self._look(TRUMP_NAMES)
         part = _PARTS.get(spec)
-        if part is not None:  # a phrase of its own, with the same params
-            if str(v) not in part:
-                return str(v)
-            return _fill_part(part, str(v), self.args, self.language)
+        if part is not None:  # a phrase of its own, with the same params (PhraseError
+            return _fill_part(part, str(v), self.args, self.language)  # for one it lacks)
         if spec == "num":
             return number_text(_whole(v))
         if spec == "signed":

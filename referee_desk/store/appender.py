@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import replace
+from typing import Any
 
 from referee_desk.match.envelope import GENESIS_HASH, Event, compute_hash
+from referee_desk.phrasebook import render_reason
 from referee_desk.store import access
 from referee_desk.store.backup import RollingBackups
 from referee_desk.store.errors import (
@@ -90,7 +92,7 @@ class Appender:
         except sqlite3.OperationalError as error:
             raise write_error(self.core.path, error) from None
         checker: MatchChecker | None = None
-        refusal: tuple[str, str] | None = None
+        refusal: tuple[str, dict[str, Any]] | None = None
         try:
             row = conn.execute(_APPEND_STATE_SQL, (match_id,) * 3).fetchone()
             head_seq, head_hash, locked, guarded = row
@@ -100,10 +102,8 @@ class Appender:
                 raise AppendConflict(match_id, expected_seq, head_seq + 1)
             refusal = self.people.authorize(match_id, draft, by, bool(locked), bool(guarded))
             if refusal is not None:
-                key, reason = refusal
-                raise AccessRefused(f"match {match_id}: {reason}").keyed(
-                    key, match=match_id, type=draft.type, name=by.name if by else None
-                )
+                key, params = refusal
+                raise AccessRefused(key=key, params=params)
             # ``Event.sealed`` in one step, keeping the canonical JSON for the row.
             linked = replace(
                 draft,
@@ -130,7 +130,8 @@ class Appender:
             if checker is not None:
                 checker.reject()
             if refusal is not None:
-                self.people.record_refusal(match_id, by, f"append {draft.type}", refusal[1])
+                reason = render_reason(*refusal)
+                self.people.record_refusal(match_id, by, f"append {draft.type}", reason)
             if isinstance(error, sqlite3.IntegrityError):
                 raise AppendConflict(match_id, head_seq + 1, head_seq + 2) from None
             if isinstance(error, sqlite3.OperationalError):

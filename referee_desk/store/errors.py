@@ -8,13 +8,13 @@ read-only file) that the desk shows while keeping the unsaved entry.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any, Protocol, Self, TypeVar
 
 from referee_desk.phrasebook import STORE_REFUSALS, PhraseError, render
 
 
 def _english(key: str, params: Mapping[str, object]) -> str:
-    """The English line of a keyed store refusal: the book's (``phrasebook.refusals``).
+    """The English line of a keyed store refusal: the book's (``phrasebook.store_refusals``).
 
     A key the book lacks, or params its template does not take, is a bug at the raise
     site: a KeyError (not a ValueError, so no refusal handler swallows it).
@@ -25,6 +25,47 @@ def _english(key: str, params: Mapping[str, object]) -> str:
         return render(key, params, "en")
     except PhraseError as error:
         raise KeyError(f"store refusal {key!r} cannot be worded: {error}") from error
+
+
+class _Keyed(Protocol):
+    """A store error that carries a phrasebook key (``StoreError``, ``StoreWriteError``)."""
+
+    key: str | None
+    params: dict[str, Any]
+
+
+def _line(
+    error: _Keyed,
+    what: str,
+    reason: str | None,
+    key: str | None,
+    params: Mapping[str, object] | None,
+) -> str:
+    """Both error bases' ``__init__``: set ``error``'s key and params, and return its line
+    (``reason``, or the key's English when no reason is given); ``what`` names it in the
+    TypeError for neither.
+
+    One helper, not a mixin: ``StoreError`` is a ``ValueError`` and ``StoreWriteError`` an
+    ``OSError``, and each must stay a plain subclass of its own builtin.
+    """
+    if key is not None:
+        error.key = key
+        error.params = dict(params or {})
+    if reason is None:
+        if key is None:
+            raise TypeError(f"{what} needs a phrasebook key (or a reason)")
+        reason = _english(key, error.params)
+    return reason
+
+
+_E = TypeVar("_E", bound=_Keyed)
+
+
+def _keyed(error: _E, key: str, params: Mapping[str, object]) -> _E:
+    """Both error bases' ``keyed``: attach ``key`` and ``params`` to ``error``."""
+    error.key = key
+    error.params = dict(params)
+    return error
 
 
 class StoreError(ValueError):
@@ -46,14 +87,7 @@ class StoreError(ValueError):
         key: str | None = None,
         params: Mapping[str, object] | None = None,
     ) -> None:
-        if key is not None:
-            self.key = key
-            self.params = dict(params or {})
-        if reason is None:
-            if key is None:
-                raise TypeError("a store error needs a phrasebook key (or a reason)")
-            reason = _english(key, self.params)
-        super().__init__(reason)
+        super().__init__(_line(self, "a store error", reason, key, params))
 
     def keyed(self, key: str, /, **params: Any) -> Self:
         """Attach the phrasebook key and its arguments; returns self for ``raise``.
@@ -61,9 +95,7 @@ class StoreError(ValueError):
         ``key`` is positional-only so a phrase may take a param named ``key`` (a key's
         fingerprint, ``store.not_the_file_key``).
         """
-        self.key = key
-        self.params = dict(params)
-        return self
+        return _keyed(self, key, params)
 
     def __str__(self) -> str:  # always one line (SQLite's reports span several)
         return " ".join(super().__str__().split())
@@ -157,19 +189,11 @@ class StoreWriteError(OSError):
         key: str | None = None,
         params: Mapping[str, object] | None = None,
     ) -> None:
-        if key is not None:
-            self.key = key
-            self.params = dict(params or {})
-        if reason is None:
-            if key is None:
-                raise TypeError("a write error needs a phrasebook key (or a reason)")
-            reason = _english(key, self.params)
-        super().__init__(reason)
+        super().__init__(_line(self, "a write error", reason, key, params))
 
     def keyed(self, key: str, /, **params: Any) -> Self:
-        self.key = key
-        self.params = dict(params)
-        return self
+        """Attach the phrasebook key and its arguments (as ``StoreError.keyed``)."""
+        return _keyed(self, key, params)
 
     def __str__(self) -> str:
         return " ".join(super().__str__().split())

@@ -21,14 +21,14 @@ def write_error(path: Path, error: sqlite3.Error) -> StoreWriteError:
     """A failed SQLite write as the one-line message the desk's dialog shows."""
     text = str(error)
     if "full" in text:
-        why, key = "the disk is full", "store.not_saved_disk_full"
-    elif "readonly" in text or "read-only" in text:
-        why, key = "the file is read-only", "store.not_saved_read_only"
-    else:
-        why, key = f"the file could not be written ({text})", "store.not_saved"
-    return StoreWriteError(f"not saved: {why}: {path}; the record is unchanged").keyed(
-        key, file=str(path), detail=text
-    )
+        return StoreWriteError(
+            key="store.not_saved_disk_full", params={"file": str(path), "detail": text}
+        )
+    if "readonly" in text or "read-only" in text:
+        return StoreWriteError(
+            key="store.not_saved_read_only", params={"file": str(path), "detail": text}
+        )
+    return StoreWriteError(key="store.not_saved", params={"file": str(path), "detail": text})
 
 
 __all__ = ["FileCore", "utc_now", "write_error"]
@@ -41,21 +41,20 @@ class FileCore:
         self.path = path
         self.connection = conn
         self.read_only = read_only
-        #: Why a file opened for writing is read-only (a disk already full at opening):
-        #: every refused write says that, not "the file is read-only".
+        #: Why a file opened for writing is read-only (a disk already full at opening,
+        #: ``TournamentFile.open``, the one reason there is): every refused write says
+        #: that, not "the file is read-only".
         self.why_read_only: StoreWriteError | None = None
         #: Run once after the current transaction commits (dropped on rollback).
         self.after_commit: list[Callable[[], None]] = []
 
     def read_only_error(self) -> StoreWriteError:
         why = self.why_read_only
-        if why is not None:
-            return StoreWriteError(f"{why} (so it opened for reading only)").keyed(
-                getattr(why, "key", "store.not_saved"), **getattr(why, "params", {})
+        if why is not None:  # ``store.disk_was_full``, "… (so it opened for reading only)"
+            return StoreWriteError(
+                key="store.read_only_disk_was_full", params={"file": why.params["file"]}
             )
-        return StoreWriteError(f"not saved: the file is read-only: {self.path}").keyed(
-            "store.not_saved_read_only", file=str(self.path)
-        )
+        return StoreWriteError(key="store.read_only", params={"file": str(self.path)})
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

@@ -44,28 +44,23 @@ def connect(
     try:
         exists = file.exists()
         if exists and file.is_dir():
-            raise NotATournamentFile(f"{file}: is a folder, not a tournament file")
+            raise NotATournamentFile(key="store.is_a_folder", params={"file": str(file)})
         if exists and not file.is_file():  # a device, pipe or socket (issue 18)
-            raise NotATournamentFile(
-                f"{file}: not a regular file (a device, pipe or socket), not a tournament file"
-            ).keyed("store.not_a_tournament_file", file=file.name)
+            raise NotATournamentFile(key="store.not_a_regular_file", params={"file": str(file)})
         new = not exists or file.stat().st_size == 0
         header = b""
         if not new:
             with open(file, "rb") as handle:
                 header = handle.read(100)
     except OSError as error:
-        raise UnreadableFile(f"{file}: cannot be read ({error.strerror or error})").keyed(
-            "store.unreadable", file=file.name
+        raise UnreadableFile(
+            key="store.unreadable",
+            params={"file": str(file), "error": str(error.strerror or error)},
         ) from None
     if new and (not create or read_only):
-        raise NotATournamentFile(f"{file}: no such tournament file").keyed(
-            "store.no_such_file", file=file.name
-        )
+        raise NotATournamentFile(key="store.no_such_file", params={"file": str(file)})
     if not new and header[:16] != SQLITE_MAGIC:
-        raise NotATournamentFile(f"{file}: not a Referee Desk tournament file").keyed(
-            "store.not_a_tournament_file", file=file.name
-        )
+        raise NotATournamentFile(key="store.not_a_tournament_file", params={"file": str(file)})
     wal = Path(f"{file}-wal")
     folder = file.resolve().parent
     unwritable = frozen or (
@@ -73,9 +68,8 @@ def connect(
     )
     if unwritable and wal.exists() and wal.stat().st_size > 0:
         raise UnreadableFile(
-            f"{file}: read-only, with recent events still in {wal.name}; copy both files "
-            "to a folder you can write to and open the copy"
-        ).keyed("store.read_only_with_wal", file=file.name)
+            key="store.read_only_with_wal", params={"file": str(file), "wal": wal.name}
+        )
     read_only = read_only or unwritable
     try:
         if unwritable:
@@ -128,8 +122,8 @@ class Preparation:
             signed = version >= schema.SIGNED_SINCE  # its guard stays as it was signed
             downgraded = None if signed else legacy_seals.downgrade_problem(conn, core.path)
             if downgraded is not None:
-                raise UntrustedFile(f"{core.path}: cannot be trusted: {downgraded}").keyed(
-                    "store.untrusted", file=core.path.name, detail=downgraded
+                raise UntrustedFile(
+                    key="store.untrusted", params={"path": str(core.path), "problem": downgraded}
                 )
             if core.read_only:
                 raise NewerFileError(
@@ -205,11 +199,12 @@ class Preparation:
         except sqlite3.DatabaseError as error:
             if "malformed" in str(error):
                 # An SQLite header whose pages are gone or broken: damage, not a stranger.
-                raise DamagedFile(f"{path}: damaged: SQLite reports: {error}").keyed(
-                    "store.damaged", file=path.name
+                raise DamagedFile(
+                    key="store.damaged_sqlite", params={"file": str(path), "error": str(error)}
                 ) from None
-            raise NotATournamentFile(f"{path}: not a Referee Desk tournament file ({error})").keyed(
-                "store.not_a_tournament_file", file=path.name
+            raise NotATournamentFile(
+                key="store.not_a_tournament_file_sqlite",
+                params={"file": str(path), "error": str(error)},
             ) from None
         if app_id == schema.APPLICATION_ID:
             return
@@ -218,8 +213,8 @@ class Preparation:
             if row is not None and row[0] == schema.FILE_FORMAT:
                 return
         raise NotATournamentFile(
-            f"{path}: an SQLite file, but not a Referee Desk tournament file"
-        ).keyed("store.not_a_tournament_file", file=path.name)
+            key="store.sqlite_not_a_tournament_file", params={"file": str(path)}
+        )
 
     def _start_witness(self, new: bool) -> None:
         """Start a fresh heads journal for a new file, or one the file has none of.

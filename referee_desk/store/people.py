@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from referee_desk.match.envelope import Event
-from referee_desk.phrasebook import render_action, render_reason
+from referee_desk.phrasebook import render_action
 from referee_desk.store import access, keys
 from referee_desk.store.errors import AccessRefused, StoreWriteError
 from referee_desk.store.file_core import FileCore, utc_now
@@ -244,17 +244,16 @@ class People:
 
     def authorize(
         self, match_id: str, draft: Event, by: access.Session | None, locked: bool, guarded: bool
-    ) -> tuple[str, str] | None:
-        """(phrasebook key, reason) why ``by`` may not append ``draft`` now, or None.
+    ) -> tuple[str, dict[str, Any]] | None:
+        """(key of ``ACCESS_REASONS``, its params) why ``by`` may not append ``draft`` now,
+        or None.
 
         ``locked``: the match has a seal; ``guarded``: PINs are set up in this file. The
-        reason is the book's English (``ACCESS_REASONS``): the refusal log writes it.
+        params are all the key's templates name (match, type, name, role, the match's
+        referee where it is named), so the desk words the refusal from the key alone;
+        ``render_reason`` gives the English the refusal log writes.
         """
-        refusal = self._refusal(match_id, draft, by, locked, guarded)
-        if refusal is None:
-            return None
-        key, params = refusal
-        return key, render_reason(key, params)
+        return self._refusal(match_id, draft, by, locked, guarded)
 
     def _refusal(
         self, match_id: str, draft: Event, by: access.Session | None, locked: bool, guarded: bool

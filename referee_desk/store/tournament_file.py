@@ -132,9 +132,9 @@ class TournamentFile(FileCore, EventLog):
                         file, create=False, read_only=True, check=check, _frozen=True
                     )
                     reading.core.why_read_only = StoreWriteError(
-                        f"not saved: the disk was full when {file} was opened; free some "
-                        "space and open it again"
-                    ).keyed("store.not_saved_disk_full", file=str(file), detail=str(error))
+                        key="store.disk_was_full",
+                        params={"file": str(file), "detail": str(error)},
+                    )
                     return reading
                 for suffix in ("", "-wal", "-shm", "-journal", ".heads"):
                     Path(f"{file}{suffix}").unlink(missing_ok=True)  # nothing half-made

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sqlite3
 import string
 from pathlib import Path
 
@@ -33,17 +34,10 @@ from referee_desk.store.synthetic import draft, record
 
 STORE = Path(store.__file__).resolve().parent
 #: (file, key) of raise sites that still write an English line of their own, and why.
-#: The storeperf files are being rewritten by their owner (``appender.py`` words
-#: ``People.authorize``'s reasons, which are the book's, as "match M: reason" itself);
-#: ``tournament_file.py``'s ``why_read_only`` has its key copied by ``file_core.py`` onto
-#: another line.
+#: The storeperf files are being rewritten by their owner.
 STILL_KEYED = {
-    "appender.py": None,
     "checks.py": None,
     "event_log.py": None,
-    "file_core.py": None,
-    "opening.py": None,
-    "tournament_file.py": {"store.not_saved_disk_full"},
 }
 
 
@@ -77,16 +71,24 @@ def test_keyed_raise_sites_pass_no_english() -> None:
         key = _constant(keywords["key"])
         if (name, key) == ("people.py", None):  # ``People._refuse``: its callers, below
             continue
+        if (name, key) == ("appender.py", None):  # ``People.authorize``'s key: test below
+            continue
         if call.args:
             problems.append(f"{name}:{line} {key}: English at the raise site as well")
         if key not in STORE_REFUSALS:
             problems.append(f"{name}:{line} {key}: not in the book")
             continue
         given = keywords.get("params")
-        names = [_constant(k) for k in given.keys] if isinstance(given, ast.Dict) else []
+        values: dict[str, object] = {}
+        if isinstance(given, ast.Dict):
+            for k, v in zip(given.keys, given.values, strict=True):
+                if k is None:  # a ``**`` splat: what it holds is known at run time only
+                    values |= {n: _RAW.get(n, "x") for n in _params_of(key)}
+                elif (n := _constant(k)) is not None:
+                    values[n] = _constant(v) or _RAW.get(n, "x")
         for language in ("en", "zh_CN"):
             try:
-                render(key, {n: "x" for n in names if n}, language)
+                render(key, values, language)
             except ValueError as error:
                 problems.append(f"{name}:{line} {key} {language}: {error}")
     assert not problems, "\n".join(problems)
@@ -130,7 +132,7 @@ def test_a_keys_refusal_says_the_same_line_as_before() -> None:
     assert error.key == "store.passphrase_too_short"
     assert str(error) == "the organizer key's passphrase needs at least 8 characters"
     assert str(error) == render(error.key, error.params, "en")
-    assert render(error.key, error.params, "zh_CN") == "组织者密钥的密码至少需要 8 个字符"
+    assert render(error.key, error.params, "zh_CN") == "主办方密钥的密码至少需要 8 个字符"
 
 
 def test_a_key_the_book_cannot_word_is_a_bug_not_a_refusal() -> None:
@@ -231,7 +233,10 @@ def test_every_action_names_its_params_in_both_languages(action: str) -> None:
 def test_every_reason_names_its_params_in_both_languages(key: str) -> None:
     en, zh = ACCESS_REASONS[key]
     assert set(_placeholders(en)) == set(_placeholders(zh))
-    assert STORE_REFUSALS[key] == (f"match {{match}}: {en}", f"比赛 {{match}}：{zh}")
+    # The Chinese names the match once: "比赛 m1：已锁定", not "比赛 m1：比赛已锁定".
+    said = zh.removeprefix("比赛")
+    assert STORE_REFUSALS[key] == (f"match {{match}}: {en}", f"比赛 {{match}}：{said}")
+    assert "比赛 {match}：比赛" not in STORE_REFUSALS[key][1]
 
 
 def test_peoples_refusals_word_every_change_from_the_book(tmp_path: Path) -> None:
@@ -310,7 +315,7 @@ def test_peoples_refusals_word_every_change_from_the_book(tmp_path: Path) -> Non
         for (match, person), (_key, line, _params) in zip(where, lines, strict=True)
     ]
     assert render(lines[7][0], lines[7][2], "zh_CN") == (
-        "登记 赵 为仲裁委员：李裁判 的身份是裁判；只有组织者可以这样做"
+        "登记 赵 为仲裁委员：李裁判 的身份是裁判；只有主办方可以这样做"
     )
     assert render(lines[4][0], lines[4][2], "zh_CN") == "锁定比赛 r1-t1：李裁判 不是这场比赛的裁判"
 
@@ -400,13 +405,18 @@ def test_every_reason_to_refuse_an_event_is_the_books(tmp_path: Path) -> None:
     for error in at_desk:
         assert error.key is not None
         en, zh = STORE_REFUSALS[error.key]
-        if set(_placeholders(en) | _placeholders(zh)) <= set(error.params):
-            assert render(error.key, error.params, "en") == str(error)
-            assert render(error.key, error.params, "zh_CN").startswith("比赛 m1：")
-        else:  # the appender passes match, type and name only (the role, the referee: not)
-            assert error.key in ("store.not_a_referee", "store.not_the_referee")
+        assert set(_placeholders(en) | _placeholders(zh)) <= set(error.params), error.key
+        assert render(error.key, error.params, "en") == str(error)
+        assert render(error.key, error.params, "zh_CN").startswith("比赛 m1：")
     assert str(at_desk[3]) == (
         "match m1: the committee does not enter clock_started events; the referee does"
+    )
+    # The role and the match's referee come with the key: the Chinese desk names them.
+    assert str(at_desk[4]) == "match m1: 组委 (organizer) may not enter match events"
+    assert render("store.not_a_referee", at_desk[4].params, "zh_CN").startswith("比赛 m1：组委（")
+    assert str(at_desk[5]) == "match m1: 李裁判 is not this match's referee (王裁判 is)"
+    assert render("store.not_the_referee", at_desk[5].params, "zh_CN") == (
+        "比赛 m1：李裁判 不是这场比赛的裁判（裁判是 王裁判）"
     )
     assert render(at_desk[3].key or "", at_desk[3].params, "zh_CN") == (
         "比赛 m1：仲裁委员会不录入“开始计时”事件，由裁判录入"
@@ -431,3 +441,81 @@ def test_every_reason_to_refuse_an_event_is_the_books(tmp_path: Path) -> None:
     assert render("store.import_refused", imported[3].params, "zh_CN") == (
         "导入比赛 m9 的第 1 条事件（开赛）：李裁判 不是这场比赛的裁判（裁判是 王裁判）"
     )
+
+
+#: The lines the opening and saving sites wrote themselves before they passed a key
+#: (issue 17 item 9): the book's English must say them byte for byte.
+_F, _E = "/t/杯赛.sqlite", "disk I/O error"
+_WAS = {
+    "store.no_such_file": f"{_F}: no such tournament file",
+    "store.is_a_folder": f"{_F}: is a folder, not a tournament file",
+    "store.not_a_regular_file": (
+        f"{_F}: not a regular file (a device, pipe or socket), not a tournament file"
+    ),
+    "store.unreadable": f"{_F}: cannot be read ({_E})",
+    "store.not_a_tournament_file": f"{_F}: not a Referee Desk tournament file",
+    "store.not_a_tournament_file_sqlite": f"{_F}: not a Referee Desk tournament file ({_E})",
+    "store.sqlite_not_a_tournament_file": (
+        f"{_F}: an SQLite file, but not a Referee Desk tournament file"
+    ),
+    "store.read_only_with_wal": (
+        f"{_F}: read-only, with recent events still in 杯赛.sqlite-wal; copy both files "
+        "to a folder you can write to and open the copy"
+    ),
+    "store.damaged_sqlite": f"{_F}: damaged: SQLite reports: {_E}",
+    "store.not_saved": (
+        f"not saved: the file could not be written ({_E}): {_F}; the record is unchanged"
+    ),
+    "store.not_saved_disk_full": f"not saved: the disk is full: {_F}; the record is unchanged",
+    "store.not_saved_read_only": (
+        f"not saved: the file is read-only: {_F}; the record is unchanged"
+    ),
+    "store.read_only": f"not saved: the file is read-only: {_F}",
+    "store.disk_was_full": (
+        f"not saved: the disk was full when {_F} was opened; free some space and open it again"
+    ),
+    "store.read_only_disk_was_full": (
+        f"not saved: the disk was full when {_F} was opened; free some space and open it "
+        "again (so it opened for reading only)"
+    ),
+}
+
+
+@pytest.mark.parametrize("key", sorted(_WAS))
+def test_an_opening_or_saving_line_is_what_the_site_wrote(key: str) -> None:
+    params = {"file": _F, "error": _E, "detail": _E, "wal": "杯赛.sqlite-wal"}
+    error = StoreWriteError(key=key, params=params) if "saved" in _WAS[key] else None
+    line = str(error) if error is not None else str(StoreError(key=key, params=params))
+    assert line == _WAS[key]
+
+
+def test_the_write_errors_say_their_lines(tmp_path: Path) -> None:
+    """``write_error`` and a read-only file's refusal, through the code that raises them."""
+    from referee_desk.store.file_core import FileCore, write_error
+
+    file = tmp_path / "cup.sqlite"
+    full = write_error(file, sqlite3.OperationalError("database or disk is full"))
+    assert (full.key, str(full)) == (
+        "store.not_saved_disk_full",
+        f"not saved: the disk is full: {file}; the record is unchanged",
+    )
+    locked = write_error(file, sqlite3.OperationalError("attempt to write a readonly database"))
+    assert str(locked) == f"not saved: the file is read-only: {file}; the record is unchanged"
+    other = write_error(file, sqlite3.OperationalError("disk I/O error"))
+    assert str(other) == (
+        f"not saved: the file could not be written (disk I/O error): {file}; "
+        "the record is unchanged"
+    )
+    core = FileCore(file, sqlite3.connect(":memory:"), read_only=True)
+    assert str(core.read_only_error()) == f"not saved: the file is read-only: {file}"
+    core.why_read_only = StoreWriteError(
+        key="store.disk_was_full", params={"file": str(file), "detail": "full"}
+    )
+    assert str(core.read_only_error()) == (
+        f"not saved: the disk was full when {file} was opened; free some space and open it "
+        "again (so it opened for reading only)"
+    )
+    assert render(core.read_only_error().key or "", {"file": str(file)}, "zh_CN") == (
+        f"未保存：打开 {file} 时磁盘已满；请腾出空间后重新打开（因此以只读方式打开）"
+    )
+    core.connection.close()

@@ -28,24 +28,29 @@ from referee_desk.store.postgres.ddl import (
     v5_acceptances,
 )
 from referee_desk.store.postgres.ddl.chain import ddl
-from referee_desk.store.postgres.errors import NotARefereeDeskServer, ServerRefused
+from referee_desk.store.postgres.errors import (
+    NotARefereeDeskServer,
+    ServerFailed,
+    ServerRefused,
+)
 
 
 def _first(
     conn: psycopg.Connection, query: QueryNoTemplate, params: Params | None = None
 ) -> object:
-    """The first column of a query that always answers one row (``ServerRefused`` if not)."""
+    """The first column of a query that always answers one row (``ServerFailed`` if not:
+    a server that answers none is damaged, the input is not wrong)."""
     row = conn.execute(query, params).fetchone()
     if row is None:
-        raise ServerRefused(f"the server answered no row to: {query!r}")
+        raise ServerFailed(f"the server answered no row to: {query!r}")
     return row[0]
 
 
 def _text(conn: psycopg.Connection, query: QueryNoTemplate) -> str:
-    """A query's one text answer (``ServerRefused`` for no row or a NULL)."""
+    """A query's one text answer (``ServerFailed`` for no row or a NULL)."""
     value = _first(conn, query)
     if not isinstance(value, str):
-        raise ServerRefused(f"the server answered {value!r} to: {query!r}")
+        raise ServerFailed(f"the server answered {value!r} to: {query!r}")
     return value
 
 

@@ -616,7 +616,7 @@
     </message>
     <message>
         <source>This window shows the tournament on the server (the organizer&apos;s address): matches are recorded at the tables&apos; desks, each opened with its table&apos;s address. Open a file (File ▸ Open) to record here.</source>
-        <translation>此窗口显示服务器上的赛事（组织者地址）：比赛在各桌的裁判台上记录，每台用本桌的地址打开。要在这里记录，请打开一个文件（文件 ▸ 打开）。</translation>
+        <translation>此窗口显示服务器上的赛事（主办方地址）：比赛在各桌的裁判台上记录，每台用本桌的地址打开。要在这里记录，请打开一个文件（文件 ▸ 打开）。</translation>
     </message>
     <message>
         <source>Export match report</source>
