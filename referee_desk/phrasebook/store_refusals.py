@@ -260,8 +260,19 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
         "not created: the disk is full: {file}",
         "未创建：磁盘已满：{file}",
     ),
-    "store.events_missing": ("events of the match are missing", "比赛记录有缺失"),
-    "store.damaged": ("{path}: the file is damaged", "{path}：文件已损坏"),
+    "store.damaged_match": (
+        "{path}: damaged: match {match}: {detail}",
+        "{path}：文件已损坏：比赛 {match}：{detail}",
+    ),
+    "store.damaged_integrity": (
+        "{path}: damaged: SQLite integrity check: {detail}",
+        "{path}：文件已损坏：SQLite 完整性检查：{detail}",
+    ),
+    "store.damaged_chain": ("{path}: damaged: {problem}", "{path}：文件已损坏：{problem}"),
+    "store.events_missing": (
+        "{path}: damaged: {problem}",
+        "{path}：文件已损坏，已见证的事件缺失：{problem}",
+    ),
     "store.damaged_sqlite": (
         "{file}: damaged: SQLite reports: {error}",
         "{file}：文件已损坏：SQLite 报告：{error}",

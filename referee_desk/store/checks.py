@@ -136,8 +136,8 @@ def payloads(path: Path, match_id: str, rows: Sequence[tuple[Any, ...]]) -> list
 
 
 def _damaged(path: Path, match_id: str, why: str) -> StoreError:
-    return DamagedFile(f"{path}: damaged: match {match_id}: {why}").keyed(
-        "store.damaged", file=path.name, match=match_id
+    return DamagedFile(
+        key="store.damaged_match", params={"path": path, "match": match_id, "detail": why}
     )
 
 
@@ -249,18 +249,32 @@ class Checks:
         path = self.core.path
         integrity = self.integrity_problem()
         if integrity is not None:
-            raise DamagedFile(f"{path}: damaged: SQLite integrity check: {integrity}").keyed(
-                "store.damaged", file=path.name, detail=integrity
+            raise DamagedFile(
+                key="store.damaged_integrity", params={"path": path, "detail": integrity}
             )
         problem = self.chains()
         if problem is not None:
-            raise DamagedFile(f"{path}: damaged: {problem}").keyed(
-                "store.damaged", file=path.name, match=problem.match_id, seq=problem.seq
+            raise DamagedFile(
+                key="store.damaged_chain",
+                # the match and event too, so a caller can name the match by them
+                params={
+                    "path": path,
+                    "problem": problem,
+                    "match": problem.match_id,
+                    "seq": problem.seq,
+                },
             )
         problem = self.witness_problem()
         if problem is not None:
-            raise DamagedFile(f"{path}: damaged: {problem}").keyed(
-                "store.events_missing", file=path.name, match=problem.match_id, seq=problem.seq
+            raise DamagedFile(
+                key="store.events_missing",
+                # the match and event too, so a caller can name the match by them
+                params={
+                    "path": path,
+                    "problem": problem,
+                    "match": problem.match_id,
+                    "seq": problem.seq,
+                },
             )
         self.trust.refuse_open()  # a tampered guard is never shown nor signed over
         self.trust.remember()  # first sight: this computer now knows the file's key

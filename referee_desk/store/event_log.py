@@ -55,8 +55,9 @@ class EventLog:
         try:
             return [from_row(r) for r in rows]
         except RowError as error:
-            raise DamagedFile(f"{self.core.path}: damaged: match {match_id}: {error}").keyed(
-                "store.damaged", file=self.core.path.name, match=match_id
+            raise DamagedFile(
+                key="store.damaged_match",
+                params={"path": self.core.path, "match": match_id, "detail": error},
             ) from None
 
     def events(self, match_id: str) -> list[Event]:

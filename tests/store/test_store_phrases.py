@@ -33,12 +33,8 @@ from referee_desk.store.keys import create_organizer_key
 from referee_desk.store.synthetic import draft, record
 
 STORE = Path(store.__file__).resolve().parent
-#: (file, key) of raise sites that still write an English line of their own, and why.
-#: The storeperf files are being rewritten by their owner.
-STILL_KEYED = {
-    "checks.py": None,
-    "event_log.py": None,
-}
+#: (file, key) of raise sites allowed to write an English line of their own: none left.
+STILL_KEYED: dict[str, set[str] | None] = {}
 
 
 def _calls() -> list[tuple[str, int, ast.Call]]:
