@@ -231,7 +231,7 @@ STORE_REFUSALS: dict[str, tuple[str, str]] = {
     ),
     "store.server_address": (
         "{address}: a server address, not a tournament file",
-        "{address}：这是服务器地址，不是比赛文件",
+        "{address}：这是服务器地址，不是赛事文件",
     ),
     # -- saving (``StoreWriteError``: not saved, the record unchanged) -----------------
     "store.not_saved": (

@@ -2057,7 +2057,7 @@ Check that the server runs and the address and password are right, then press F5
     <message>
         <source>Damaged tournament file</source>
         <extracomment>How many of the newest backups the dialog offers.</extracomment>
-        <translation>比赛文件已损坏</translation>
+        <translation>赛事文件已损坏</translation>
     </message>
     <message>
         <source>The file %1 cannot be opened:
@@ -2099,11 +2099,11 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     </message>
     <message>
         <source>the tournament file is damaged</source>
-        <translation>比赛文件已损坏</translation>
+        <translation>赛事文件已损坏</translation>
     </message>
     <message>
         <source>this is not a tournament file</source>
-        <translation>这不是比赛文件</translation>
+        <translation>这不是赛事文件</translation>
     </message>
     <message>
         <source>the file cannot be read (permissions or disk)</source>
@@ -2123,7 +2123,7 @@ Restore one of its automatic backups? The damaged file is kept beside it.</sourc
     </message>
     <message>
         <source>the tournament file refused the entry</source>
-        <translation>比赛文件拒绝了这条记录</translation>
+        <translation>赛事文件拒绝了这条记录</translation>
     </message>
     <message>
         <source>cannot reach the server (is it running? right address and port?)</source>
