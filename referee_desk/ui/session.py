@@ -113,7 +113,8 @@ class MatchSession(QObject):
             now=now,
             match_id=self.match_id,
         )
-        match_api.validate_schema(draft.to_dict())
+        if schema_problem(draft) is not None:  # the store's quick yes, else the full check
+            match_api.validate_schema(draft.to_dict())  # raises SchemaRefused, worded
         event = match_api.seal(chain, draft)
         fold.apply(event)
         chain.append(event)
@@ -144,7 +145,7 @@ class MatchSession(QObject):
 
     def _chain(self, entries: list[tuple[str, dict[str, Any]]]) -> tuple[list[Event], MatchState]:
         """Check entries one after another through the match layer, without writing."""
-        chain = list(self.events)
+        chain = self.events[-1:]  # what drafting and sealing read: the last event, if any
         fold = self._preview_base().fork()  # a scratch fold: nothing is written
         now = self._now()
         sealed = [self._draft_onto(fold, chain, entry, now) for entry in entries]
