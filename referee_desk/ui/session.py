@@ -6,10 +6,13 @@ schema check → written to the record, where the store's acceptance check
 refusal comes back as the match layer's ``EventRefused`` with its reason; a write
 error leaves nothing changed) → only then added to the events in memory, the state
 read from that same fold and announced with ``changed``. The session keeps no fold of
-its own, so the state shown is the state the store accepted. The UI never computes a
-rule; a preview folds the drafts into a scratch replayer, writing nothing; a
-several-event entry is checked whole by the store before any of it is written. Undo
-is an entry too: ``undo`` records the corrections the match layer says an undo means
+its own for the state, so the state shown is the state the store accepted. The UI
+never computes a rule. A preview folds the drafts into a fork of the preview's base
+fold (``Replayer.fork``), writing nothing: the base is replayed once, then follows the
+record by folding only the events written since (``_preview_base``), so a keystroke
+costs one entry's fold, not a replay of the match. A several-event entry is checked
+whole by the store before any of it is written. Undo is an entry too: ``undo``
+records the corrections the match layer says an undo means
 (``match.drafting.undo_entries``), so it needs no undo stack (the window's
 ``QUndoStack`` is a thin face over it, ``ui.undo``).
 """
@@ -82,6 +85,9 @@ class MatchSession(QObject):
         self._fold = record.fold()
         self.events: list[Event] = self._fold.events()
         self.state: MatchState = self._fold.state(self._now())
+        #: The fold the previews fork (never the store's): the events on record up to
+        #: its last, caught up lazily by ``_preview_base``; None until the first preview.
+        self._base: match_api.Replayer | None = None
 
     @property
     def match_id(self) -> str:
@@ -107,16 +113,40 @@ class MatchSession(QObject):
             now=now,
             match_id=self.match_id,
         )
-        match_api.validate_schema(draft.to_dict())
+        if schema_problem(draft) is not None:  # the store's quick yes, else the full check
+            match_api.validate_schema(draft.to_dict())  # raises SchemaRefused, worded
         event = match_api.seal(chain, draft)
         fold.apply(event)
         chain.append(event)
         return event
 
+    def _preview_base(self) -> match_api.Replayer:
+        """The fold of the events on record, for previews to fork (never folded into).
+
+        Replayed once; after that the events written since (an entry, another desk's
+        events read by ``reload``) are folded in as they appear. The base follows the
+        record as long as its last event is the record's at that seq (hashes chain, so
+        the whole prefix is then the same); otherwise it is replayed again.
+        """
+        base, events = self._base, self.events
+        n = len(base.events) if base is not None else 0
+        if base is None or n > len(events) or (n and base.events[-1].hash != events[n - 1].hash):
+            self._base = None
+            base = match_api.replayer_for(events)
+        else:
+            try:
+                for event in events[n:]:
+                    base.apply(event)
+            except BaseException:
+                self._base = None  # a refused fold must be discarded
+                raise
+        self._base = base
+        return base
+
     def _chain(self, entries: list[tuple[str, dict[str, Any]]]) -> tuple[list[Event], MatchState]:
         """Check entries one after another through the match layer, without writing."""
-        chain = list(self.events)
-        fold = match_api.replayer_for(chain)  # a scratch fold: nothing is written
+        chain = self.events[-1:]  # what drafting and sealing read: the last event, if any
+        fold = self._preview_base().fork()  # a scratch fold: nothing is written
         now = self._now()
         sealed = [self._draft_onto(fold, chain, entry, now) for entry in entries]
         return sealed, fold.state(now)

@@ -8,7 +8,13 @@ desk's own path (``MatchSession.submit``: draft, fold into the kept replayer, th
 store's acceptance check, the durable append). The bare ceiling is, for the same
 event: one ``Replayer.apply`` + ``state()`` and one sqlite3 INSERT in its own
 transaction with the store's durability (WAL, synchronous=FULL). Entries and bare
-runs are interleaved; medians are printed with their ratio. Nothing is asserted.
+runs are interleaved; medians are printed with their ratio.
+
+The preview line (what an entry dialog does on every keystroke, ``MatchSession.preview``)
+compares, interleaved, the old preview (the whole record replayed, then the draft
+folded) with the session's (the draft folded into a fork of its preview base); the
+first preview of each round, which catches the base up with the entries written, is
+shown apart. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_replay import build
 
-from referee_desk.match import replayer_for
+from referee_desk.match import new_event, replayer_for, seal, validate_schema
 from referee_desk.match.envelope import Event
 from referee_desk.store import TournamentFile
 from referee_desk.ui.record import StoreMatchRecord
@@ -86,6 +92,34 @@ def desk_entries(session: MatchSession, n: int) -> list[float]:
     return times
 
 
+def old_preview(session: MatchSession, kind: str, payload: dict[str, str]) -> None:
+    """The preview before the fork: the whole record replayed, then the draft folded."""
+    chain = list(session.events)
+    fold = replayer_for(chain)
+    now = session.now()
+    draft = new_event(fold, kind, payload, session.referee, now=now, match_id=session.match_id)
+    validate_schema(draft.to_dict())
+    fold.apply(seal(chain, draft))
+    fold.state(now)
+
+
+def previews(session: MatchSession, n: int) -> tuple[float, list[float], list[float]]:
+    """The first preview (catching the base up), then ``n`` old and new, interleaved."""
+    t0 = time.perf_counter()
+    session.preview("note", {"text": "预览"})
+    first = time.perf_counter() - t0
+    old, new = [], []
+    for i in range(n):
+        t0 = time.perf_counter()
+        old_preview(session, "note", {"text": f"预览 {i}"})
+        t1 = time.perf_counter()
+        session.preview("note", {"text": f"预览 {i}"})
+        t2 = time.perf_counter()
+        old.append(t1 - t0)
+        new.append(t2 - t1)
+    return first, old, new
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--events", type=int, default=2000)
@@ -104,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
             for event in events:
                 out.write(json.dumps(event.to_dict(), ensure_ascii=False) + "\n")
         desk, bare = [], []
+        firsts: list[float] = []
+        old: list[float] = []
+        new: list[float] = []
         with TournamentFile.open(folder / "desk.sqlite") as tf:
             tf.import_jsonl([jsonl])
             t0 = time.perf_counter()
@@ -116,6 +153,10 @@ def main(argv: list[str] | None = None) -> int:
             for round_ in range(args.rounds):  # interleaved
                 desk += desk_entries(session, args.entries)
                 bare += bare_ceiling(events, folder / f"r{round_}", args.entries)
+                first, o, n = previews(session, args.entries)
+                firsts.append(first)
+                old += o
+                new += n
     d, b = statistics.median(desk), statistics.median(bare)
     print(
         f"desk entry (note) on a {len(events)}-event match: median {d * 1000:.2f} ms "
@@ -123,6 +164,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"bare fold + durable insert: median {b * 1000:.2f} ms over {len(bare)}")
     print(f"ratio desk / bare: {d / b:.2f}x (goal <= 1.5x)")
+    o, n = statistics.median(old), statistics.median(new)
+    print(
+        f"preview (note): before (full replay) median {o * 1000:.2f} ms, after (fork) "
+        f"median {n * 1000:.3f} ms over {len(new)}: {o / n:.0f}x faster; first preview of "
+        f"a round (base caught up with {args.entries} entries) median "
+        f"{statistics.median(firsts[1:] or firsts) * 1000:.2f} ms; the very first (base "
+        f"replayed) {firsts[0] * 1000:.1f} ms"
+    )
     del app
     return 0
 

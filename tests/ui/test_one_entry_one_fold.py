@@ -5,7 +5,9 @@ Measured before: on a 60-event match one note made 248-304 ``Replayer.apply`` ca
 refresh once more). Then the session kept a fold of its own warm: one ``apply`` in the
 desk and one more in the store's own acceptance check. Now the store's check
 (``store.match_checks``) is the entry's one fold, and the session reads the state from
-it: one ``apply`` per entry.
+it: one ``apply`` per entry. A preview (each keystroke of an entry dialog) replayed the
+whole record too; now it forks a base fold kept for previews, which folds only the
+entry's own events (and, after an entry, the events written since).
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from referee_desk.match import EventRefused, Replayer, replay
+from referee_desk.match import EventRefused, MatchState, Replayer, replay, replayer_for
 from referee_desk.store import TournamentFile
 from referee_desk.store.synthetic import opening_payload
 from referee_desk.ui.record import StoreMatchRecord, start_match
-from referee_desk.ui.session import MatchSession
+from referee_desk.ui.session import MatchSession, Preview
 
 REFEREE = "王裁判"
 
@@ -137,3 +139,57 @@ def test_a_several_event_entry_refused_late_leaves_the_fold_as_the_record_is(
     session.submit("note", {"text": "之后"})
     assert [e.seq for e in session.events[-2:]] == [60, 61]
     assert session.state == replay(session.events, now=session.state.clock.read_at_ms)
+
+
+def test_a_preview_folds_only_its_entry_after_the_first(
+    session: MatchSession, applies: list[int]
+) -> None:
+    """Previews (each keystroke of an entry dialog) fork a base fold of the record: the
+    first replays it once, every later one folds only the entry's own events."""
+    at = session.state.clock.read_at_ms
+    store_state = session.record.fold().state(at)
+    session.preview("note", {"text": "第"})
+    assert applies == [*range(1, 61), 61]  # the base, once; then the draft, in a fork
+    for text in ("第一", "第一条"):
+        applies.clear()
+        assert session.preview("note", {"text": text}).state.notes[-1].text == text
+        assert applies == [61]
+    applies.clear()
+    session.preview_many([("note", {"text": "一"}), ("note", {"text": "二"})])
+    assert applies == [61, 62]
+    applies.clear()
+    with pytest.raises(EventRefused):
+        session.preview("clock_started", {})
+    assert applies == [61]  # a refusal in the fork leaves the base as it was
+    applies.clear()
+    session.preview("note", {"text": "再"})
+    assert applies == [61]
+    assert session.record.fold().state(at) == store_state  # the store's fold untouched
+    assert session.state == store_state
+
+
+def test_after_an_entry_the_preview_folds_the_new_event_and_its_own(
+    session: MatchSession, applies: list[int]
+) -> None:
+    session.preview("note", {"text": "第"})
+    session.submit("note", {"text": "写入"})
+    applies.clear()
+    preview = session.preview("note", {"text": "下一条"})
+    assert applies == [61, 62]  # the base catches up with the entry written, then the draft
+    assert preview.event.seq == 62
+    applies.clear()
+    session.undo([session.events[-1]], "撤销")  # a correction: the store refolds
+    applies.clear()
+    preview = session.preview("note", {"text": "撤销之后"})
+    assert applies == [62, 63]  # the correction (its refold is inside its apply), the draft
+    assert preview.state == replay_with(session, preview)
+    applies.clear()
+    session.preview("note", {"text": "撤销之后。"})
+    assert applies == [63]
+
+
+def replay_with(session: MatchSession, preview: Preview) -> MatchState:
+    """The state the old preview gave: the whole record replayed, then the draft."""
+    fold = replayer_for(session.events)
+    fold.apply(preview.event)
+    return fold.state(preview.state.clock.read_at_ms)

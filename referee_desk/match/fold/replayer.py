@@ -8,11 +8,13 @@ fold only keeps the books and names the article behind each consequence.
 This module is the thin core: the envelope check, the dispatch through the explicit
 ``HANDLERS`` table to plain functions over the fold's parts (``parts.Fold``: the
 match's books, the clock, the hands), corrections (a refold into fresh parts) and
-``state()``, which freezes the parts into a ``MatchState``.
+``state()``, which freezes the parts into a ``MatchState``. ``fork()`` copies a fold
+(``fold.fork``) for a preview to fold drafts into, leaving the original unchanged.
 """
 
 from __future__ import annotations
 
+import copy
 import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -26,6 +28,7 @@ from referee_desk.match.fold import bidding, clock_end, opening, penalties, play
 from referee_desk.match.fold.books import MatchBooks
 from referee_desk.match.fold.clock_end import time_out_check, time_out_end
 from referee_desk.match.fold.corrections import Fixes, fixes_after, would_refuse
+from referee_desk.match.fold.fork import SHARE, copier, fork_parts
 from referee_desk.match.fold.freeze import freezer
 from referee_desk.match.fold.hand import FINISHED, VOIDED, Hands
 from referee_desk.match.fold.memo import event_ms, parsed_payload, to_epoch_ms
@@ -146,6 +149,12 @@ class Replayer:
             voided_seqs=frozenset(s for s, (a, _) in self.fixes.items() if a == "void"),
         )
 
+    def fork(self) -> Replayer:
+        """A copy to fold drafts into (a preview): the events and the other frozen values
+        shared, every mutable container its own (``fold.fork``), so applying events to
+        the copy, or refusing one there, leaves this fold and its ``state()`` unchanged."""
+        return _fork_replayer(self)
+
     def clock_at(self, when: str | datetime | int) -> int | None:
         """The clock reading (ms) at a time, None before the clock starts."""
         clock = self.parts.clock
@@ -193,6 +202,28 @@ class Replayer:
             raise would_refuse(p.target_seq, exc) from None
         self.log, self.parts, self.fixes = log, parts, fixes
         fold_event(log, parts, event, fixes)
+
+
+def _fixes(fixes: Fixes) -> Fixes:
+    """The fixes' own copy (a replaced payload is a dict; corrections are few)."""
+    return {seq: (action, copy.deepcopy(payload)) for seq, (action, payload) in fixes.items()}
+
+
+_fork_log = copier(
+    RecordLog,
+    {
+        "last_recorded_at": SHARE,
+        "last_seq": SHARE,
+        "last_time": SHARE,
+        "match_id": SHARE,
+        "types_by_seq": dict,
+    },
+)
+_fork_replayer = copier(
+    Replayer,
+    {"check_schema": SHARE, "events": list, "fixes": _fixes, "log": _fork_log, "parts": fork_parts},
+    frozenset(vars(Replayer())),
+)
 
 
 def fold_event(log: RecordLog, f: Fold, event: Event, fixes: Fixes, at: int | None = None) -> None:
