@@ -6,6 +6,6 @@ them from.
 """
 
 from referee_desk.match.fold.caches import clear_caches
-from referee_desk.match.fold.replayer import Replayer, replay, replayer_for
+from referee_desk.match.fold.replayer import Replayer, collection_paused, replay, replayer_for
 
-__all__ = ["Replayer", "clear_caches", "replay", "replayer_for"]
+__all__ = ["Replayer", "clear_caches", "collection_paused", "replay", "replayer_for"]

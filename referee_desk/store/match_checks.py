@@ -11,10 +11,8 @@ a failure (``ReplayFailed``, a bug) is raised as it is, never reported as a refu
 from __future__ import annotations
 
 import copy
-import gc
 import re
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -22,28 +20,10 @@ import fastjsonschema
 
 from referee_desk.match.envelope import HASHED_FIELDS, Event
 from referee_desk.match.errors import EventRefused, SchemaRefused
-from referee_desk.match.replay import Replayer
+from referee_desk.match.replay import Replayer, collection_paused
 from referee_desk.match.schema_check import load_schema, validate_schema
 from referee_desk.match.state import MatchState
 from referee_desk.store.schema_quick import compile_rule
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a whole record is read and folded.
-
-    Reading and folding a match allocates its rows, payloads, events and state (long
-    lived until the match is done), which otherwise trigger repeated collections that
-    walk all of them; neither makes reference cycles, so reference counting frees
-    everything meanwhile. Collection resumes (if it was on) at the end, also on an error.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _reason(error: BaseException) -> str:

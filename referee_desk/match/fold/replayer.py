@@ -337,20 +337,21 @@ def replayer_for(
 ) -> Replayer:
     """A replayer with ``events[:upto]`` applied (raises EventRefused at the first bad one)."""
     replayer = Replayer(check_schema=check_schema)
-    with _cycle_collection_paused():
+    with collection_paused():
         for event in events if upto is None else events[:upto]:
             replayer.apply(event)
     return replayer
 
 
 @contextmanager
-def _cycle_collection_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector during a bulk fold.
+def collection_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector during a bulk read and fold (this replay, the
+    store's open and ``verify``).
 
-    The fold allocates many small long-lived values (trick records, tuples), which
-    otherwise trigger repeated full collections that walk the whole record; the fold
-    creates no reference cycles, so reference counting frees everything meanwhile.
-    Collection resumes (if it was on) when the fold ends, also after a refusal.
+    The fold allocates many small long-lived values (rows, events, trick records,
+    tuples), which otherwise trigger repeated full collections that walk the whole
+    record; the fold creates no reference cycles, so reference counting frees everything
+    meanwhile. Collection resumes (if it was on) when the fold ends, also after a refusal.
     """
     was_enabled = gc.isenabled()
     gc.disable()
