@@ -94,13 +94,12 @@ def test_missing_file_and_match_selection(tmp_path, capsys):
 
 
 def test_replays_a_tournament_sqlite_file(tmp_path, capsys):
-    store = pytest.importorskip("referee_desk.store.interchange")
     from referee_desk.store import TournamentFile
 
     path = tmp_path / "t.sqlite"
     tf = TournamentFile.open(path)
     try:
-        store.import_jsonl(tf, [SAMPLES / "06_forfeit.jsonl", PASS_A])
+        tf.import_jsonl([SAMPLES / "06_forfeit.jsonl", PASS_A])
     finally:
         tf.close()
     code, _, err = _run(capsys, str(path))
