@@ -68,13 +68,7 @@ class InfoTable:
                 "tables_json, referees_json, settings_json, ruleset_json) "
                 "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 (
-                    info.name,
-                    info.start_date,
-                    info.end_date,
-                    info.venue,
-                    info.organizer,
-                    json_column(list(info.tables)),
-                    json_column(list(info.referees)),
+                    *_info_columns(info),
                     json_column((settings or Settings()).to_dict()),
                     json_column(ruleset.to_dict()),
                 ),
@@ -87,15 +81,7 @@ class InfoTable:
         self._exec(
             "UPDATE tournament_info SET name=?, start_date=?, end_date=?, venue=?, organizer=?, "
             "tables_json=?, referees_json=? WHERE id = 1",
-            (
-                info.name,
-                info.start_date,
-                info.end_date,
-                info.venue,
-                info.organizer,
-                json_column(list(info.tables)),
-                json_column(list(info.referees)),
-            ),
+            _info_columns(info),
         )
 
     def choose(self, settings: Settings | None, ruleset: Ruleset | None) -> None:
@@ -135,3 +121,17 @@ class InfoTable:
     def _exec(self, sql: str, params: tuple[Any, ...]) -> None:
         with self.tables.signed_transaction() as writer:
             writer.execute(sql, params)
+
+
+def _info_columns(info: TournamentInfo) -> tuple[str, ...]:
+    """The row's name, dates, venue, organizer, tables and referees, in column order
+    (as both the creation and an edit write them)."""
+    return (
+        info.name,
+        info.start_date,
+        info.end_date,
+        info.venue,
+        info.organizer,
+        json_column(list(info.tables)),
+        json_column(list(info.referees)),
+    )
